@@ -1,0 +1,44 @@
+# sealane: `make run` and `make test` work on a fresh machine; they create .venv themselves.
+PYTHON ?= python3
+VENV   := .venv
+PY     := $(VENV)/bin/python
+STAMP  := $(VENV)/.installed-stamp
+
+.PHONY: setup run test test-quick lint format bench data clean
+
+$(STAMP): pyproject.toml setup.py src/sealane/routing/_search.c
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e '.[dev]'
+	touch $(STAMP)
+
+setup: $(STAMP)
+
+run: $(STAMP)
+	$(VENV)/bin/sealane route CNSHA NLRTM --speed 18
+	$(VENV)/bin/sealane route CNSHA NLRTM --avoid suez --avoid panama --speed 18
+
+test: $(STAMP)
+	$(PY) -m pytest -q
+
+test-quick: $(STAMP)
+	$(PY) -m pytest -q -m "not slow"
+
+lint: $(STAMP)
+	$(VENV)/bin/ruff check src tests benchmarks
+	$(VENV)/bin/ruff format --check src tests benchmarks
+	$(VENV)/bin/mypy
+
+format: $(STAMP)
+	$(VENV)/bin/ruff format src tests benchmarks
+	$(VENV)/bin/ruff check --fix src tests benchmarks
+
+bench: $(STAMP)
+	$(PY) benchmarks/routes.py
+
+# Rebuild data/marnet.npz and data/ports.csv from the searoute package (offline, re-runnable).
+data: $(STAMP)
+	$(PY) -m sealane.routing.build
+
+clean:
+	rm -rf $(VENV) build src/*.egg-info src/sealane/routing/*.so

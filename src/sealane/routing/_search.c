@@ -1,0 +1,202 @@
+/*
+ * A* shortest path over the sea-lane graph in compressed sparse row form.
+ *
+ * The Python twin of this function is sealane.routing.search.astar_python; both take the same
+ * arguments and must return the same answers (the tests compare them). Sources and targets carry
+ * offsets (metres from the snapped start / to the snapped goal along their edge), edges whose
+ * passage mask meets `blocked` are skipped, and the heuristic is the larger of h_scale * central
+ * angle to the goal (consistent while h_scale is below the smallest radius of curvature) and the
+ * landmark bounds, whose distances come from a graph with at least the edges searched here.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+
+typedef struct {
+    double key;
+    int32_t node;
+} HeapItem;
+
+static void heap_push(HeapItem *heap, Py_ssize_t *size, double key, int32_t node) {
+    Py_ssize_t i = (*size)++;
+    while (i > 0) {
+        Py_ssize_t parent = (i - 1) / 2;
+        if (heap[parent].key <= key) break;
+        heap[i] = heap[parent];
+        i = parent;
+    }
+    heap[i].key = key;
+    heap[i].node = node;
+}
+
+static HeapItem heap_pop(HeapItem *heap, Py_ssize_t *size) {
+    HeapItem top = heap[0];
+    HeapItem last = heap[--(*size)];
+    Py_ssize_t i = 0;
+    for (;;) {
+        Py_ssize_t child = 2 * i + 1;
+        if (child >= *size) break;
+        if (child + 1 < *size && heap[child + 1].key < heap[child].key) child++;
+        if (last.key <= heap[child].key) break;
+        heap[i] = heap[child];
+        i = child;
+    }
+    if (*size > 0) heap[i] = last;
+    return top;
+}
+
+typedef struct {
+    const double *xyz;
+    double goal[3];
+    double scale;
+    const double *landmarks; /* node-major: landmarks[node * k + i] */
+    const double *goal_landmarks;
+    Py_ssize_t k;
+} Bound;
+
+/* Lower bound on the metres from `node` to the goal: the larger of the great-circle bound and the
+ * landmark (ALT) bounds |d(L, node) - d(L, goal)|. */
+static double lower_bound(const Bound *b, int32_t node) {
+    double dx = b->xyz[3 * node] - b->goal[0];
+    double dy = b->xyz[3 * node + 1] - b->goal[1];
+    double dz = b->xyz[3 * node + 2] - b->goal[2];
+    double half_chord = 0.5 * sqrt(dx * dx + dy * dy + dz * dz);
+    if (half_chord > 1.0) half_chord = 1.0;
+    double best = b->scale * 2.0 * asin(half_chord);
+    const double *row = b->landmarks + node * b->k;
+    for (Py_ssize_t i = 0; i < b->k; i++) {
+        double gap = fabs(row[i] - b->goal_landmarks[i]);
+        if (gap > best) best = gap;
+    }
+    return best;
+}
+
+static PyObject *astar(PyObject *self, PyObject *args) {
+    Py_buffer b_indptr, b_indices, b_weights, b_edge_ids, b_masks, b_xyz;
+    Py_buffer b_sources, b_source_costs, b_targets, b_target_costs, b_landmarks, b_goal_landmarks;
+    unsigned long blocked;
+    Bound bound;
+    PyObject *result = NULL;
+
+    if (!PyArg_ParseTuple(args, "y*y*y*y*y*kdy*y*y*y*y*dddy*y*",
+                          &b_indptr, &b_indices, &b_weights, &b_edge_ids, &b_masks, &blocked,
+                          &bound.scale, &b_xyz, &b_sources, &b_source_costs, &b_targets,
+                          &b_target_costs, &bound.goal[0], &bound.goal[1], &bound.goal[2],
+                          &b_landmarks, &b_goal_landmarks)) {
+        return NULL;
+    }
+    bound.xyz = b_xyz.buf;
+    bound.landmarks = b_landmarks.buf;
+    bound.goal_landmarks = b_goal_landmarks.buf;
+    bound.k = b_goal_landmarks.len / (Py_ssize_t)sizeof(double);
+    const int32_t *indptr = b_indptr.buf;
+    const int32_t *indices = b_indices.buf;
+    const double *weights = b_weights.buf;
+    const int32_t *edge_ids = b_edge_ids.buf;
+    const uint32_t *masks = b_masks.buf;
+    const int32_t *sources = b_sources.buf;
+    const double *source_costs = b_source_costs.buf;
+    const int32_t *targets = b_targets.buf;
+    const double *target_costs = b_target_costs.buf;
+    Py_ssize_t n = b_indptr.len / (Py_ssize_t)sizeof(int32_t) - 1;
+    Py_ssize_t m = b_indices.len / (Py_ssize_t)sizeof(int32_t);
+    Py_ssize_t n_sources = b_sources.len / (Py_ssize_t)sizeof(int32_t);
+    Py_ssize_t n_targets = b_targets.len / (Py_ssize_t)sizeof(int32_t);
+
+    double *g = malloc(sizeof(double) * n);
+    double *to_goal = malloc(sizeof(double) * n);
+    int32_t *pred = malloc(sizeof(int32_t) * n);
+    char *closed = calloc(n, 1);
+    HeapItem *heap = malloc(sizeof(HeapItem) * (m + n_sources + 1));
+    if (!g || !to_goal || !pred || !closed || !heap) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        g[i] = INFINITY;
+        to_goal[i] = INFINITY;
+        pred[i] = -1;
+    }
+    for (Py_ssize_t i = 0; i < n_targets; i++) {
+        if (target_costs[i] < to_goal[targets[i]]) to_goal[targets[i]] = target_costs[i];
+    }
+    Py_ssize_t size = 0;
+    for (Py_ssize_t i = 0; i < n_sources; i++) {
+        int32_t s = sources[i];
+        if (source_costs[i] < g[s]) {
+            g[s] = source_costs[i];
+            heap_push(heap, &size, g[s] + lower_bound(&bound, s), s);
+        }
+    }
+    double best = INFINITY;
+    int32_t best_node = -1;
+    while (size > 0) {
+        HeapItem item = heap_pop(heap, &size);
+        if (item.key >= best) break;
+        int32_t u = item.node;
+        if (closed[u]) continue;
+        closed[u] = 1;
+        if (g[u] + to_goal[u] < best) {
+            best = g[u] + to_goal[u];
+            best_node = u;
+        }
+        for (int32_t e = indptr[u]; e < indptr[u + 1]; e++) {
+            if (masks[edge_ids[e]] & blocked) continue;
+            int32_t v = indices[e];
+            if (closed[v]) continue;
+            double candidate = g[u] + weights[e];
+            if (candidate < g[v]) {
+                g[v] = candidate;
+                pred[v] = u;
+                heap_push(heap, &size, candidate + lower_bound(&bound, v), v);
+            }
+        }
+    }
+    if (best_node < 0) {
+        result = Py_None;
+        Py_INCREF(result);
+        goto done;
+    }
+    Py_ssize_t length = 0;
+    for (int32_t v = best_node; v >= 0; v = pred[v]) length++;
+    PyObject *path = PyBytes_FromStringAndSize(NULL, length * (Py_ssize_t)sizeof(int32_t));
+    if (!path) goto done;
+    int32_t *out = (int32_t *)PyBytes_AS_STRING(path);
+    Py_ssize_t k = length;
+    for (int32_t v = best_node; v >= 0; v = pred[v]) out[--k] = v;
+    result = Py_BuildValue("(dN)", best, path);
+
+done:
+    free(g);
+    free(to_goal);
+    free(pred);
+    free(closed);
+    free(heap);
+    PyBuffer_Release(&b_indptr);
+    PyBuffer_Release(&b_indices);
+    PyBuffer_Release(&b_weights);
+    PyBuffer_Release(&b_edge_ids);
+    PyBuffer_Release(&b_masks);
+    PyBuffer_Release(&b_xyz);
+    PyBuffer_Release(&b_sources);
+    PyBuffer_Release(&b_source_costs);
+    PyBuffer_Release(&b_targets);
+    PyBuffer_Release(&b_target_costs);
+    PyBuffer_Release(&b_landmarks);
+    PyBuffer_Release(&b_goal_landmarks);
+    return result;
+}
+
+static PyMethodDef methods[] = {
+    {"astar", astar, METH_VARARGS,
+     "astar(indptr, indices, weights, edge_ids, edge_masks, blocked, h_scale, xyz, sources, "
+     "source_costs, targets, target_costs, gx, gy, gz, landmarks, goal_landmarks) "
+     "-> (cost, path int32 bytes) | None"},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_search", NULL, -1, methods};
+
+PyMODINIT_FUNC PyInit__search(void) { return PyModule_Create(&module); }

@@ -1,0 +1,100 @@
+"""WGS84 geodesy for the engine: distances, azimuths, unit vectors and antimeridian handling.
+
+Coordinates are (lon, lat) in degrees everywhere. Ellipsoidal quantities (lengths, azimuths) come
+from :class:`pyproj.Geod` on WGS84; unit vectors on the sphere are used only for fast candidate
+search and lower bounds, never for a reported distance.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+import numpy as np
+import numpy.typing as npt
+from pyproj import Geod
+
+FloatArray = npt.NDArray[np.float64]
+
+GEOD: Final = Geod(ellps="WGS84")
+METRES_PER_NM: Final = 1852.0
+METRES_PER_KM: Final = 1000.0
+SECONDS_PER_HOUR: Final = 3600.0
+#: Smallest radius of curvature of WGS84 (the meridional radius at the equator), in metres, shrunk
+#: by 1 %: ``LOWER_BOUND_RADIUS_M * central_angle`` never exceeds the geodesic length.
+LOWER_BOUND_RADIUS_M: Final = 6_335_439.0 * 0.99
+
+
+def normalize_lon(lon_deg: npt.ArrayLike) -> FloatArray:
+    """Longitudes wrapped into [-180, 180).
+
+    >>> normalize_lon([180.0, 241.8, -180.0]).tolist()
+    [-180.0, -118.19999999999999, -180.0]
+    """
+    lon = np.asarray(lon_deg, dtype=np.float64)
+    return np.asarray(((lon + 180.0) % 360.0) - 180.0, dtype=np.float64)
+
+
+def unit_vectors(lon_deg: npt.ArrayLike, lat_deg: npt.ArrayLike) -> FloatArray:
+    """Points as (N, 3) unit vectors on the sphere, for nearest-neighbour and lower-bound work."""
+    lon = np.radians(np.asarray(lon_deg, dtype=np.float64))
+    lat = np.radians(np.asarray(lat_deg, dtype=np.float64))
+    cos_lat = np.cos(lat)
+    return np.stack([cos_lat * np.cos(lon), cos_lat * np.sin(lon), np.sin(lat)], axis=-1)
+
+
+def from_unit_vectors(xyz: FloatArray) -> tuple[FloatArray, FloatArray]:
+    """Inverse of :func:`unit_vectors`: (lon, lat) in degrees, lon in [-180, 180)."""
+    lon = np.degrees(np.arctan2(xyz[..., 1], xyz[..., 0]))
+    lat = np.degrees(np.arcsin(np.clip(xyz[..., 2], -1.0, 1.0)))
+    return normalize_lon(lon), np.asarray(lat, dtype=np.float64)
+
+
+def segment_lengths_m(lon_deg: FloatArray, lat_deg: FloatArray) -> FloatArray:
+    """Geodesic length in metres of each segment of a polyline (N points -> N - 1 lengths).
+
+    >>> round(float(segment_lengths_m(np.array([0.0, 1.0]), np.array([0.0, 0.0]))[0]))
+    111319
+    """
+    if lon_deg.size < 2:
+        return np.zeros(0)
+    _, _, dist = GEOD.inv(lon_deg[:-1], lat_deg[:-1], lon_deg[1:], lat_deg[1:])
+    return np.asarray(dist, dtype=np.float64)
+
+
+def distance_m(lon1: float, lat1: float, lon2: float, lat2: float) -> float:
+    """Geodesic distance in metres between two points on WGS84."""
+    _, _, dist = GEOD.inv(lon1, lat1, lon2, lat2)
+    return float(dist)
+
+
+def unwrap_lons(lon_deg: FloatArray) -> FloatArray:
+    """Longitudes made continuous along a path: no step larger than 180 degrees, may pass +-180."""
+    if lon_deg.size == 0:
+        return lon_deg.copy()
+    steps = np.diff(lon_deg)
+    steps = ((steps + 180.0) % 360.0) - 180.0
+    return np.concatenate([lon_deg[:1], lon_deg[0] + np.cumsum(steps)])
+
+
+def split_at_antimeridian(lon_deg: FloatArray, lat_deg: FloatArray) -> list[list[list[float]]]:
+    """A path cut into parts that never cross +-180 (RFC 7946 section 3.1.9), lons in [-180, 180].
+
+    The crossing latitude is interpolated linearly in (lon, lat); each part ends or starts exactly on
+    the meridian, +180 on the eastern side and -180 on the western side.
+    """
+    lons = unwrap_lons(lon_deg)
+    parts: list[list[list[float]]] = []
+    shift = np.floor((lons + 180.0) / 360.0)
+    current: list[list[float]] = [[float(lons[0] - 360.0 * shift[0]), float(lat_deg[0])]]
+    for i in range(1, lons.size):
+        if shift[i] != shift[i - 1]:
+            going_east = shift[i] > shift[i - 1]
+            boundary = 360.0 * max(shift[i], shift[i - 1]) - 180.0
+            frac = (boundary - lons[i - 1]) / (lons[i] - lons[i - 1])
+            lat_cross = float(lat_deg[i - 1] + frac * (lat_deg[i] - lat_deg[i - 1]))
+            current.append([180.0 if going_east else -180.0, lat_cross])
+            parts.append(current)
+            current = [[-180.0 if going_east else 180.0, lat_cross]]
+        current.append([float(lons[i] - 360.0 * shift[i]), float(lat_deg[i])])
+    parts.append(current)
+    return [part for part in parts if len(part) >= 2] or parts

@@ -1,0 +1,99 @@
+"""Named passages (straits, canals, capes, Arctic routes) that a route may be told to avoid.
+
+The graph file stores, for each edge, a bit mask of the passages it belongs to, and the list of
+passage names in bit order. This module turns user-facing names into those masks and checks them,
+so a restriction is never silently ignored.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from enum import StrEnum
+
+from .errors import UnknownPassageError
+
+
+class Passage(StrEnum):
+    """Every passage the engine knows; the value is the name used in the API and in results."""
+
+    SUEZ = "suez"
+    PANAMA = "panama"
+    MALACCA = "malacca"
+    SUNDA = "sunda"
+    GIBRALTAR = "gibraltar"
+    DOVER = "dover"
+    BERING = "bering"
+    MAGELLAN = "magellan"
+    CAPE_HORN = "cape_horn"
+    GOOD_HOPE = "good_hope"
+    BABALMANDAB = "babalmandab"
+    KIEL = "kiel"
+    CORINTH = "corinth"
+    BOSPORUS = "bosporus"
+    DARDANELLES = "dardanelles"
+    ORMUZ = "ormuz"
+    NORTHWEST = "northwest"
+    NORTHEAST = "northeast"
+
+
+#: Closed unless the caller passes ``allow_arctic=True``.
+ARCTIC: frozenset[Passage] = frozenset({Passage.NORTHWEST, Passage.NORTHEAST})
+
+#: Other spellings people use; each maps to the canonical name.
+ALIASES: dict[str, Passage] = {
+    "hormuz": Passage.ORMUZ,
+    "bab_el_mandeb": Passage.BABALMANDAB,
+    "bab-el-mandeb": Passage.BABALMANDAB,
+    "bosphorus": Passage.BOSPORUS,
+    "cape_of_good_hope": Passage.GOOD_HOPE,
+    "english_channel": Passage.DOVER,
+    "kiel_canal": Passage.KIEL,
+    "suez_canal": Passage.SUEZ,
+    "panama_canal": Passage.PANAMA,
+    "northwest_passage": Passage.NORTHWEST,
+    "northern_sea_route": Passage.NORTHEAST,
+}
+
+
+def parse_passage(name: str | Passage) -> Passage:
+    """The :class:`Passage` named by ``name`` (case-insensitive, aliases allowed).
+
+    >>> parse_passage("Hormuz")
+    <Passage.ORMUZ: 'ormuz'>
+    """
+    if isinstance(name, Passage):
+        return name
+    if not isinstance(name, str):
+        raise UnknownPassageError(f"passage names are strings, got {name!r}")
+    key = name.strip().lower().replace(" ", "_")
+    if key in ALIASES:
+        return ALIASES[key]
+    try:
+        return Passage(key)
+    except ValueError:
+        known = ", ".join(p.value for p in Passage)
+        raise UnknownPassageError(f"unknown passage {name!r}; known passages: {known}") from None
+
+
+def closed_passages(avoid: Iterable[str | Passage], *, allow_arctic: bool) -> frozenset[Passage]:
+    """The passages a route must not use: ``avoid`` added to the default (Arctic closed)."""
+    if isinstance(avoid, str):
+        avoid = (avoid,)
+    closed = {parse_passage(name) for name in avoid}
+    if not allow_arctic:
+        closed |= ARCTIC
+    return frozenset(closed)
+
+
+def passage_mask(closed: Iterable[Passage], bit_names: tuple[str, ...]) -> int:
+    """Bit mask over the graph's passage bits for the given passages (absent ones add no bit)."""
+    mask = 0
+    for passage in closed:
+        if passage.value in bit_names:
+            mask |= 1 << bit_names.index(passage.value)
+    return mask
+
+
+def names_from_mask(mask: int, bit_names: tuple[str, ...]) -> list[str]:
+    """Passage names whose bit is set in ``mask``, in bit order."""
+    return [name for bit, name in enumerate(bit_names) if mask >> bit & 1]
