@@ -6,7 +6,7 @@ from pathlib import Path
 from setuptools import Extension, setup
 from setuptools.command.build_py import build_py
 
-DATA_FILES = ("marnet.npz", "ports.csv", "passages.json", "README.md")
+DATA_FILES = ("marnet.npz", "ports.csv", "landmask.npz", "passages.json", "README.md")
 
 
 class BuildPyWithData(build_py):

@@ -28,8 +28,18 @@ def _location(text: str) -> str | tuple[float, float]:
 def _route_table(result: Route, speed_kn: float | None) -> str:
     origin, destination = result.origin, result.destination
     rows = [
-        ("from", origin.port.locode + " " + origin.port.name if origin.port else f"{origin.lon}, {origin.lat}"),
-        ("to", destination.port.locode + " " + destination.port.name if destination.port else f"{destination.lon}, {destination.lat}"),
+        (
+            "from",
+            origin.port.locode + " " + origin.port.name
+            if origin.port
+            else f"{origin.lon}, {origin.lat}",
+        ),
+        (
+            "to",
+            destination.port.locode + " " + destination.port.name
+            if destination.port
+            else f"{destination.lon}, {destination.lat}",
+        ),
         ("distance", f"{result.distance_nm:,.1f} nm ({result.distance_km:,.1f} km)"),
         ("passages", ", ".join(result.passages) or "-"),
         ("points", str(result.coordinates.shape[0])),
@@ -68,8 +78,12 @@ def build_parser() -> argparse.ArgumentParser:
     p_route = commands.add_parser("route", help="shortest sea route between two ports or points")
     p_route.add_argument("origin", type=_location, help="LOCODE, port id or 'lon,lat'")
     p_route.add_argument("destination", type=_location, help="LOCODE, port id or 'lon,lat'")
-    p_route.add_argument("--avoid", action="append", default=[], help="passage to avoid (repeatable)")
-    p_route.add_argument("--via", action="append", default=[], type=_location, help="waypoint (repeatable)")
+    p_route.add_argument(
+        "--avoid", action="append", default=[], help="passage to avoid (repeatable)"
+    )
+    p_route.add_argument(
+        "--via", action="append", default=[], type=_location, help="waypoint (repeatable)"
+    )
     p_route.add_argument("--allow-arctic", action="store_true", help="open the Arctic passages")
     p_route.add_argument("--speed", type=float, default=None, help="speed in knots for a duration")
     p_route.add_argument("--format", choices=["table", "geojson"], default="table")

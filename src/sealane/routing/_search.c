@@ -73,6 +73,44 @@ static double lower_bound(const Bound *b, int32_t node) {
     return best;
 }
 
+/* Scratch space reused across calls (the GIL is held throughout a call, so one set suffices).
+ * A node's g/pred values are valid only when its stamp equals the current generation, so no
+ * per-call initialisation proportional to the graph size is needed. */
+static double *g_cost = NULL;
+static int32_t *g_pred = NULL;
+static uint32_t *g_reached = NULL;
+static uint32_t *g_closed = NULL;
+static HeapItem *g_heap = NULL;
+static Py_ssize_t g_nodes = 0, g_heap_cap = 0;
+static uint32_t g_generation = 0;
+
+static int ensure_scratch(Py_ssize_t n, Py_ssize_t heap_cap) {
+    if (n > g_nodes) {
+        free(g_cost);
+        free(g_pred);
+        free(g_reached);
+        free(g_closed);
+        g_cost = malloc(sizeof(double) * n);
+        g_pred = malloc(sizeof(int32_t) * n);
+        g_reached = calloc(n, sizeof(uint32_t));
+        g_closed = calloc(n, sizeof(uint32_t));
+        g_nodes = (g_cost && g_pred && g_reached && g_closed) ? n : 0;
+        g_generation = 0;
+        if (!g_nodes) return -1;
+    }
+    if (heap_cap > g_heap_cap) {
+        free(g_heap);
+        g_heap = malloc(sizeof(HeapItem) * heap_cap);
+        g_heap_cap = g_heap ? heap_cap : 0;
+        if (!g_heap) return -1;
+    }
+    if (++g_generation == 0) { /* wrapped: forget every stamp */
+        for (Py_ssize_t i = 0; i < g_nodes; i++) g_reached[i] = g_closed[i] = 0;
+        g_generation = 1;
+    }
+    return 0;
+}
+
 static PyObject *astar(PyObject *self, PyObject *args) {
     Py_buffer b_indptr, b_indices, b_weights, b_edge_ids, b_masks, b_xyz;
     Py_buffer b_sources, b_source_costs, b_targets, b_target_costs, b_landmarks, b_goal_landmarks;
@@ -105,28 +143,21 @@ static PyObject *astar(PyObject *self, PyObject *args) {
     Py_ssize_t n_sources = b_sources.len / (Py_ssize_t)sizeof(int32_t);
     Py_ssize_t n_targets = b_targets.len / (Py_ssize_t)sizeof(int32_t);
 
-    double *g = malloc(sizeof(double) * n);
-    double *to_goal = malloc(sizeof(double) * n);
-    int32_t *pred = malloc(sizeof(int32_t) * n);
-    char *closed = calloc(n, 1);
-    HeapItem *heap = malloc(sizeof(HeapItem) * (m + n_sources + 1));
-    if (!g || !to_goal || !pred || !closed || !heap) {
+    if (ensure_scratch(n, m + n_sources + 1) < 0) {
         PyErr_NoMemory();
         goto done;
     }
-    for (Py_ssize_t i = 0; i < n; i++) {
-        g[i] = INFINITY;
-        to_goal[i] = INFINITY;
-        pred[i] = -1;
-    }
-    for (Py_ssize_t i = 0; i < n_targets; i++) {
-        if (target_costs[i] < to_goal[targets[i]]) to_goal[targets[i]] = target_costs[i];
-    }
+    const uint32_t gen = g_generation;
+    double *g = g_cost;
+    int32_t *pred = g_pred;
+    HeapItem *heap = g_heap;
     Py_ssize_t size = 0;
     for (Py_ssize_t i = 0; i < n_sources; i++) {
         int32_t s = sources[i];
-        if (source_costs[i] < g[s]) {
+        if (g_reached[s] != gen || source_costs[i] < g[s]) {
+            g_reached[s] = gen;
             g[s] = source_costs[i];
+            pred[s] = -1;
             heap_push(heap, &size, g[s] + lower_bound(&bound, s), s);
         }
     }
@@ -136,18 +167,21 @@ static PyObject *astar(PyObject *self, PyObject *args) {
         HeapItem item = heap_pop(heap, &size);
         if (item.key >= best) break;
         int32_t u = item.node;
-        if (closed[u]) continue;
-        closed[u] = 1;
-        if (g[u] + to_goal[u] < best) {
-            best = g[u] + to_goal[u];
-            best_node = u;
+        if (g_closed[u] == gen) continue;
+        g_closed[u] = gen;
+        for (Py_ssize_t t = 0; t < n_targets; t++) {
+            if (targets[t] == u && g[u] + target_costs[t] < best) {
+                best = g[u] + target_costs[t];
+                best_node = u;
+            }
         }
         for (int32_t e = indptr[u]; e < indptr[u + 1]; e++) {
             if (masks[edge_ids[e]] & blocked) continue;
             int32_t v = indices[e];
-            if (closed[v]) continue;
+            if (g_closed[v] == gen) continue;
             double candidate = g[u] + weights[e];
-            if (candidate < g[v]) {
+            if (g_reached[v] != gen || candidate < g[v]) {
+                g_reached[v] = gen;
                 g[v] = candidate;
                 pred[v] = u;
                 heap_push(heap, &size, candidate + lower_bound(&bound, v), v);
@@ -169,11 +203,6 @@ static PyObject *astar(PyObject *self, PyObject *args) {
     result = Py_BuildValue("(dN)", best, path);
 
 done:
-    free(g);
-    free(to_goal);
-    free(pred);
-    free(closed);
-    free(heap);
     PyBuffer_Release(&b_indptr);
     PyBuffer_Release(&b_indices);
     PyBuffer_Release(&b_weights);

@@ -1,9 +1,10 @@
 """Offline build of the engine's data files from the ``searoute`` package (re-runnable).
 
-``python -m sealane.routing.build [--out DIR]`` writes ``marnet.npz`` (graph, passage tags and the
-snapping index) and ``ports.csv`` (ports with time zones and stable ids). The engine only ever loads
+``python -m sealane.routing.build [--out DIR]`` writes ``marnet.npz`` (graph, passage tags, the
+snapping index and landmark tables), ``ports.csv`` (ports with time zones and stable ids) and
+``landmask.npz`` (land/sea at one arc-minute). The engine only ever loads
 those files, so a refined network drops in by re-running or replacing this step. Needs the
-``build`` extra (searoute, scipy, shapely, timezonefinder); the engine at run time needs none of them.
+``build`` extra (searoute, scipy, shapely, timezonefinder, global-land-mask); the engine at run time needs none of them.
 """
 
 from __future__ import annotations
@@ -63,7 +64,9 @@ def tag_passages(
     lon_u, lat_u = coords[u, 0], coords[u, 1]
     lon_v = lon_u + normalize_lon(coords[v, 0] - lon_u)  # unwrapped across the antimeridian
     lat_v = coords[v, 1]
-    lines = shapely.linestrings(np.stack([np.stack([lon_u, lat_u], -1), np.stack([lon_v, lat_v], -1)], 1))
+    lines = shapely.linestrings(
+        np.stack([np.stack([lon_u, lat_u], -1), np.stack([lon_v, lat_v], -1)], 1)
+    )
     mid_lon = normalize_lon((lon_u + lon_v) / 2.0)
     masks = np.zeros(u.size, dtype=np.uint32)
     for bit, name in enumerate(names):
@@ -104,7 +107,9 @@ def sample_edges(coords: FloatArray, u: np.ndarray, v: np.ndarray) -> tuple[Floa
     return points, edge_of
 
 
-def snapping_index(coords: FloatArray, u: np.ndarray, v: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def snapping_index(
+    coords: FloatArray, u: np.ndarray, v: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
     """For each 1-degree cell, every edge that can be the nearest one to some point of the cell.
 
     With c the cell centre and r the cell's angular circumradius, the nearest edge e* of any point P
@@ -116,14 +121,18 @@ def snapping_index(coords: FloatArray, u: np.ndarray, v: np.ndarray) -> tuple[np
     tree = cKDTree(points)
     lat_edges = np.arange(-90.0, 90.0 + CELL_DEG, CELL_DEG)
     lon_edges = np.arange(-180.0, 180.0 + CELL_DEG, CELL_DEG)
-    lat_c, lon_c = np.meshgrid(lat_edges[:-1] + CELL_DEG / 2, lon_edges[:-1] + CELL_DEG / 2, indexing="ij")
+    lat_c, lon_c = np.meshgrid(
+        lat_edges[:-1] + CELL_DEG / 2, lon_edges[:-1] + CELL_DEG / 2, indexing="ij"
+    )
     centres = unit_vectors(lon_c.ravel(), lat_c.ravel())
     corners = [
         unit_vectors(lon_c.ravel() + dx, lat_c.ravel() + dy)
         for dx in (-CELL_DEG / 2, CELL_DEG / 2)
         for dy in (-CELL_DEG / 2, CELL_DEG / 2)
     ]
-    radius = np.max([np.arccos(np.clip(np.einsum("ij,ij->i", centres, c), -1, 1)) for c in corners], 0)
+    radius = np.max(
+        [np.arccos(np.clip(np.einsum("ij,ij->i", centres, c), -1, 1)) for c in corners], 0
+    )
     nearest_chord, _ = tree.query(centres)
     nearest = 2 * np.arcsin(np.clip(nearest_chord / 2, 0, 1))
     reach = nearest + 2 * radius * 1.02 + SAMPLE_SPACING_RAD + 1e-9
@@ -170,14 +179,15 @@ def build_graph(out: Path, spec: dict[str, Any]) -> None:
     """Write ``marnet.npz``: nodes, edges, lengths, passage masks and the snapping index."""
     coords, u, v, tags = load_searoute_edges()
     lengths = segment_lengths_m(
-        np.ravel(np.stack([coords[u, 0], coords[v, 0]], 1)), np.ravel(np.stack([coords[u, 1], coords[v, 1]], 1))
+        np.ravel(np.stack([coords[u, 0], coords[v, 0]], 1)),
+        np.ravel(np.stack([coords[u, 1], coords[v, 1]], 1)),
     )[::2]
     masks, names = tag_passages(coords, u, v, tags, spec)
     cell_ptr, cell_edges = snapping_index(coords, u, v)
     arctic = np.uint32(sum(1 << names.index(name) for name in ("northwest", "northeast")))
     landmarks_all = landmark_distances(coords, u, v, lengths, np.ones(u.size, dtype=bool))
     landmarks_default = landmark_distances(coords, u, v, lengths, (masks & arctic) == 0)
-    np.savez_compressed(
+    np.savez(  # uncompressed: the engine memory-maps it, so a cold start reads only what it uses
         out / "marnet.npz",
         node_lon=coords[:, 0],
         node_lat=coords[:, 1],
@@ -210,13 +220,23 @@ def build_ports(out: Path) -> None:
             chosen[code] = props
     with (out / "ports.csv").open("w", newline="", encoding="utf-8") as handle:
         writer = csv.writer(handle)
-        writer.writerow(["locode", "id", "name", "country", "country_name", "lon", "lat", "time_zone"])
+        writer.writerow(
+            ["locode", "id", "name", "country", "country_name", "lon", "lat", "time_zone"]
+        )
         for code in sorted(chosen):
             props = chosen[code]
             lon, lat = float(props["x"]), float(props["y"])
             writer.writerow(
-                [code, port_id(code), props["name"], code[:2], str(props["cty"]).replace("_", " "),
-                 f"{lon:.6f}", f"{lat:.6f}", time_zone(finder, lon, lat)]
+                [
+                    code,
+                    port_id(code),
+                    props["name"],
+                    code[:2],
+                    str(props["cty"]).replace("_", " "),
+                    f"{lon:.6f}",
+                    f"{lat:.6f}",
+                    time_zone(finder, lon, lat),
+                ]
             )
     print(f"ports.csv: {len(chosen)} ports")
 
@@ -226,8 +246,16 @@ def time_zone(finder: Any, lon: float, lat: float) -> str:
     zone = finder.timezone_at_land(lng=lon, lat=lat)
     step = 0.05
     while zone is None and step <= 0.5:
-        for dx, dy in ((step, 0), (-step, 0), (0, step), (0, -step), (step, step), (-step, -step),
-                       (step, -step), (-step, step)):
+        for dx, dy in (
+            (step, 0),
+            (-step, 0),
+            (0, step),
+            (0, -step),
+            (step, step),
+            (-step, -step),
+            (step, -step),
+            (-step, step),
+        ):
             zone = finder.timezone_at_land(lng=lon + dx, lat=lat + dy)
             if zone:
                 break
@@ -235,17 +263,46 @@ def time_zone(finder: Any, lon: float, lat: float) -> str:
     return str(zone or finder.timezone_at(lng=lon, lat=lat))
 
 
+def build_landmask(out: Path) -> None:
+    """Write ``landmask.npz``: the GLOBE 1 km mask at one arc-minute as per-row run boundaries.
+
+    A one-minute cell is land only when all four of its half-minute samples are land.
+    """
+    from global_land_mask import globe
+
+    water = (
+        globe._mask
+    )  # (21600, 43200), True where GLOBE has no elevation; row 0 at 90 N, col 0 at 180 W
+    land = ~(water[0::2, 0::2] | water[1::2, 0::2] | water[0::2, 1::2] | water[1::2, 1::2])
+    pointers = [0]
+    runs: list[np.ndarray] = []
+    for row in land:
+        padded = np.concatenate([[False], row])
+        flips = np.flatnonzero(padded[1:] != padded[:-1]).astype(np.uint16)
+        runs.append(flips)
+        pointers.append(pointers[-1] + flips.size)
+    np.savez_compressed(
+        out / "landmask.npz",
+        row_ptr=np.array(pointers, dtype=np.int64),
+        flips=np.concatenate(runs),
+        per_deg=np.array(60),
+    )
+    print(f"landmask.npz: {land.shape[0]} rows, {pointers[-1]} run boundaries")
+
+
 def main(argv: list[str] | None = None) -> None:
     """Command-line entry: rebuild the data files into ``--out`` (default: the shipped data dir)."""
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--out", type=Path, default=data_dir())
-    parser.add_argument("--only", choices=["graph", "ports"], default=None)
+    parser.add_argument("--only", choices=["graph", "ports", "landmask"], default=None)
     args = parser.parse_args(argv)
     spec = json.loads((data_dir() / "passages.json").read_text())["passages"]
     if args.only in (None, "graph"):
         build_graph(args.out, spec)
     if args.only in (None, "ports"):
         build_ports(args.out)
+    if args.only in (None, "landmask"):
+        build_landmask(args.out)
 
 
 if __name__ == "__main__":

@@ -48,3 +48,17 @@ class InvalidSpeedError(RoutingError):
 
     code = "invalid_speed"
     title = "Invalid speed"
+
+
+class OnLandError(InvalidCoordinateError):
+    """A vessel position on land, too far from both the sea and a port to be a berth."""
+
+    code = "on_land"
+    title = "Position on land"
+
+
+class InvalidTimeError(RoutingError):
+    """A start time that is not a datetime."""
+
+    code = "invalid_time"
+    title = "Invalid time"

@@ -7,6 +7,7 @@ search and lower bounds, never for a reported distance.
 
 from __future__ import annotations
 
+import math
 from typing import Final
 
 import numpy as np
@@ -40,6 +41,13 @@ def unit_vectors(lon_deg: npt.ArrayLike, lat_deg: npt.ArrayLike) -> FloatArray:
     lat = np.radians(np.asarray(lat_deg, dtype=np.float64))
     cos_lat = np.cos(lat)
     return np.stack([cos_lat * np.cos(lon), cos_lat * np.sin(lon), np.sin(lat)], axis=-1)
+
+
+def unit_vector(lon_deg: float, lat_deg: float) -> FloatArray:
+    """One point as a unit vector (the scalar fast path of :func:`unit_vectors`)."""
+    lon, lat = math.radians(lon_deg), math.radians(lat_deg)
+    cos_lat = math.cos(lat)
+    return np.array([cos_lat * math.cos(lon), cos_lat * math.sin(lon), math.sin(lat)])
 
 
 def from_unit_vectors(xyz: FloatArray) -> tuple[FloatArray, FloatArray]:
@@ -98,3 +106,55 @@ def split_at_antimeridian(lon_deg: FloatArray, lat_deg: FloatArray) -> list[list
         current.append([float(lons[i] - 360.0 * shift[i]), float(lat_deg[i])])
     parts.append(current)
     return [part for part in parts if len(part) >= 2] or parts
+
+
+def arc_normals(a: FloatArray, b: FloatArray) -> FloatArray:
+    """Unit normals of the great circles through rows of ``a`` and ``b`` (unit vectors)."""
+    normal = np.cross(a, b)
+    norm = np.sqrt(np.einsum("ij,ij->i", normal, normal))
+    return np.asarray(normal / np.where(norm > 0, norm, 1.0)[:, None], dtype=np.float64)
+
+
+def nearest_on_arcs(
+    point: FloatArray, a: FloatArray, b: FloatArray, normal: FloatArray
+) -> tuple[int, float, FloatArray]:
+    """Index of the arc (a[i] -> b[i]) nearest ``point``, the angle (rad) and the nearest point.
+
+    The point is projected on each arc's great circle; the projection counts only when it falls
+    between the arc's ends, otherwise the nearer end is the nearest point. All inputs are unit
+    vectors, ``normal`` from :func:`arc_normals`.
+    """
+    sin_cross = normal @ point
+    projected = point - sin_cross[:, None] * normal
+    norm = np.sqrt(np.einsum("ij,ij->i", projected, projected))
+    projected /= np.where(norm > 0, norm, 1.0)[:, None]
+    # Between the ends: a x p and p x b both point along the normal (triple products >= 0).
+    inside = (
+        (_triple(a, projected, normal) >= 0) & (_triple(projected, b, normal) >= 0) & (norm > 1e-12)
+    )
+    cos_a, cos_b = a @ point, b @ point
+    across = np.arcsin(np.minimum(np.abs(sin_cross), 1.0))
+    to_end = np.arccos(np.clip(np.maximum(cos_a, cos_b), -1.0, 1.0))
+    angle = np.where(inside, across, to_end)
+    i = int(np.argmin(angle))
+    if inside[i]:
+        nearest = projected[i]
+    else:
+        nearest = a[i] if cos_a[i] >= cos_b[i] else b[i]
+    return i, float(angle[i]), nearest
+
+
+def _triple(x: FloatArray, y: FloatArray, n: FloatArray) -> FloatArray:
+    """Row-wise (x cross y) . n without numpy's generic cross machinery."""
+    return np.asarray(
+        (x[:, 1] * y[:, 2] - x[:, 2] * y[:, 1]) * n[:, 0]
+        + (x[:, 2] * y[:, 0] - x[:, 0] * y[:, 2]) * n[:, 1]
+        + (x[:, 0] * y[:, 1] - x[:, 1] * y[:, 0]) * n[:, 2]
+    )
+
+
+def lonlat_of(xyz: FloatArray) -> tuple[float, float]:
+    """(lon, lat) in degrees of one unit vector, lon in [-180, 180)."""
+    lon = math.degrees(math.atan2(float(xyz[1]), float(xyz[0])))
+    lat = math.degrees(math.asin(min(1.0, max(-1.0, float(xyz[2])))))
+    return (-180.0 if lon >= 180.0 else lon), lat

@@ -17,7 +17,14 @@ import numpy as np
 import numpy.typing as npt
 
 from .datafiles import data_dir
-from .geodesy import FloatArray, unit_vectors
+from .geodesy import (
+    FloatArray,
+    arc_normals,
+    lonlat_of,
+    nearest_on_arcs,
+    unit_vector,
+    unit_vectors,
+)
 
 IntArray = npt.NDArray[np.int32]
 MEAN_EARTH_RADIUS_M = 6_371_008.8
@@ -41,32 +48,40 @@ class SeaGraph:
     """Nodes, undirected edges, passage tags, CSR adjacency and the snapping index."""
 
     def __init__(self, arrays: dict[str, np.ndarray]) -> None:
-        self.node_lon: FloatArray = arrays["node_lon"].astype(np.float64)
-        self.node_lat: FloatArray = arrays["node_lat"].astype(np.float64)
-        self.edge_u: IntArray = arrays["edge_u"].astype(np.int32)
-        self.edge_v: IntArray = arrays["edge_v"].astype(np.int32)
-        self.edge_length_m: FloatArray = arrays["edge_length_m"].astype(np.float64)
-        self.edge_passages: npt.NDArray[np.uint32] = arrays["edge_passages"].astype(np.uint32)
+        self.node_lon: FloatArray = np.asarray(arrays["node_lon"], dtype=np.float64)
+        self.node_lat: FloatArray = np.asarray(arrays["node_lat"], dtype=np.float64)
+        self.edge_u: IntArray = np.asarray(arrays["edge_u"], dtype=np.int32)
+        self.edge_v: IntArray = np.asarray(arrays["edge_v"], dtype=np.int32)
+        #: (edges, 2) the two end nodes of each edge, rows contiguous for the search's buffers.
+        self.edge_ends: IntArray = np.ascontiguousarray(
+            np.stack([self.edge_u, self.edge_v], axis=1)
+        )
+        self.edge_length_m: FloatArray = np.asarray(arrays["edge_length_m"], dtype=np.float64)
+        self.edge_passages: npt.NDArray[np.uint32] = np.asarray(
+            arrays["edge_passages"], dtype=np.uint32
+        )
         self.passage_names: tuple[str, ...] = tuple(str(n) for n in arrays["passage_names"])
         self.cell_deg = float(arrays["cell_deg"])
-        self.cell_ptr: npt.NDArray[np.int64] = arrays["cell_ptr"].astype(np.int64)
-        self.cell_edges: IntArray = arrays["cell_edges"].astype(np.int32)
+        self.cell_ptr: npt.NDArray[np.int64] = np.asarray(arrays["cell_ptr"], dtype=np.int64)
+        self.cell_edges: IntArray = np.asarray(arrays["cell_edges"], dtype=np.int32)
         self.xyz: FloatArray = np.ascontiguousarray(unit_vectors(self.node_lon, self.node_lat))
         #: Landmark distances (nodes, K) over every edge, and over the edges open by default.
         self.landmarks_all: FloatArray = np.ascontiguousarray(arrays["landmarks_all"], np.float64)
         self.landmarks_default: FloatArray = np.ascontiguousarray(
             arrays["landmarks_default"], np.float64
         )
-        arctic = [self.passage_names.index(n) for n in ("northwest", "northeast") if n in self.passage_names]
+        arctic = [
+            self.passage_names.index(n)
+            for n in ("northwest", "northeast")
+            if n in self.passage_names
+        ]
         #: Passage bits that are closed whenever ``landmarks_default`` may be used.
         self.default_closed_mask = sum(1 << bit for bit in arctic)
         self._build_csr()
         a, b = self.xyz[self.edge_u], self.xyz[self.edge_v]
-        normal = np.cross(a, b)
-        norm = np.linalg.norm(normal, axis=1)
         self._edge_a, self._edge_b = a, b
-        self._edge_normal = normal / np.where(norm > 0, norm, 1.0)[:, None]
-        self._edge_angle = np.arctan2(norm, np.einsum("ij,ij->i", a, b))
+        self._edge_normal = arc_normals(a, b)
+        self._edge_angle = np.arccos(np.clip(np.einsum("ij,ij->i", a, b), -1.0, 1.0))
         self._snap_cached = lru_cache(maxsize=8192)(self._snap)
 
     @property
@@ -117,23 +132,24 @@ class SeaGraph:
         return self._snap_cached(float(lon), float(lat), int(blocked))
 
     def _snap(self, lon: float, lat: float, blocked: int) -> Snap:
-        point = _unit(lon, lat)
+        point = unit_vector(lon, lat)
         row = min(max(int((lat + 90.0) // self.cell_deg), 0), int(180 / self.cell_deg) - 1)
         col = min(max(int((lon + 180.0) // self.cell_deg), 0), int(360 / self.cell_deg) - 1)
         cell = row * int(round(360 / self.cell_deg)) + col
         candidates = self.cell_edges[self.cell_ptr[cell] : self.cell_ptr[cell + 1]]
         angle, snapped, best = self._nearest_of(point, candidates)
         if self.edge_passages[best] & blocked:
-            allowed = np.flatnonzero((self.edge_passages & np.uint32(blocked)) == 0).astype(np.int32)
+            allowed = np.flatnonzero((self.edge_passages & np.uint32(blocked)) == 0).astype(
+                np.int32
+            )
             angle, snapped, best = self._nearest_of(point, allowed)
         along = math.acos(min(1.0, max(-1.0, float(self._edge_a[best] @ snapped))))
         span = float(self._edge_angle[best])
         fraction = min(max(along / span, 0.0), 1.0) if span > 0 else 0.0
-        s_lon = math.degrees(math.atan2(snapped[1], snapped[0]))
-        s_lat = math.degrees(math.asin(min(1.0, max(-1.0, snapped[2]))))
+        s_lon, s_lat = lonlat_of(snapped)
         length = float(self.edge_length_m[best])
         return Snap(
-            lon=-180.0 if s_lon >= 180.0 else s_lon,
+            lon=s_lon,
             lat=s_lat,
             edge=best,
             offset_u_m=fraction * length,
@@ -142,50 +158,16 @@ class SeaGraph:
         )
 
     def _nearest_of(self, point: FloatArray, edges: IntArray) -> tuple[float, FloatArray, int]:
-        """Angle to, nearest point on, and id of the closest of ``edges`` to ``point``.
-
-        The point is projected on each edge's great circle; the projection counts only when it
-        falls between the edge's ends, otherwise the nearer end is the nearest point.
-        """
-        a, b, normal = self._edge_a[edges], self._edge_b[edges], self._edge_normal[edges]
-        sin_cross = normal @ point
-        projected = point - sin_cross[:, None] * normal
-        norm = np.sqrt(np.einsum("ij,ij->i", projected, projected))
-        projected /= np.where(norm > 0, norm, 1.0)[:, None]
-        # Between the ends: a x p and p x b both point along the normal (triple products >= 0).
-        inside = (
-            (_triple(a, projected, normal) >= 0) & (_triple(projected, b, normal) >= 0) & (norm > 1e-12)
+        """Angle to, nearest point on, and id of the closest of ``edges`` to ``point``."""
+        i, angle, nearest = nearest_on_arcs(
+            point, self._edge_a[edges], self._edge_b[edges], self._edge_normal[edges]
         )
-        cos_a, cos_b = a @ point, b @ point
-        across = np.arcsin(np.minimum(np.abs(sin_cross), 1.0))
-        to_end = np.arccos(np.clip(np.maximum(cos_a, cos_b), -1.0, 1.0))
-        angle = np.where(inside, across, to_end)
-        i = int(np.argmin(angle))
-        if inside[i]:
-            nearest = projected[i]
-        else:
-            nearest = a[i] if cos_a[i] >= cos_b[i] else b[i]
-        return float(angle[i]), nearest, int(edges[i])
-
-
-def _unit(lon: float, lat: float) -> FloatArray:
-    lon_r, lat_r = math.radians(lon), math.radians(lat)
-    cos_lat = math.cos(lat_r)
-    return np.array([cos_lat * math.cos(lon_r), cos_lat * math.sin(lon_r), math.sin(lat_r)])
-
-
-def _triple(x: FloatArray, y: FloatArray, n: FloatArray) -> FloatArray:
-    """Row-wise (x cross y) . n without numpy's generic cross machinery."""
-    return (
-        (x[:, 1] * y[:, 2] - x[:, 2] * y[:, 1]) * n[:, 0]
-        + (x[:, 2] * y[:, 0] - x[:, 0] * y[:, 2]) * n[:, 1]
-        + (x[:, 0] * y[:, 1] - x[:, 1] * y[:, 0]) * n[:, 2]
-    )
+        return angle, nearest, int(edges[i])
 
 
 def load_graph(path: Path | None = None) -> SeaGraph:
     """Load a graph file written by :mod:`sealane.routing.build`."""
-    with np.load(path or data_dir() / "marnet.npz") as archive:
+    with np.load(path or data_dir() / "marnet.npz", mmap_mode="r") as archive:
         return SeaGraph({name: archive[name] for name in archive.files})
 
 

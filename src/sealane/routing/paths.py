@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .errors import NoRouteError
-from .geodesy import LOWER_BOUND_RADIUS_M, unit_vectors
+from .geodesy import LOWER_BOUND_RADIUS_M, unit_vector
 from .graph import IntArray, SeaGraph, Snap
 from .search import astar
 
@@ -29,11 +29,11 @@ class SeaPath:
 def shortest_path(graph: SeaGraph, origin: Snap, destination: Snap, blocked: int) -> SeaPath:
     """The shortest path between two snapped points avoiding edges whose mask meets ``blocked``."""
     o_edge, d_edge = origin.edge, destination.edge
-    sources = np.array([graph.edge_u[o_edge], graph.edge_v[o_edge]], dtype=np.int32)
+    sources = graph.edge_ends[o_edge]
     source_costs = np.array([origin.offset_u_m, origin.offset_v_m])
-    targets = np.array([graph.edge_u[d_edge], graph.edge_v[d_edge]], dtype=np.int32)
+    targets = graph.edge_ends[d_edge]
     target_costs = np.array([destination.offset_u_m, destination.offset_v_m])
-    goal = unit_vectors(destination.lon, destination.lat)
+    goal = unit_vector(destination.lon, destination.lat)
     landmarks = graph.landmarks_for(blocked)
     goal_landmarks = np.fmin(
         landmarks[targets[0]] + target_costs[0], landmarks[targets[1]] + target_costs[1]

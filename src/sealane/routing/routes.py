@@ -13,9 +13,11 @@ from itertools import pairwise
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 
 from .errors import InvalidCoordinateError, InvalidSpeedError, NoRouteError
 from .geodesy import (
+    GEOD,
     METRES_PER_KM,
     METRES_PER_NM,
     FloatArray,
@@ -41,6 +43,11 @@ class Location:
     lon: float
     lat: float
     port: Port | None = None
+
+    @property
+    def coordinates(self) -> tuple[float, float]:
+        """(lon, lat) in degrees."""
+        return (self.lon, self.lat)
 
 
 def resolve_location(value: LocationLike, what: str = "location") -> Location:
@@ -78,9 +85,34 @@ class Route:
     coordinates: FloatArray
     #: Geodesic length of each of the N - 1 segments, metres, read-only.
     segment_m: FloatArray
-    passages: tuple[str, ...]
+    #: Passage bit mask of each segment (bits named by ``passage_names``), read-only.
+    segment_passages: npt.NDArray[np.uint32]
+    passage_names: tuple[str, ...]
     origin: Location
     destination: Location
+
+    @property
+    def passages(self) -> tuple[str, ...]:
+        """Names of the passages sailed, in the order they are first reached."""
+        masks = self.segment_passages
+        return ordered_passages(masks[masks != 0].tolist(), self.passage_names)
+
+    def tail(self, segment: int, lon: float, lat: float, start: Location) -> Route:
+        """The rest of this route from a point on segment ``segment``, reached from ``start``.
+
+        The result runs start -> (lon, lat) -> the vertices after that segment -> destination.
+        """
+        rest = self.coordinates[segment + 1 :]
+        coords = np.concatenate([[[start.lon, start.lat], [lon, lat]], rest])
+        lengths = np.concatenate(
+            [segment_lengths_m(coords[:3, 0], coords[:3, 1]), self.segment_m[segment + 1 :]]
+        )
+        masks = np.concatenate(
+            [[0, self.segment_passages[segment]], self.segment_passages[segment + 1 :]]
+        )
+        return _assemble(
+            coords, lengths, masks.astype(np.uint32), self.passage_names, start, self.destination
+        )
 
     @property
     def distance_m(self) -> float:
@@ -160,51 +192,89 @@ def route(
     stops = [resolve_location(origin, "origin")]
     stops += [resolve_location(point, f"via[{i}]") for i, point in enumerate(via)]
     stops.append(resolve_location(destination, "destination"))
-    pieces: list[FloatArray] = []
-    masks: list[int] = []
+    legs: list[Leg] = []
     for start, end in pairwise(stops):
         try:
-            coords, leg_masks = sail(network, start, end, blocked)
+            legs.append(sail(network, start, end, blocked))
         except NoRouteError as error:
             closed_names = ", ".join(sorted(p.value for p in closed))
             raise NoRouteError(f"{error} (closed passages: {closed_names})") from None
-        pieces.append(coords if not pieces else coords[1:])
-        masks.extend(leg_masks)
-    coordinates = np.concatenate(pieces)
-    segments = segment_lengths_m(coordinates[:, 0], coordinates[:, 1])
-    coordinates.setflags(write=False)
-    segments.setflags(write=False)
-    return Route(
-        coordinates=coordinates,
-        segment_m=segments,
-        passages=ordered_passages(masks, network.passage_names),
-        origin=stops[0],
-        destination=stops[-1],
-    )
+    if len(legs) == 1:
+        coords, lengths, masks = legs[0]
+    else:
+        coords = np.concatenate([legs[0][0]] + [leg[0][1:] for leg in legs[1:]])
+        lengths = np.concatenate([leg[1] for leg in legs])
+        masks = np.concatenate([leg[2] for leg in legs])
+    return _assemble(coords, lengths, masks, network.passage_names, stops[0], stops[-1])
 
 
-def sail(
-    graph: SeaGraph, start: Location, end: Location, blocked: int
-) -> tuple[FloatArray, list[int]]:
-    """One leg: its (N, 2) coordinates and the passage masks of the edges sailed, in order."""
+def _assemble(
+    coords: FloatArray,
+    lengths: FloatArray,
+    masks: npt.NDArray[np.uint32],
+    names: tuple[str, ...],
+    origin: Location,
+    destination: Location,
+) -> Route:
+    """A read-only Route from coordinates and per-segment lengths and masks.
+
+    Zero-length segments (an end already on the network, a snap onto a node) are dropped.
+    """
+    empty = lengths <= ZERO_LENGTH_M
+    if empty.any():
+        if empty.all():
+            coords, lengths, masks = coords[[0, -1]], np.zeros(1), np.zeros(1, dtype=np.uint32)
+        else:
+            coords = coords[np.concatenate([[True], ~empty])]
+            lengths, masks = lengths[~empty], masks[~empty]
+    for array in (coords, lengths, masks):
+        array.setflags(write=False)
+    return Route(coords, lengths, masks, names, origin, destination)
+
+
+#: (coordinates N x 2, segment lengths N - 1 in metres, segment passage masks N - 1)
+Leg = tuple[FloatArray, FloatArray, npt.NDArray[np.uint32]]
+#: Segments shorter than this (metres) are duplicates of a point and are dropped.
+ZERO_LENGTH_M = 1e-6
+
+
+def sail(graph: SeaGraph, start: Location, end: Location, blocked: int) -> Leg:
+    """One leg from ``start`` to ``end``: coordinates, segment lengths and passage masks.
+
+    Segments: start -> its snap (off network), snap -> first node (part of its edge), the
+    network edges, last node -> the end's snap (part of its edge), snap -> end (off network).
+    Network lengths come from the graph; only the four partial legs are measured here.
+    """
     if (start.lon, start.lat) == (end.lon, end.lat):
-        return np.array([[start.lon, start.lat], [end.lon, end.lat]]), []
+        return (
+            np.array([[start.lon, start.lat], [end.lon, end.lat]]),
+            np.zeros(1),
+            np.zeros(1, np.uint32),
+        )
     a = snap_open(graph, start, blocked, "origin")
     b = snap_open(graph, end, blocked, "destination")
-    path = shortest_path(graph, a, b, blocked)
-    nodes = path.nodes
-    coords = np.concatenate(
-        [[[start.lon, start.lat], [a.lon, a.lat]], graph.coordinates(nodes), [[b.lon, b.lat], [end.lon, end.lat]]]
+    nodes = shortest_path(graph, a, b, blocked).nodes
+    coords = np.empty((nodes.size + 4, 2))
+    coords[0] = start.lon, start.lat
+    coords[1] = a.lon, a.lat
+    coords[2:-2, 0] = graph.node_lon[nodes]
+    coords[2:-2, 1] = graph.node_lat[nodes]
+    coords[-2] = b.lon, b.lat
+    coords[-1] = end.lon, end.lat
+    _, _, ends = GEOD.inv(
+        [start.lon, b.lon], [start.lat, b.lat], [a.lon, end.lon], [a.lat, end.lat]
     )
-    keep = np.concatenate([[True], np.any(np.abs(np.diff(coords, axis=0)) > 1e-9, axis=1)])
-    coords = coords[keep]
-    if coords.shape[0] == 1:
-        coords = np.concatenate([coords, coords])
-    edges = np.array([a.edge], dtype=np.int32)
     if nodes.size:
-        edges = np.concatenate([edges, graph.edge_between(nodes[:-1], nodes[1:]), [b.edge]])
-    masks = graph.edge_passages[edges]
-    return coords, masks[masks != 0].tolist()
+        edges = np.concatenate([[a.edge], graph.edge_between(nodes[:-1], nodes[1:]), [b.edge]])
+        first = a.offset_u_m if nodes[0] == graph.edge_u[a.edge] else a.offset_v_m
+        last = b.offset_u_m if nodes[-1] == graph.edge_u[b.edge] else b.offset_v_m
+        inner = np.concatenate([[first], graph.edge_length_m[edges[1:-1]], [last]])
+    else:  # both ends on one edge: straight along it
+        edges = np.array([a.edge])
+        inner = np.array([abs(a.offset_u_m - b.offset_u_m)])
+    lengths = np.concatenate([[ends[0]], inner, [ends[1]]])
+    masks = np.concatenate([[0], graph.edge_passages[edges], [0]]).astype(np.uint32)
+    return coords, lengths, masks
 
 
 def snap_open(graph: SeaGraph, where: Location, blocked: int, what: str) -> Snap:
@@ -214,10 +284,16 @@ def snap_open(graph: SeaGraph, where: Location, blocked: int, what: str) -> Snap
         return nearest
     open_snap = graph.snap(where.lon, where.lat, blocked=blocked)
     if open_snap.distance_m > nearest.distance_m + IN_PASSAGE_MARGIN_M:
-        names = names_from_mask(int(graph.edge_passages[nearest.edge]) & blocked, graph.passage_names)
+        names = names_from_mask(
+            int(graph.edge_passages[nearest.edge]) & blocked, graph.passage_names
+        )
         raise NoRouteError(
             f"{what} ({where.lon}, {where.lat}) lies on the closed passage(s) {', '.join(names)}"
-            + (" (allow_arctic=True opens the Arctic routes)" if {"northwest", "northeast"} & set(names) else "")
+            + (
+                " (allow_arctic=True opens the Arctic routes)"
+                if {"northwest", "northeast"} & set(names)
+                else ""
+            )
         )
     return open_snap
 

@@ -75,7 +75,11 @@ def astar_python(
         if goal_landmarks.size == 0:
             return great_circle
         gaps = np.abs(landmarks[node] - goal_landmarks)
-        return max(great_circle, float(np.nanmax(gaps))) if not np.all(np.isnan(gaps)) else great_circle
+        return (
+            max(great_circle, float(np.nanmax(gaps)))
+            if not np.all(np.isnan(gaps))
+            else great_circle
+        )
 
     to_goal: dict[int, float] = {}
     for t, cost in zip(targets.tolist(), target_costs.tolist(), strict=True):

@@ -1,0 +1,170 @@
+"""Future positions of a vessel: where it will be every ``step_s`` seconds until it arrives.
+
+The vessel is taken to be on the sea-lane leg from its previous port to its destination port. Its
+start coordinate is projected onto that leg and the rest of the leg is sailed at a constant speed;
+a start far off the leg (``off_path_nm``) is routed on its own from where it is. Positions are
+exactly ``step_s`` apart in time and ``speed x step`` apart in geodesic distance: where the track
+turns between two positions the vessel cuts the corner, so each heading is the bearing to the
+next position.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+from datetime import UTC, datetime
+from functools import lru_cache
+
+import numpy as np
+
+from .errors import InvalidSpeedError, InvalidTimeError, OnLandError
+from .geodesy import (
+    GEOD,
+    METRES_PER_NM,
+    SECONDS_PER_HOUR,
+    arc_normals,
+    lonlat_of,
+    nearest_on_arcs,
+    unit_vector,
+    unit_vectors,
+)
+from .landmask import default_landmask
+from .passages import Passage
+from .placement import Track, place_positions
+from .ports import Port
+from .positions import Positions
+from .routes import Location, LocationLike, Route, resolve_location, route
+
+#: Speed used when none (or less than ``MIN_SPEED_KN``) is given: a typical container ship's
+#: economical service speed.
+DEFAULT_SPEED_KN = 14.0
+MIN_SPEED_KN = 1.0
+#: A start farther than this from its leg is routed on its own.
+OFF_PATH_NM = 100.0
+#: A start on land is moved to the nearest sea within this distance ...
+ASHORE_TOLERANCE_M = 10_000.0
+#: ... or accepted as it is within this distance of a port (berths, rivers, canals).
+PORT_TOLERANCE_M = 30_000.0
+
+
+def future_positions(
+    start: LocationLike,
+    previous_port: str | Port,
+    destination_port: str | Port,
+    *,
+    speed_kn: float | None = None,
+    start_time: datetime | None = None,
+    step_s: float = 60.0,
+    avoid: Iterable[str | Passage] = (),
+    allow_arctic: bool = False,
+    off_path_nm: float = OFF_PATH_NM,
+) -> Positions:
+    """Positions every ``step_s`` seconds from ``start`` to ``destination_port``.
+
+    ``start`` is a (lon, lat) pair, ``previous_port`` and ``destination_port`` are LOCODEs, port ids
+    or :class:`Port`. Missing or sub-1-knot speeds use ``DEFAULT_SPEED_KN``; a naive ``start_time``
+    is taken as UTC, and ``None`` means now.
+
+    >>> p = future_positions((60.1, 12.3), "CNSHA", "NLRTM", speed_kn=18,
+    ...                      start_time=datetime(2026, 1, 1, tzinfo=UTC))
+    >>> p.route.passages
+    ('babalmandab', 'suez', 'gibraltar', 'dover')
+    >>> round(p.distance_remaining_nm)
+    5000
+    """
+    speed = service_speed(speed_kn)
+    if not (isinstance(step_s, int | float) and math.isfinite(step_s) and step_s > 0):
+        raise InvalidSpeedError(f"step_s must be a positive number of seconds, got {step_s!r}")
+    begin = _utc(start_time)
+    origin = resolve_location(start, "start")
+    previous = resolve_location(previous_port, "previous_port")
+    destination = resolve_location(destination_port, "destination_port")
+    closed = tuple(sorted({str(p) for p in avoid}))
+    at_sea = _at_sea(origin)
+    remaining = remaining_route(at_sea, previous, destination, closed, allow_arctic, off_path_nm)
+    track = place_positions(
+        remaining.coordinates,
+        remaining.segment_m,
+        speed * METRES_PER_NM / SECONDS_PER_HOUR * step_s,
+    )
+    return Positions.from_track(
+        track, route=remaining, speed_kn=speed, step_s=float(step_s), start_time=begin
+    )
+
+
+def service_speed(speed_kn: float | None) -> float:
+    """The speed to sail at: ``speed_kn``, or the default when missing or below 1 knot."""
+    if speed_kn is None:
+        return DEFAULT_SPEED_KN
+    if isinstance(speed_kn, bool) or not isinstance(speed_kn, int | float) or math.isnan(speed_kn):
+        raise InvalidSpeedError(f"speed must be a number of knots, got {speed_kn!r}")
+    if not math.isfinite(speed_kn):
+        raise InvalidSpeedError(f"speed must be finite, got {speed_kn!r}")
+    return float(speed_kn) if speed_kn >= MIN_SPEED_KN else DEFAULT_SPEED_KN
+
+
+def remaining_route(
+    start: Location,
+    previous: Location,
+    destination: Location,
+    avoid: tuple[str, ...],
+    allow_arctic: bool,
+    off_path_nm: float,
+) -> Route:
+    """The route still to sail: the leg's tail from the start's projection, or a fresh route."""
+    if (start.lon, start.lat) == (destination.lon, destination.lat):
+        return route(start.coordinates, destination.coordinates)
+    leg = _leg(previous.coordinates, destination.coordinates, avoid, allow_arctic)
+    coords = leg.coordinates
+    a, b = unit_vectors(coords[:-1, 0], coords[:-1, 1]), unit_vectors(coords[1:, 0], coords[1:, 1])
+    segment, angle, nearest = nearest_on_arcs(
+        unit_vector(start.lon, start.lat), a, b, arc_normals(a, b)
+    )
+    if angle * 6_371_008.8 > off_path_nm * METRES_PER_NM:
+        return route(
+            start.coordinates, destination.coordinates, avoid=avoid, allow_arctic=allow_arctic
+        )
+    lon, lat = lonlat_of(nearest)
+    return leg.tail(segment, lon, lat, start)
+
+
+@lru_cache(maxsize=1024)
+def _leg(
+    previous: tuple[float, float],
+    destination: tuple[float, float],
+    avoid: tuple[str, ...],
+    allow_arctic: bool,
+) -> Route:
+    """The previous-port -> destination-port leg, shared by every vessel sailing it."""
+    return route(previous, destination, avoid=avoid, allow_arctic=allow_arctic)
+
+
+def _at_sea(start: Location) -> Location:
+    """The start itself at sea or near a port; moved to the sea when just ashore; else an error."""
+    mask = default_landmask()
+    if not mask.is_land(start.lon, start.lat):
+        return start
+    sea = mask.nearest_sea(start.lon, start.lat, within_m=ASHORE_TOLERANCE_M)
+    if sea is not None:
+        return Location(sea.lon, sea.lat)
+    from .ports import registry
+
+    port = registry().nearest(start.lon, start.lat)
+    _, _, to_port = GEOD.inv(start.lon, start.lat, port.lon, port.lat)
+    if to_port <= PORT_TOLERANCE_M:
+        return start
+    raise OnLandError(
+        f"start ({start.lon}, {start.lat}) is on land, more than {ASHORE_TOLERANCE_M / 1000:g} km "
+        f"from the sea and {PORT_TOLERANCE_M / 1000:g} km from a port"
+    )
+
+
+def _utc(moment: datetime | None) -> datetime:
+    if moment is None:
+        return datetime.now(UTC)
+    if not isinstance(moment, datetime):
+        raise InvalidTimeError(f"start_time must be a datetime, got {moment!r}")
+    return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
+
+
+__all__ = ["DEFAULT_SPEED_KN", "Positions", "Track", "future_positions", "service_speed"]
