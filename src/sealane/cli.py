@@ -7,9 +7,12 @@ commands import their layers when they run.
 from __future__ import annotations
 
 import argparse
+import csv
 import json
+import os
 import sys
 from collections.abc import Sequence
+from datetime import datetime
 
 from .routing import Route, RoutingError, route
 
@@ -70,6 +73,51 @@ def cmd_route(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_positions(args: argparse.Namespace) -> int:
+    """``sealane positions``: a vessel's future positions as a table, CSV or GeoJSON."""
+    from .routing.voyage import future_positions
+
+    start_time = datetime.fromisoformat(args.start_time) if args.start_time else None
+    positions = future_positions(
+        (args.lon, args.lat),
+        args.previous_port,
+        args.port,
+        speed_kn=args.speed,
+        start_time=start_time,
+        step_s=args.step,
+        avoid=args.avoid,
+        allow_arctic=args.allow_arctic,
+    )
+    if args.format == "geojson":
+        print(json.dumps(positions.to_geojson()))
+        return 0
+    stamps = positions.timestamps()
+    rows = zip(
+        stamps,
+        positions.lats.tolist(),
+        positions.lons.tolist(),
+        positions.headings_deg.tolist(),
+        strict=True,
+    )
+    if args.format == "csv":
+        out = csv.writer(sys.stdout, lineterminator="\n")
+        out.writerow(["timestamp", "latitude", "longitude", "heading"])
+        out.writerows((t, f"{lat:.6f}", f"{lon:.6f}", f"{h:.2f}") for t, lat, lon, h in rows)
+        return 0
+    print(f"eta                 {stamps[-1]}")
+    print(
+        f"distance remaining  {positions.distance_remaining_nm:,.1f} nm"
+        f" at {positions.speed_kn:g} kn"
+    )
+    print(f"passages            {', '.join(positions.route.passages) or '-'}")
+    print(f"positions           {len(positions)} every {positions.step_s:g} s")
+    print()
+    print(f"{'timestamp':<21} {'latitude':>10} {'longitude':>11} {'heading':>8}")
+    for t, lat, lon, h in rows:
+        print(f"{t:<21} {lat:>10.5f} {lon:>11.5f} {h:>8.2f}")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser for every sub-command."""
     parser = argparse.ArgumentParser(prog="sealane", description="Sea routes and vessel positions.")
@@ -88,6 +136,19 @@ def build_parser() -> argparse.ArgumentParser:
     p_route.add_argument("--speed", type=float, default=None, help="speed in knots for a duration")
     p_route.add_argument("--format", choices=["table", "geojson"], default="table")
     p_route.set_defaults(handler=cmd_route)
+
+    p_pos = commands.add_parser("positions", help="future positions of a vessel, one per minute")
+    p_pos.add_argument("--lon", type=float, required=True, help="vessel longitude, degrees")
+    p_pos.add_argument("--lat", type=float, required=True, help="vessel latitude, degrees")
+    p_pos.add_argument("--previous-port", required=True, help="LOCODE or id of the last port")
+    p_pos.add_argument("--port", required=True, help="LOCODE or id of the destination port")
+    p_pos.add_argument("--speed", type=float, default=None, help="knots (default: service speed)")
+    p_pos.add_argument("--start-time", default=None, help="ISO 8601 (default: now, UTC)")
+    p_pos.add_argument("--step", type=float, default=60.0, help="seconds between positions")
+    p_pos.add_argument("--avoid", action="append", default=[], help="passage to avoid (repeatable)")
+    p_pos.add_argument("--allow-arctic", action="store_true", help="open the Arctic passages")
+    p_pos.add_argument("--format", choices=["table", "csv", "geojson"], default="table")
+    p_pos.set_defaults(handler=cmd_positions)
     return parser
 
 
@@ -96,9 +157,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
         code: int = args.handler(args)
-    except RoutingError as error:
+    except (RoutingError, ValueError) as error:
         print(f"sealane: error: {error}", file=sys.stderr)
         return 2
+    except BrokenPipeError:  # output piped into `head` and closed early: not an error
+        sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - keeps interpreter shutdown quiet
+        return 0
     return code
 
 

@@ -4,7 +4,8 @@
 snapping index and landmark tables), ``ports.csv`` (ports with time zones and stable ids) and
 ``landmask.npz`` (land/sea at one arc-minute). The engine only ever loads
 those files, so a refined network drops in by re-running or replacing this step. Needs the
-``build`` extra (searoute, scipy, shapely, timezonefinder, global-land-mask); the engine at run time needs none of them.
+``build`` extra (searoute, scipy, shapely, timezonefinder, global-land-mask); the engine at run
+time needs none of them.
 """
 
 from __future__ import annotations
@@ -89,7 +90,7 @@ def tag_passages(
 
 
 def sample_edges(coords: FloatArray, u: np.ndarray, v: np.ndarray) -> tuple[FloatArray, np.ndarray]:
-    """Points along every edge's great circle, at most ``SAMPLE_SPACING_RAD`` apart, with edge ids."""
+    """Points along each edge's great circle, at most ``SAMPLE_SPACING_RAD`` apart, and edge ids."""
     a = unit_vectors(coords[u, 0], coords[u, 1])
     b = unit_vectors(coords[v, 0], coords[v, 1])
     angle = np.arccos(np.clip(np.einsum("ij,ij->i", a, b), -1.0, 1.0))
@@ -208,7 +209,7 @@ def build_graph(out: Path, spec: dict[str, Any]) -> None:
 
 
 def build_ports(out: Path) -> None:
-    """Write ``ports.csv``: searoute's ports, one row per UN/LOCODE, with IANA time zones and ids."""
+    """Write ``ports.csv``: searoute's ports, one row per UN/LOCODE, with time zones and ids."""
     from searoute.data.ports_dict import node_list
     from timezonefinder import TimezoneFinder
 
@@ -242,7 +243,7 @@ def build_ports(out: Path) -> None:
 
 
 def time_zone(finder: Any, lon: float, lat: float) -> str:
-    """IANA zone of a coastal point: the land zone there, else the nearest land zone within ~50 km."""
+    """IANA zone of a coastal point: the land zone there, else the nearest one within ~50 km."""
     zone = finder.timezone_at_land(lng=lon, lat=lat)
     step = 0.05
     while zone is None and step <= 0.5:

@@ -1,4 +1,4 @@
-"""Where the engine's shipped data files live: inside an installed wheel, or ``data/`` in a checkout."""
+"""Where the engine's data files live: inside an installed wheel, or ``data/`` in a checkout."""
 
 from __future__ import annotations
 

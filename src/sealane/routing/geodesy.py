@@ -87,7 +87,7 @@ def unwrap_lons(lon_deg: FloatArray) -> FloatArray:
 def split_at_antimeridian(lon_deg: FloatArray, lat_deg: FloatArray) -> list[list[list[float]]]:
     """A path cut into parts that never cross +-180 (RFC 7946 section 3.1.9), lons in [-180, 180].
 
-    The crossing latitude is interpolated linearly in (lon, lat); each part ends or starts exactly on
+    The crossing latitude is interpolated linearly in (lon, lat); each part ends or starts on
     the meridian, +180 on the eastern side and -180 on the western side.
     """
     lons = unwrap_lons(lon_deg)
@@ -137,11 +137,8 @@ def nearest_on_arcs(
     to_end = np.arccos(np.clip(np.maximum(cos_a, cos_b), -1.0, 1.0))
     angle = np.where(inside, across, to_end)
     i = int(np.argmin(angle))
-    if inside[i]:
-        nearest = projected[i]
-    else:
-        nearest = a[i] if cos_a[i] >= cos_b[i] else b[i]
-    return i, float(angle[i]), nearest
+    end = a[i] if cos_a[i] >= cos_b[i] else b[i]
+    return i, float(angle[i]), projected[i] if inside[i] else end
 
 
 def _triple(x: FloatArray, y: FloatArray, n: FloatArray) -> FloatArray:

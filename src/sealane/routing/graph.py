@@ -8,8 +8,8 @@ cell index that lists, per cell, every edge that can be nearest to some point in
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 import math
+from dataclasses import dataclass
 from functools import cache, lru_cache
 from pathlib import Path
 
@@ -135,7 +135,7 @@ class SeaGraph:
         point = unit_vector(lon, lat)
         row = min(max(int((lat + 90.0) // self.cell_deg), 0), int(180 / self.cell_deg) - 1)
         col = min(max(int((lon + 180.0) // self.cell_deg), 0), int(360 / self.cell_deg) - 1)
-        cell = row * int(round(360 / self.cell_deg)) + col
+        cell = row * round(360 / self.cell_deg) + col
         candidates = self.cell_edges[self.cell_ptr[cell] : self.cell_ptr[cell + 1]]
         angle, snapped, best = self._nearest_of(point, candidates)
         if self.edge_passages[best] & blocked:

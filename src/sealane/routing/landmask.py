@@ -63,10 +63,10 @@ class LandMask:
         """The nearest sea cell centre within ``within_m`` metres, or None if all is land there."""
         if not self.is_land(lon, lat):
             return SeaPoint(lon, lat, 0.0)
-        reach_rows = int(math.ceil(within_m / 1852.0 * self.per_deg / 60.0)) + 1
+        reach_rows = math.ceil(within_m / 1852.0 * self.per_deg / 60.0) + 1
         row0, col0 = self._cell(lon, lat)
         cos_lat = max(math.cos(math.radians(lat)), 0.01)
-        reach_cols = min(int(math.ceil(reach_rows / cos_lat)) + 1, self.cols // 2)
+        reach_cols = min(math.ceil(reach_rows / cos_lat) + 1, self.cols // 2)
         best: SeaPoint | None = None
         cols = (col0 + np.arange(-reach_cols, reach_cols + 1)) % self.cols
         for row in range(max(row0 - reach_rows, 0), min(row0 + reach_rows, self.rows - 1) + 1):

@@ -86,7 +86,7 @@ class _Placer:
         self.last = seg.size  # index of the final vertex
 
     def run(self) -> float:
-        """Fill the buffers; returns the along-track metres from the last step to the destination."""
+        """Fill the buffers; returns the along-track metres from the last step to the end."""
         k, offset = 0, 0.0
         q_lon, q_lat, q_az = float(self.lon_v[0]), float(self.lat_v[0]), float(self.azimuth[0])
         while True:
@@ -143,8 +143,9 @@ class _Placer:
 
     def _corner(self, j: int, p_lon: float, p_lat: float) -> float:
         """Metres along segment j from its start to the point exactly one step from P."""
-        to_p, _, rho = GEOD.inv(self.lon_v[j], self.lat_v[j], p_lon, p_lat)
-        turn = math.radians(to_p - self.azimuth[j])
+        to_p, _, distance = GEOD.inv(self.lon_v[j], self.lat_v[j], p_lon, p_lat)
+        rho = float(distance)
+        turn = math.radians(float(to_p) - float(self.azimuth[j]))
         along = rho * math.cos(turn) + math.sqrt(
             max(self.step**2 - (rho * math.sin(turn)) ** 2, 0.0)
         )

@@ -1,8 +1,8 @@
 """Port registry: searoute's port list with IANA time zones and stable ids.
 
 A port's ``id`` is the uuid5 of its UN/LOCODE in a fixed namespace, so every install gives the same
-id. Lookups accept a LOCODE (any case) or an id; name search and nearest-port queries are offered for
-the service and the CLI.
+id. Lookups accept a LOCODE (any case) or an id; name search and nearest-port queries serve the
+service and the CLI.
 """
 
 from __future__ import annotations
@@ -95,7 +95,7 @@ class PortRegistry:
         return self._port(code)
 
     def find(self, query: str, *, limit: int = 10) -> list[Port]:
-        """Ports whose name or LOCODE matches ``query``: exact first, then prefix, then substring."""
+        """Ports matching ``query`` by name or LOCODE: exact first, then prefix, then substring."""
         needle = query.strip().lower()
         if not needle:
             return []

@@ -126,7 +126,7 @@ def positions_json(positions: Positions) -> bytes:
     n = len(positions)
     if n == 0:
         return b"[]"
-    pieces = [
+    pieces: list[bytes | npt.NDArray[np.uint8]] = [
         b'{"latitude":',
         _fixed(positions.lats, 2, 6),
         b',"longitude":',
@@ -137,7 +137,7 @@ def positions_json(positions: Positions) -> bytes:
         _iso_seconds(positions.times),
         b'","estimated":true},',
     ]
-    columns = [
+    columns: list[npt.NDArray[np.uint8]] = [
         np.broadcast_to(np.frombuffer(piece, dtype=np.uint8), (n, len(piece)))
         if isinstance(piece, bytes)
         else piece

@@ -41,6 +41,7 @@ class SearchKernel(Protocol):
         gz: float,
         landmarks: FloatArray,
         goal_landmarks: FloatArray,
+        /,
     ) -> tuple[float, bytes | IntArray] | None: ...
 
 
@@ -122,7 +123,7 @@ def astar_python(
 
 def _compiled() -> SearchKernel:
     try:
-        from . import _search
+        from sealane.routing import _search
     except ImportError:  # pragma: no cover - exercised only where no compiler was available
         return astar_python
     kernel: SearchKernel = _search.astar

@@ -15,8 +15,6 @@ from collections.abc import Iterable
 from datetime import UTC, datetime
 from functools import lru_cache
 
-import numpy as np
-
 from .errors import InvalidSpeedError, InvalidTimeError, OnLandError
 from .geodesy import (
     GEOD,
