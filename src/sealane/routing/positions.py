@@ -116,63 +116,72 @@ class Positions:
         return {"type": "Feature", "geometry": geometry, "properties": properties}
 
 
+#: One record of the API's position array, with the widths of its fields (``_`` marks a field).
+_TEMPLATE = (
+    b'{"latitude":___________,"longitude":___________,"heading":_______,'
+    b'"timestamp":"____________________","estimated":true},'
+)
+_LAT, _LON, _HEADING, _TIME = (
+    _TEMPLATE.index(key) + len(key)
+    for key in (b'"latitude":', b'"longitude":', b'"heading":', b'"timestamp":"')
+)
+
+
 def positions_json(positions: Positions) -> bytes:
     """Serialise positions as the API's JSON array, column-wise in numpy.
 
     Every record has the same width: numbers are written with fixed decimals (latitude and
     longitude to 1e-6 degrees, about 0.1 m; heading to 0.01 degree) and padded on the left with
-    spaces, which JSON allows before a value. The records are then one (n, width) byte matrix.
+    spaces, which JSON allows before a value. The records are rows of one byte matrix, filled
+    from a template and then one digit column at a time.
     """
     n = len(positions)
     if n == 0:
         return b"[]"
-    pieces: list[bytes | npt.NDArray[np.uint8]] = [
-        b'{"latitude":',
-        _fixed(positions.lats, 2, 6),
-        b',"longitude":',
-        _fixed(positions.lons, 3, 6),
-        b',"heading":',
-        _fixed(positions.headings_deg, 3, 2),
-        b',"timestamp":"',
-        _iso_seconds(positions.times),
-        b'","estimated":true},',
-    ]
-    columns: list[npt.NDArray[np.uint8]] = [
-        np.broadcast_to(np.frombuffer(piece, dtype=np.uint8), (n, len(piece)))
-        if isinstance(piece, bytes)
-        else piece
-        for piece in pieces
-    ]
-    body = np.concatenate(columns, axis=1).tobytes()
+    out = np.empty((n, len(_TEMPLATE)), dtype=np.uint8)
+    out[:] = np.frombuffer(_TEMPLATE, dtype=np.uint8)
+    lons = np.round(positions.lons, 6)
+    lons[lons >= 180.0] -= 360.0  # keep [-180, 180) after rounding
+    _write_fixed(out, _LAT, positions.lats, 3, 6)
+    _write_fixed(out, _LON, lons, 3, 6)
+    _write_fixed(out, _HEADING, np.round(positions.headings_deg, 2) % 360.0, 3, 2)
+    _write_time(out, _TIME, positions.times)
+    body = out.tobytes()
     return b"[" + body[:-1] + b"]"
 
 
-def _fixed(values: FloatArray, int_digits: int, decimals: int) -> npt.NDArray[np.uint8]:
-    """Numbers as right-aligned fixed-point text, one row of bytes each (vectorised).
+def _write_fixed(
+    out: npt.NDArray[np.uint8], at: int, values: FloatArray, int_digits: int, decimals: int
+) -> None:
+    """Write ``values`` as right-aligned fixed-point text into columns ``at`` onwards.
 
-    >>> bytes(_fixed(np.array([-4.25]), 3, 2)[0])
-    b'  -4.25'
+    The field is ``1 + int_digits + 1 + decimals`` wide: a sign slot, the integer digits (leading
+    zeros blanked), the point and the decimals. ``int_digits + decimals`` must be at most 9.
     """
-    n = values.size
     scaled = np.round(np.abs(values) * 10**decimals).astype(np.int64)
-    powers = 10 ** np.arange(int_digits + decimals - 1, -1, -1, dtype=np.int64)
-    text = ((scaled[:, None] // powers) % 10 + ord("0")).astype(np.uint8)
-    blank = scaled[:, None] < powers[None, :int_digits]
-    blank[:, -1] = False  # always show the units digit
-    leading = text[:, :int_digits]
-    leading[blank] = ord(" ")
-    out = np.empty((n, 1 + int_digits + 1 + decimals), dtype=np.uint8)
-    out[:, 0] = ord(" ")
-    out[:, 1 : 1 + int_digits] = leading
-    out[:, 1 + int_digits] = ord(".")
-    out[:, 2 + int_digits :] = text[:, int_digits:]
-    rows = np.flatnonzero((values < 0) & (scaled > 0))
-    out[rows, blank[rows].sum(axis=1)] = ord("-")
-    return out
+    rest = np.minimum(scaled, 10 ** (int_digits + decimals) - 1).astype(np.uint32)
+    point = at + 1 + int_digits
+    ten = np.uint32(10)
+    for column in range(point + decimals, point, -1):
+        rest, digit = np.divmod(rest, ten)
+        out[:, column] = digit + ord("0")
+    out[:, point] = ord(".")
+    for column in range(point - 1, at, -1):
+        rest, digit = np.divmod(rest, ten)
+        out[:, column] = digit + ord("0")
+    out[:, at] = ord(" ")
+    whole = scaled // 10**decimals
+    shown = np.ones(values.size, dtype=np.int64)  # digits in the integer part
+    for k in range(1, int_digits):
+        shown += whole >= 10**k
+    for k in range(1, int_digits):  # blank the leading zeros
+        out[shown <= k, point - 1 - k] = ord(" ")
+    negative = np.flatnonzero((values < 0) & (scaled > 0))
+    out[negative, point - 1 - shown[negative]] = ord("-")
 
 
-def _iso_seconds(times: TimeArray) -> npt.NDArray[np.uint8]:
-    """``YYYY-MM-DDTHH:MM:SSZ`` for each time (UTC), as rows of 20 bytes (vectorised).
+def _write_time(out: npt.NDArray[np.uint8], at: int, times: TimeArray) -> None:
+    """Write ``YYYY-MM-DDTHH:MM:SSZ`` (UTC, whole seconds) into the 20 columns from ``at``.
 
     Dates come from day numbers by the proleptic-Gregorian era arithmetic of Hinnant's
     ``civil_from_days``; years must lie in 0000-9999.
@@ -190,16 +199,38 @@ def _iso_seconds(times: TimeArray) -> npt.NDArray[np.uint8]:
     year = yoe + era * 400 + (month <= 2)
     hour, rest = np.divmod(second_of_day, 3600)
     minute, second = np.divmod(rest, 60)
-    out = np.empty((seconds.size, 20), dtype=np.uint8)
-    for column, (value, width) in zip(
-        (0, 5, 8, 11, 14, 17),
-        ((year, 4), (month, 2), (day, 2), (hour, 2), (minute, 2), (second, 2)),
-        strict=True,
+    ten = np.uint32(10)
+    for offset, value, width in (
+        (0, year, 4),
+        (5, month, 2),
+        (8, day, 2),
+        (11, hour, 2),
+        (14, minute, 2),
+        (17, second, 2),
     ):
-        for d in range(width):
-            out[:, column + width - 1 - d] = ord("0") + (value // 10**d) % 10
-    for column, char in ((4, "-"), (7, "-"), (10, "T"), (13, ":"), (16, ":"), (19, "Z")):
-        out[:, column] = ord(char)
+        remaining = value.astype(np.uint32)
+        for column in range(at + offset + width - 1, at + offset - 1, -1):
+            remaining, digit = np.divmod(remaining, ten)
+            out[:, column] = digit + ord("0")
+    for offset, char in ((4, "-"), (7, "-"), (10, "T"), (13, ":"), (16, ":"), (19, "Z")):
+        out[:, at + offset] = ord(char)
+
+
+def _fixed(values: FloatArray, int_digits: int, decimals: int) -> npt.NDArray[np.uint8]:
+    """``values`` as fixed-point text rows (what :func:`_write_fixed` writes), for tests.
+
+    >>> bytes(_fixed(np.array([-4.25]), 3, 2)[0])
+    b'  -4.25'
+    """
+    out = np.zeros((values.size, 2 + int_digits + decimals), dtype=np.uint8)
+    _write_fixed(out, 0, values, int_digits, decimals)
+    return out
+
+
+def _iso_seconds(times: TimeArray) -> npt.NDArray[np.uint8]:
+    """``times`` as ``YYYY-MM-DDTHH:MM:SSZ`` rows (what :func:`_write_time` writes), for tests."""
+    out = np.zeros((times.size, 20), dtype=np.uint8)
+    _write_time(out, 0, times)
     return out
 
 
