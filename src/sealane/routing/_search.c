@@ -143,6 +143,28 @@ static PyObject *astar(PyObject *self, PyObject *args) {
     Py_ssize_t n_sources = b_sources.len / (Py_ssize_t)sizeof(int32_t);
     Py_ssize_t n_targets = b_targets.len / (Py_ssize_t)sizeof(int32_t);
 
+    Py_ssize_t k_landmarks = bound.k;
+    if (n < 1 || b_weights.len != m * (Py_ssize_t)sizeof(double) ||
+        b_edge_ids.len != m * (Py_ssize_t)sizeof(int32_t) ||
+        b_xyz.len != 3 * n * (Py_ssize_t)sizeof(double) ||
+        b_landmarks.len != n * k_landmarks * (Py_ssize_t)sizeof(double) ||
+        b_source_costs.len != n_sources * (Py_ssize_t)sizeof(double) ||
+        b_target_costs.len != n_targets * (Py_ssize_t)sizeof(double)) {
+        PyErr_SetString(PyExc_ValueError, "astar: array sizes do not match the graph");
+        goto done;
+    }
+    for (Py_ssize_t i = 0; i < n_sources; i++) {
+        if (sources[i] < 0 || sources[i] >= n) {
+            PyErr_SetString(PyExc_ValueError, "astar: source node out of range");
+            goto done;
+        }
+    }
+    for (Py_ssize_t i = 0; i < n_targets; i++) {
+        if (targets[i] < 0 || targets[i] >= n) {
+            PyErr_SetString(PyExc_ValueError, "astar: target node out of range");
+            goto done;
+        }
+    }
     if (ensure_scratch(n, m + n_sources + 1) < 0) {
         PyErr_NoMemory();
         goto done;

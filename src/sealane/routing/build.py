@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import csv
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -26,6 +27,8 @@ from .ports import port_id
 SAMPLE_SPACING_RAD = 5_000.0 / 6_371_000.0
 #: Snapping grid cell size in degrees.
 CELL_DEG = 1.0
+#: A UN/LOCODE: two-letter country code and three letters or digits 2-9.
+LOCODE = re.compile(r"[A-Z]{2}[A-Z2-9]{3}")
 #: Number of landmarks for the A* (ALT) lower bounds.
 LANDMARKS = 16
 
@@ -80,7 +83,7 @@ def tag_passages(
                 hit |= shapely.intersects(lines, shapely.affinity.translate(shape, xoff=shift))
         if "sector" in rule:
             sector = rule["sector"]
-            high = np.maximum(lat_u, lat_v) >= sector["min_lat"]
+            high = (lat_u + lat_v) / 2.0 >= sector["min_lat"]
             inside = np.zeros(u.size, dtype=bool)
             for lo, hi in sector["lon_ranges"]:
                 inside |= (mid_lon >= lo) & (mid_lon <= hi)
@@ -217,6 +220,8 @@ def build_ports(out: Path) -> None:
     chosen: dict[str, dict[str, Any]] = {}
     for props in node_list.values():
         code = str(props["port"]).upper()
+        if not LOCODE.fullmatch(code):  # searoute has a few malformed codes (e.g. "EG")
+            continue
         if code not in chosen or (chosen[code].get("t") is None and props.get("t") is not None):
             chosen[code] = props
     with (out / "ports.csv").open("w", newline="", encoding="utf-8") as handle:

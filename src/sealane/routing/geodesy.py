@@ -76,19 +76,26 @@ def distance_m(lon1: float, lat1: float, lon2: float, lat2: float) -> float:
 
 
 def unwrap_lons(lon_deg: FloatArray) -> FloatArray:
-    """Longitudes made continuous along a path: no step larger than 180 degrees, may pass +-180."""
+    """Longitudes made continuous along a path: no step larger than 180 degrees, may pass +-180.
+
+    Each longitude moves by a whole number of turns only, so untouched values stay exact.
+
+    >>> unwrap_lons(np.array([170.0, -170.0, 175.0])).tolist()
+    [170.0, 190.0, 175.0]
+    """
     if lon_deg.size == 0:
         return lon_deg.copy()
     steps = np.diff(lon_deg)
-    steps = ((steps + 180.0) % 360.0) - 180.0
-    return np.concatenate([lon_deg[:1], lon_deg[0] + np.cumsum(steps)])
+    turns = np.concatenate([[0.0], np.cumsum(np.round((((steps + 180.0) % 360.0) - 180.0 - steps) / 360.0))])
+    return np.asarray(lon_deg + 360.0 * turns, dtype=np.float64)
 
 
 def split_at_antimeridian(lon_deg: FloatArray, lat_deg: FloatArray) -> list[list[list[float]]]:
     """A path cut into parts that never cross +-180 (RFC 7946 section 3.1.9), lons in [-180, 180].
 
-    The crossing latitude is interpolated linearly in (lon, lat); each part ends or starts on
-    the meridian, +180 on the eastern side and -180 on the western side.
+    The crossing latitude is interpolated linearly in (lon, lat); each part ends or starts on the
+    meridian, +180 on the eastern side and -180 on the western side. Repeated points and parts
+    of no length are dropped.
     """
     lons = unwrap_lons(lon_deg)
     parts: list[list[list[float]]] = []
@@ -105,7 +112,17 @@ def split_at_antimeridian(lon_deg: FloatArray, lat_deg: FloatArray) -> list[list
             current = [[-180.0 if going_east else 180.0, lat_cross]]
         current.append([float(lons[i] - 360.0 * shift[i]), float(lat_deg[i])])
     parts.append(current)
-    return [part for part in parts if len(part) >= 2] or parts
+    cleaned = [_without_repeats(part) for part in parts]
+    return [part for part in cleaned if len(part) >= 2] or [cleaned[0] * 2]
+
+
+def _without_repeats(part: list[list[float]]) -> list[list[float]]:
+    """The points of ``part`` with consecutive duplicates (within 1e-9 degree) removed."""
+    kept = [part[0]]
+    for point in part[1:]:
+        if abs(point[0] - kept[-1][0]) > 1e-9 or abs(point[1] - kept[-1][1]) > 1e-9:
+            kept.append(point)
+    return kept
 
 
 def arc_normals(a: FloatArray, b: FloatArray) -> FloatArray:
@@ -132,12 +149,13 @@ def nearest_on_arcs(
     inside = (
         (_triple(a, projected, normal) >= 0) & (_triple(projected, b, normal) >= 0) & (norm > 1e-12)
     )
-    cos_a, cos_b = a @ point, b @ point
+    chord_a = np.sqrt(np.einsum("ij,ij->i", a - point, a - point))
+    chord_b = np.sqrt(np.einsum("ij,ij->i", b - point, b - point))
     across = np.arcsin(np.minimum(np.abs(sin_cross), 1.0))
-    to_end = np.arccos(np.clip(np.maximum(cos_a, cos_b), -1.0, 1.0))
+    to_end = 2.0 * np.arcsin(np.minimum(np.minimum(chord_a, chord_b) / 2.0, 1.0))
     angle = np.where(inside, across, to_end)
     i = int(np.argmin(angle))
-    end = a[i] if cos_a[i] >= cos_b[i] else b[i]
+    end = a[i] if chord_a[i] <= chord_b[i] else b[i]
     return i, float(angle[i]), projected[i] if inside[i] else end
 
 

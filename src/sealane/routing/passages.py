@@ -75,10 +75,16 @@ def parse_passage(name: str | Passage) -> Passage:
         raise UnknownPassageError(f"unknown passage {name!r}; known passages: {known}") from None
 
 
-def closed_passages(avoid: Iterable[str | Passage], *, allow_arctic: bool) -> frozenset[Passage]:
+def closed_passages(
+    avoid: Iterable[str | Passage] | str | None, *, allow_arctic: bool
+) -> frozenset[Passage]:
     """The passages a route must not use: ``avoid`` added to the default (Arctic closed)."""
-    if isinstance(avoid, str):
+    if avoid is None:
+        avoid = ()
+    elif isinstance(avoid, str | Passage):
         avoid = (avoid,)
+    elif not isinstance(avoid, Iterable):
+        raise UnknownPassageError(f"avoid must be passage names, got {avoid!r}")
     closed = {parse_passage(name) for name in avoid}
     if not allow_arctic:
         closed |= ARCTIC

@@ -7,6 +7,7 @@ returned as a WGS84 polyline whose length is measured geodesically, off-network 
 from __future__ import annotations
 
 import math
+import numbers
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from itertools import pairwise
@@ -62,8 +63,8 @@ def resolve_location(value: LocationLike, what: str = "location") -> Location:
         port = get_port(value)
         return Location(port.lon, port.lat, port)
     try:
-        items = list(np.asarray(value, dtype=np.float64).ravel())
-        if len(items) != 2 or isinstance(value, bool):
+        items = list(value)  # type: ignore[arg-type]
+        if len(items) != 2 or not all(_is_number(item) for item in items):
             raise ValueError
     except (TypeError, ValueError):
         raise InvalidCoordinateError(
@@ -75,6 +76,11 @@ def resolve_location(value: LocationLike, what: str = "location") -> Location:
     if not (math.isfinite(lat) and -90.0 <= lat <= 90.0):
         raise InvalidCoordinateError(f"{what} latitude {lat!r} is not within [-90, 90]")
     return Location(-180.0 if lon == 180.0 else lon, lat)
+
+
+def _is_number(value: object) -> bool:
+    """A real number that is not a bool or a string (numpy scalars count)."""
+    return isinstance(value, numbers.Real) and not isinstance(value, bool)
 
 
 @dataclass(frozen=True, slots=True)
@@ -135,7 +141,8 @@ class Route:
         >>> round(route("NLRTM", "BEANR").duration_h(12.0), 1) > 0
         True
         """
-        if not (isinstance(speed_kn, int | float) and math.isfinite(speed_kn) and speed_kn > 0):
+        valid = isinstance(speed_kn, numbers.Real) and not isinstance(speed_kn, bool)
+        if not (valid and math.isfinite(speed_kn) and speed_kn > 0):
             raise InvalidSpeedError(f"speed must be a positive number of knots, got {speed_kn!r}")
         return self.distance_nm / float(speed_kn)
 
@@ -221,12 +228,22 @@ def _assemble(
     Zero-length segments (an end already on the network, a snap onto a node) are dropped.
     """
     empty = lengths <= ZERO_LENGTH_M
-    if empty.any():
-        if empty.all():
-            coords, lengths, masks = coords[[0, -1]], np.zeros(1), np.zeros(1, dtype=np.uint32)
-        else:
-            coords = coords[np.concatenate([[True], ~empty])]
-            lengths, masks = lengths[~empty], masks[~empty]
+    if empty.all():
+        coords, lengths, masks = coords[[0, -1]], np.zeros(1), np.zeros(1, dtype=np.uint32)
+    elif empty.any():
+        # Drop the later point of each empty segment, except the destination itself: there the
+        # earlier one goes, so the route still ends exactly at the requested point.
+        keep = np.concatenate([[True], ~empty])
+        if empty[-1]:
+            keep[-1] = True
+            previous = int(np.flatnonzero(keep[:-1])[-1])  # at zero distance from the end
+            if previous > 0:
+                keep[previous] = False
+        starts = np.flatnonzero(keep)[:-1]
+        cumulative = np.concatenate([[0.0], np.cumsum(lengths)])
+        lengths = np.diff(cumulative[keep])
+        masks = np.bitwise_or.reduceat(masks, starts).astype(np.uint32)
+        coords = coords[keep]
     for array in (coords, lengths, masks):
         array.setflags(write=False)
     return Route(coords, lengths, masks, names, origin, destination)

@@ -68,7 +68,7 @@ def future_positions(
     >>> p.route.passages
     ('babalmandab', 'suez', 'gibraltar', 'dover')
     >>> round(p.distance_remaining_nm)
-    5000
+    5671
     """
     speed = service_speed(speed_kn)
     if not (isinstance(step_s, int | float) and math.isfinite(step_s) and step_s > 0):

@@ -1,0 +1,143 @@
+"""Geodesy helpers: longitude wrapping and unwrapping, antimeridian splitting, segment lengths."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from sealane.routing.geodesy import (
+    distance_m,
+    from_unit_vectors,
+    normalize_lon,
+    segment_lengths_m,
+    split_at_antimeridian,
+    unit_vectors,
+    unwrap_lons,
+)
+
+#: One degree of longitude on the WGS84 equator: a * pi / 180, a = 6378137 m.
+EQUATOR_DEGREE_M = 111_319.490_793
+LENGTH_TOL_M = 0.01
+
+
+def array(*values: float) -> np.ndarray:
+    return np.array(values, dtype=np.float64)
+
+
+@pytest.mark.parametrize(
+    ("lon", "expected"),
+    [
+        (0.0, 0.0),
+        (179.5, 179.5),
+        (180.0, -180.0),
+        (-180.0, -180.0),
+        (190.0, -170.0),
+        (-190.0, 170.0),
+        (360.0, 0.0),
+        (540.0, -180.0),
+        (-540.0, -180.0),
+        (720.25, 0.25),
+    ],
+)
+def test_normalize_lon__golden(lon: float, expected: float) -> None:
+    assert float(normalize_lon(lon)) == pytest.approx(expected, abs=1e-12)
+
+
+def test_normalize_lon__vectorised() -> None:
+    out = normalize_lon([10.0, 350.0, -350.0])
+    np.testing.assert_allclose(out, [10.0, -10.0, 10.0], atol=1e-12)
+
+
+@pytest.mark.parametrize(
+    ("lons", "expected"),
+    [
+        ([10.0, 20.0, 30.0], [10.0, 20.0, 30.0]),
+        ([170.0, -170.0, -150.0], [170.0, 190.0, 210.0]),
+        ([-170.0, 170.0, 150.0], [-170.0, -190.0, -210.0]),
+        ([170.0, -170.0, 170.0], [170.0, 190.0, 170.0]),
+        ([0.0, 179.0, -179.0, 0.0], [0.0, 179.0, 181.0, 360.0]),
+    ],
+)
+def test_unwrap_lons__golden(lons: list[float], expected: list[float]) -> None:
+    np.testing.assert_allclose(unwrap_lons(np.array(lons)), expected, atol=1e-12)
+
+
+def test_unwrap_lons__empty() -> None:
+    assert unwrap_lons(np.zeros(0)).size == 0
+
+
+def test_split_at_antimeridian__no_crossing_is_one_part() -> None:
+    parts = split_at_antimeridian(array(10.0, 20.0, 30.0), array(0.0, 5.0, 10.0))
+    assert parts == [[[10.0, 0.0], [20.0, 5.0], [30.0, 10.0]]]
+
+
+def test_split_at_antimeridian__west_to_east_crossing() -> None:
+    parts = split_at_antimeridian(array(170.0, -170.0), array(0.0, 10.0))
+    assert parts == [[[170.0, 0.0], [180.0, 5.0]], [[-180.0, 5.0], [-170.0, 10.0]]]
+
+
+def test_split_at_antimeridian__east_to_west_crossing() -> None:
+    parts = split_at_antimeridian(array(-170.0, 170.0), array(0.0, 10.0))
+    assert parts == [[[-170.0, 0.0], [-180.0, 5.0]], [[180.0, 5.0], [170.0, 10.0]]]
+
+
+def test_split_at_antimeridian__crossing_latitude_interpolated() -> None:
+    parts = split_at_antimeridian(array(175.0, -165.0), array(10.0, 30.0))
+    assert parts[0][-1] == pytest.approx([180.0, 15.0])
+    assert parts[1][0] == pytest.approx([-180.0, 15.0])
+
+
+def test_split_at_antimeridian__there_and_back_is_three_parts() -> None:
+    parts = split_at_antimeridian(array(170.0, -170.0, 170.0), array(0.0, 10.0, 20.0))
+    assert len(parts) == 3
+    assert parts[1] == [[-180.0, 5.0], [-170.0, 10.0], [-180.0, 15.0]]
+
+
+def test_split_at_antimeridian__starting_on_minus_180_does_not_split() -> None:
+    parts = split_at_antimeridian(array(-180.0, -170.0), array(0.0, 10.0))
+    assert parts == [[[-180.0, 0.0], [-170.0, 10.0]]]
+
+
+def test_split_at_antimeridian__vertex_on_meridian_not_repeated() -> None:
+    parts = split_at_antimeridian(array(170.0, -180.0, -170.0), array(0.0, 5.0, 10.0))
+    for part in parts:
+        steps = np.abs(np.diff(np.array(part), axis=0)).sum(axis=1)
+        assert np.all(steps > 0.0), parts
+
+
+def test_split_at_antimeridian__parts_never_jump() -> None:
+    lons = array(150.0, 175.0, -175.0, -150.0, -178.0, 178.0, 160.0)
+    lats = array(0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0)
+    parts = split_at_antimeridian(lons, lats)
+    assert len(parts) == 3
+    for part in parts:
+        lon = np.array(part)[:, 0]
+        assert np.all(np.abs(lon) <= 180.0)
+        assert np.all(np.abs(np.diff(lon)) < 180.0)
+
+
+def test_segment_lengths_m__equator_degree() -> None:
+    lengths = segment_lengths_m(array(0.0, 1.0, 2.0), array(0.0, 0.0, 0.0))
+    np.testing.assert_allclose(lengths, [EQUATOR_DEGREE_M] * 2, rtol=0, atol=LENGTH_TOL_M)
+
+
+def test_segment_lengths_m__across_antimeridian() -> None:
+    (length,) = segment_lengths_m(array(179.5, -179.5), array(0.0, 0.0))
+    assert length == pytest.approx(EQUATOR_DEGREE_M, abs=LENGTH_TOL_M)
+
+
+def test_segment_lengths_m__single_point_is_empty() -> None:
+    assert segment_lengths_m(array(5.0), array(5.0)).shape == (0,)
+
+
+def test_distance_m__meridian_quadrant() -> None:
+    # WGS84 meridian quadrant (equator to pole), 10,001,965.729 m.
+    assert distance_m(0.0, 0.0, 0.0, 90.0) == pytest.approx(10_001_965.729, abs=LENGTH_TOL_M)
+
+
+def test_unit_vectors__round_trip() -> None:
+    lon, lat = array(-180.0, -45.5, 0.0, 179.25), array(-89.0, 10.0, 0.0, 60.0)
+    back_lon, back_lat = from_unit_vectors(unit_vectors(lon, lat))
+    np.testing.assert_allclose(back_lon, lon, atol=1e-9)
+    np.testing.assert_allclose(back_lat, lat, atol=1e-9)
+    np.testing.assert_allclose(np.linalg.norm(unit_vectors(lon, lat), axis=1), 1.0, atol=1e-15)

@@ -1,0 +1,106 @@
+"""Passage names: parsing, aliases, the default closed set and bit masks."""
+
+from __future__ import annotations
+
+import pytest
+
+from sealane.routing.errors import UnknownPassageError
+from sealane.routing.passages import (
+    ARCTIC,
+    Passage,
+    closed_passages,
+    names_from_mask,
+    parse_passage,
+    passage_mask,
+)
+
+BITS = ("suez", "panama", "northwest", "northeast")
+
+
+@pytest.mark.parametrize("passage", list(Passage))
+def test_parse_passage__canonical(passage: Passage) -> None:
+    assert parse_passage(passage.value) is passage
+    assert parse_passage(passage) is passage
+
+
+@pytest.mark.parametrize(
+    ("name", "expected"),
+    [
+        ("Hormuz", Passage.ORMUZ),
+        ("bab-el-mandeb", Passage.BABALMANDAB),
+        ("Bosphorus", Passage.BOSPORUS),
+        ("Cape of Good Hope", Passage.GOOD_HOPE),
+        ("English Channel", Passage.DOVER),
+        ("Suez Canal", Passage.SUEZ),
+        ("northern_sea_route", Passage.NORTHEAST),
+    ],
+)
+def test_parse_passage__alias(name: str, expected: Passage) -> None:
+    assert parse_passage(name) is expected
+
+
+@pytest.mark.parametrize(
+    ("name", "expected"),
+    [
+        ("SUEZ", Passage.SUEZ),
+        ("Suez", Passage.SUEZ),
+        (" suez ", Passage.SUEZ),
+        ("Cape_Horn", Passage.CAPE_HORN),
+        ("CAPE HORN", Passage.CAPE_HORN),
+    ],
+)
+def test_parse_passage__case_and_spaces(name: str, expected: Passage) -> None:
+    assert parse_passage(name) is expected
+
+
+def test_parse_passage__unknown_lists_known_names() -> None:
+    with pytest.raises(UnknownPassageError, match="atlantis") as error:
+        parse_passage("atlantis")
+    message = str(error.value)
+    for passage in Passage:
+        assert passage.value in message
+
+
+def test_parse_passage__empty_string_raises() -> None:
+    with pytest.raises(UnknownPassageError, match="''"):
+        parse_passage("")
+
+
+def test_parse_passage__non_string_raises() -> None:
+    with pytest.raises(UnknownPassageError, match="3"):
+        parse_passage(3)  # type: ignore[arg-type]
+
+
+def test_closed_passages__arctic_closed_by_default() -> None:
+    assert closed_passages((), allow_arctic=False) == ARCTIC
+    assert closed_passages(("suez",), allow_arctic=False) == ARCTIC | {Passage.SUEZ}
+
+
+def test_closed_passages__allow_arctic() -> None:
+    assert closed_passages((), allow_arctic=True) == frozenset()
+    assert closed_passages(["suez", "Hormuz"], allow_arctic=True) == {Passage.SUEZ, Passage.ORMUZ}
+
+
+def test_closed_passages__explicit_arctic_stays_closed_when_allowed() -> None:
+    assert closed_passages(("northeast",), allow_arctic=True) == {Passage.NORTHEAST}
+
+
+def test_closed_passages__single_string() -> None:
+    assert closed_passages("panama", allow_arctic=True) == {Passage.PANAMA}
+
+
+def test_closed_passages__unknown_raises() -> None:
+    with pytest.raises(UnknownPassageError, match="narnia"):
+        closed_passages(("suez", "narnia"), allow_arctic=False)
+
+
+def test_passage_mask__bits_in_order() -> None:
+    assert passage_mask({Passage.SUEZ}, BITS) == 0b0001
+    assert passage_mask(ARCTIC, BITS) == 0b1100
+    assert passage_mask({Passage.KIEL}, BITS) == 0  # absent from the graph: no bit
+
+
+def test_names_from_mask__round_trip() -> None:
+    mask = passage_mask({Passage.PANAMA, Passage.NORTHEAST}, BITS)
+    assert names_from_mask(mask, BITS) == ["panama", "northeast"]
+    assert names_from_mask(0, BITS) == []

@@ -1,0 +1,257 @@
+"""The compiled A* kernel against its pure-Python twin and against a plain Dijkstra."""
+
+from __future__ import annotations
+
+import heapq
+import math
+from typing import Any
+
+import numpy as np
+import pytest
+
+from sealane.routing import registry, search
+from sealane.routing.geodesy import LOWER_BOUND_RADIUS_M, unit_vectors
+from sealane.routing.graph import SeaGraph, Snap, default_graph
+from sealane.routing.passages import Passage, passage_mask
+
+_search = pytest.importorskip("sealane.routing._search")
+
+COST_REL_TOL = 1e-9
+
+
+@pytest.fixture(scope="module")
+def graph() -> SeaGraph:
+    return default_graph()
+
+
+def mask_of(graph: SeaGraph, *names: Passage) -> int:
+    return passage_mask(names, graph.passage_names)
+
+
+def snap_args(
+    graph: SeaGraph, origin: Snap, destination: Snap, blocked: int, *, landmarks: bool = True
+) -> tuple[Any, ...]:
+    """The kernel's arguments, built the way ``paths.shortest_path`` builds them."""
+    sources = np.array([graph.edge_u[origin.edge], graph.edge_v[origin.edge]], dtype=np.int32)
+    source_costs = np.array([origin.offset_u_m, origin.offset_v_m])
+    targets = np.array(
+        [graph.edge_u[destination.edge], graph.edge_v[destination.edge]], dtype=np.int32
+    )
+    target_costs = np.array([destination.offset_u_m, destination.offset_v_m])
+    goal = unit_vectors(destination.lon, destination.lat)
+    return kernel_args(
+        graph, sources, source_costs, targets, target_costs, goal, blocked, landmarks
+    )
+
+
+def node_args(
+    graph: SeaGraph, source: int, target: int, blocked: int, *, landmarks: bool = True
+) -> tuple[Any, ...]:
+    """Kernel arguments for a node-to-node search."""
+    return kernel_args(
+        graph,
+        np.array([source], dtype=np.int32),
+        np.zeros(1),
+        np.array([target], dtype=np.int32),
+        np.zeros(1),
+        graph.xyz[target],
+        blocked,
+        landmarks,
+    )
+
+
+def kernel_args(
+    graph: SeaGraph,
+    sources: np.ndarray,
+    source_costs: np.ndarray,
+    targets: np.ndarray,
+    target_costs: np.ndarray,
+    goal: np.ndarray,
+    blocked: int,
+    landmarks: bool,
+) -> tuple[Any, ...]:
+    table = graph.landmarks_for(blocked) if landmarks else np.zeros((graph.node_count, 0))
+    goal_landmarks = np.fmin(
+        table[targets[0]] + target_costs[0], table[targets[-1]] + target_costs[-1]
+    )
+    return (
+        graph.indptr,
+        graph.indices,
+        graph.weights,
+        graph.edge_ids,
+        graph.edge_passages,
+        blocked,
+        LOWER_BOUND_RADIUS_M,
+        graph.xyz,
+        sources,
+        source_costs,
+        targets,
+        target_costs,
+        float(goal[0]),
+        float(goal[1]),
+        float(goal[2]),
+        table,
+        goal_landmarks,
+    )
+
+
+def as_nodes(path: bytes | np.ndarray) -> np.ndarray:
+    return np.frombuffer(path, dtype=np.int32) if isinstance(path, bytes) else np.asarray(path)
+
+
+def dijkstra(args: tuple[Any, ...]) -> float | None:
+    """Reference: plain multi-source Dijkstra over the same CSR arrays, no bound at all."""
+    indptr, indices, weights, edge_ids, masks, blocked = args[:6]
+    sources, source_costs, targets, target_costs = args[8:12]
+    best = {int(s): float(c) for s, c in zip(sources, source_costs, strict=True)}
+    heap = [(c, s) for s, c in best.items()]
+    heapq.heapify(heap)
+    done: set[int] = set()
+    while heap:
+        cost, u = heapq.heappop(heap)
+        if u in done:
+            continue
+        done.add(u)
+        for e in range(indptr[u], indptr[u + 1]):
+            if int(masks[edge_ids[e]]) & blocked:
+                continue
+            v, candidate = int(indices[e]), cost + float(weights[e])
+            if candidate < best.get(v, math.inf):
+                best[v] = candidate
+                heapq.heappush(heap, (candidate, v))
+    reached = [
+        best[int(t)] + float(c)
+        for t, c in zip(targets, target_costs, strict=True)
+        if int(t) in best
+    ]
+    return min(reached) if reached else None
+
+
+def path_cost(graph: SeaGraph, args: tuple[Any, ...], nodes: np.ndarray) -> float:
+    """Source offset + edge lengths + target offset of a path; asserts it is a legal path."""
+    blocked, sources, source_costs, targets, target_costs = args[5], *args[8:12]
+    assert int(nodes[0]) in sources.tolist()
+    assert int(nodes[-1]) in targets.tolist()
+    edges = graph.edge_between(nodes[:-1], nodes[1:])
+    ends = np.sort(np.stack([graph.edge_u[edges], graph.edge_v[edges]]), axis=0)
+    np.testing.assert_array_equal(ends, np.sort(np.stack([nodes[:-1], nodes[1:]]), axis=0))
+    assert not np.any(graph.edge_passages[edges] & np.uint32(blocked))
+    start = min(c for s, c in zip(sources, source_costs, strict=True) if s == nodes[0])
+    end = min(c for t, c in zip(targets, target_costs, strict=True) if t == nodes[-1])
+    return float(start + graph.edge_length_m[edges].sum() + end)
+
+
+def random_snaps(graph: SeaGraph, count: int, seed: int) -> list[tuple[Snap, Snap]]:
+    ports = registry().ports
+    rng = np.random.default_rng(seed)
+    pairs = rng.choice(len(ports), size=(count, 2))
+    return [
+        (
+            graph.snap(ports[a].lon, ports[a].lat),
+            graph.snap(ports[b].lon, ports[b].lat),
+        )
+        for a, b in pairs
+    ]
+
+
+def test_astar__compiled_kernel_is_in_use() -> None:
+    assert search.astar is _search.astar
+
+
+def blocked_masks(graph: SeaGraph) -> dict[str, int]:
+    default = graph.default_closed_mask
+    return {
+        "default": default,
+        "none": 0,
+        "default+suez+panama": default | mask_of(graph, Passage.SUEZ, Passage.PANAMA),
+        "suez+malacca": mask_of(graph, Passage.SUEZ, Passage.MALACCA),
+        "all": (1 << len(graph.passage_names)) - 1,
+    }
+
+
+@pytest.mark.parametrize("mask_name", ["default", "none", "default+suez+panama", "suez+malacca"])
+def test_astar__kernel_matches_python_on_port_snaps(graph: SeaGraph, mask_name: str) -> None:
+    blocked = blocked_masks(graph)[mask_name]
+    for origin, destination in random_snaps(graph, 10, seed=len(mask_name)):
+        args = snap_args(graph, origin, destination, blocked)
+        compiled, python = _search.astar(*args), search.astar_python(*args)
+        assert (compiled is None) == (python is None)
+        if compiled is None or python is None:
+            continue
+        assert compiled[0] == pytest.approx(python[0], rel=COST_REL_TOL)
+        np.testing.assert_array_equal(as_nodes(compiled[1]), as_nodes(python[1]))
+        assert path_cost(graph, args, as_nodes(compiled[1])) == pytest.approx(
+            compiled[0], rel=COST_REL_TOL
+        )
+
+
+@pytest.mark.parametrize("mask_name", ["default", "all"])
+def test_astar__kernel_matches_python_on_nodes(graph: SeaGraph, mask_name: str) -> None:
+    blocked = blocked_masks(graph)[mask_name]
+    rng = np.random.default_rng(7)
+    for source, target in rng.choice(graph.node_count, size=(10, 2)):
+        args = node_args(graph, int(source), int(target), blocked)
+        compiled, python = _search.astar(*args), search.astar_python(*args)
+        assert (compiled is None) == (python is None)
+        if compiled is None or python is None:
+            continue
+        assert compiled[0] == pytest.approx(python[0], rel=COST_REL_TOL)
+        np.testing.assert_array_equal(as_nodes(compiled[1]), as_nodes(python[1]))
+
+
+def test_astar__same_node_costs_nothing(graph: SeaGraph) -> None:
+    args = node_args(graph, 123, 123, graph.default_closed_mask)
+    for kernel in (_search.astar, search.astar_python):
+        found = kernel(*args)
+        assert found is not None
+        assert found[0] == 0.0
+        assert as_nodes(found[1]).tolist() == [123]
+
+
+def test_astar__no_path_is_none(graph: SeaGraph) -> None:
+    odesa, piraeus = (registry().get(code) for code in ("UAODS", "GRPIR"))
+    blocked = graph.default_closed_mask | mask_of(graph, Passage.BOSPORUS)
+    args = snap_args(
+        graph, graph.snap(odesa.lon, odesa.lat), graph.snap(piraeus.lon, piraeus.lat), blocked
+    )
+    assert _search.astar(*args) is None
+    assert search.astar_python(*args) is None
+    assert dijkstra(args) is None
+
+
+@pytest.mark.parametrize("mask_name", ["default", "none", "default+suez+panama"])
+def test_astar__cost_equals_dijkstra(graph: SeaGraph, mask_name: str) -> None:
+    blocked = blocked_masks(graph)[mask_name]
+    for origin, destination in random_snaps(graph, 4, seed=100 + len(mask_name)):
+        args = snap_args(graph, origin, destination, blocked)
+        found, reference = _search.astar(*args), dijkstra(args)
+        assert (found is None) == (reference is None)
+        if found is not None and reference is not None:
+            assert found[0] == pytest.approx(reference, rel=COST_REL_TOL)
+
+
+def test_astar__landmarks_do_not_change_cost(graph: SeaGraph) -> None:
+    blocked = graph.default_closed_mask | mask_of(graph, Passage.SUEZ)
+    for origin, destination in random_snaps(graph, 10, seed=11):
+        with_alt = _search.astar(*snap_args(graph, origin, destination, blocked))
+        without = _search.astar(*snap_args(graph, origin, destination, blocked, landmarks=False))
+        python = search.astar_python(
+            *snap_args(graph, origin, destination, blocked, landmarks=False)
+        )
+        assert with_alt is not None and without is not None and python is not None
+        assert with_alt[0] == pytest.approx(without[0], rel=COST_REL_TOL)
+        assert python[0] == pytest.approx(without[0], rel=COST_REL_TOL)
+
+
+def test_astar__blocked_edges_never_used(graph: SeaGraph) -> None:
+    shanghai, rotterdam = (registry().get(code) for code in ("CNSHA", "NLRTM"))
+    blocked = graph.default_closed_mask | mask_of(graph, Passage.SUEZ, Passage.PANAMA)
+    origin = graph.snap(shanghai.lon, shanghai.lat)
+    destination = graph.snap(rotterdam.lon, rotterdam.lat)
+    args = snap_args(graph, origin, destination, blocked)
+    found = _search.astar(*args)
+    assert found is not None
+    assert path_cost(graph, args, as_nodes(found[1])) == pytest.approx(found[0], rel=1e-9)
+    open_found = _search.astar(*snap_args(graph, origin, destination, graph.default_closed_mask))
+    assert open_found is not None
+    assert found[0] > open_found[0]
