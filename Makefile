@@ -15,8 +15,7 @@ $(STAMP): pyproject.toml setup.py src/sealane/routing/_search.c
 setup: $(STAMP)
 
 run: $(STAMP)
-	$(VENV)/bin/sealane route CNSHA NLRTM --speed 18
-	$(VENV)/bin/sealane route CNSHA NLRTM --avoid suez --avoid panama --speed 18
+	$(VENV)/bin/sealane serve --demo
 
 test: $(STAMP)
 	$(PY) -m pytest -q
@@ -35,6 +34,8 @@ format: $(STAMP)
 
 bench: $(STAMP)
 	$(PY) benchmarks/routes.py
+	$(PY) benchmarks/positions.py
+	$(PY) benchmarks/api.py
 
 # Rebuild data/marnet.npz and data/ports.csv from the searoute package (offline, re-runnable).
 data: $(STAMP)

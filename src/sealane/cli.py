@@ -12,9 +12,14 @@ import json
 import os
 import sys
 from collections.abc import Sequence
+from dataclasses import replace
 from datetime import datetime
+from typing import TYPE_CHECKING
 
 from .routing import Route, RoutingError, route
+
+if TYPE_CHECKING:
+    from .config import Settings
 
 
 def _location(text: str) -> str | tuple[float, float]:
@@ -118,6 +123,62 @@ def cmd_positions(args: argparse.Namespace) -> int:
     return 0
 
 
+def _settings(args: argparse.Namespace) -> Settings:
+    from .config import Settings
+
+    return Settings.from_env(os.environ, database_url=getattr(args, "database", None))
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    """``sealane serve``: run the API on uvicorn (``--demo`` seeds demo accounts and vessels)."""
+    import uvicorn
+
+    from .api.app import create_app
+    from .clock import SystemClock
+    from .store.database import transaction
+    from .store.seed import seed_demo
+
+    settings = _settings(args)
+    if args.base_url is None and "SEALANE_BASE_URL" not in os.environ:
+        settings = replace(settings, base_url=f"http://{args.host}:{args.port}/v2")
+    clock = SystemClock()
+    app = create_app(settings, clock=clock)
+    if args.demo:
+        with transaction(app.state.sealane.sessions) as session:
+            keys = seed_demo(session, clock.now())
+        print(f"sealane demo on {settings.base_url} (database {settings.database_url})")
+        for name, key in keys:
+            print(f"  {name:<18} token {key.secret}")
+        vessel_hint = "/vessels?filter[name]=aurora"
+        token = keys[0][1].secret
+        print(
+            f"  try: curl -g -H 'Authorization: Token {token}' '{settings.base_url}{vessel_hint}'"
+        )
+        print(
+            f"       curl --compressed -H 'Authorization: Token {keys[0][1].secret}' "
+            f"'{settings.base_url}/vessels/9811000/future_positions?port_id=NLRTM&previous_port_id=CNSHA'"
+        )
+        sys.stdout.flush()
+    uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level)
+    return 0
+
+
+def cmd_accounts_create(args: argparse.Namespace) -> int:
+    """``sealane accounts create NAME``: prints the new API key alone on the last line."""
+    from .store.accounts import create_account
+    from .store.database import make_engine, session_factory, transaction
+    from .store.migrate import upgrade
+
+    settings = _settings(args)
+    engine = make_engine(settings.database_url)
+    upgrade(engine)
+    with transaction(session_factory(engine)) as session:
+        key = create_account(session, args.name, routing=args.routing)
+    print(f"account {key.account_id} ({args.name}), routing {'on' if args.routing else 'off'}")
+    print(key.secret)
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser for every sub-command."""
     parser = argparse.ArgumentParser(prog="sealane", description="Sea routes and vessel positions.")
@@ -149,6 +210,25 @@ def build_parser() -> argparse.ArgumentParser:
     p_pos.add_argument("--allow-arctic", action="store_true", help="open the Arctic passages")
     p_pos.add_argument("--format", choices=["table", "csv", "geojson"], default="table")
     p_pos.set_defaults(handler=cmd_positions)
+
+    p_serve = commands.add_parser("serve", help="run the JSON:API service")
+    p_serve.add_argument("--host", default="127.0.0.1")
+    p_serve.add_argument("--port", type=int, default=8000)
+    p_serve.add_argument(
+        "--database", default=None, help="database URL (default sqlite:///./sealane.db)"
+    )
+    p_serve.add_argument("--base-url", default=None, help="public API base for links (…/v2)")
+    p_serve.add_argument("--demo", action="store_true", help="seed demo accounts and vessels")
+    p_serve.add_argument("--log-level", default="info")
+    p_serve.set_defaults(handler=cmd_serve)
+
+    p_accounts = commands.add_parser("accounts", help="manage accounts")
+    accounts = p_accounts.add_subparsers(dest="accounts_command", required=True)
+    p_create = accounts.add_parser("create", help="create an account; prints its API key last")
+    p_create.add_argument("name")
+    p_create.add_argument("--routing", action="store_true", help="enable the routing feature")
+    p_create.add_argument("--database", default=None, help="database URL")
+    p_create.set_defaults(handler=cmd_accounts_create)
     return parser
 
 

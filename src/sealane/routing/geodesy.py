@@ -86,7 +86,8 @@ def unwrap_lons(lon_deg: FloatArray) -> FloatArray:
     if lon_deg.size == 0:
         return lon_deg.copy()
     steps = np.diff(lon_deg)
-    turns = np.concatenate([[0.0], np.cumsum(np.round((((steps + 180.0) % 360.0) - 180.0 - steps) / 360.0))])
+    wrapped = ((steps + 180.0) % 360.0) - 180.0
+    turns = np.concatenate([[0.0], np.cumsum(np.round((wrapped - steps) / 360.0))])
     return np.asarray(lon_deg + 360.0 * turns, dtype=np.float64)
 
 

@@ -63,7 +63,7 @@ def resolve_location(value: LocationLike, what: str = "location") -> Location:
         port = get_port(value)
         return Location(port.lon, port.lat, port)
     try:
-        items = list(value)  # type: ignore[arg-type]
+        items = list(value)
         if len(items) != 2 or not all(_is_number(item) for item in items):
             raise ValueError
     except (TypeError, ValueError):

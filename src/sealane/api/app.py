@@ -1,0 +1,82 @@
+"""The FastAPI application: ``create_app(settings)`` wires storage, clock, limiter and routers."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import FastAPI
+from fastapi.openapi.utils import get_openapi
+from starlette.middleware.gzip import GZipMiddleware
+
+from ..clock import Clock, SystemClock
+from ..config import Settings
+from ..store.database import make_engine, session_factory, transaction
+from ..store.migrate import upgrade
+from ..store.seed import load_reference_data
+from .errors import install_error_handlers
+from .jsonapi import MEDIA_TYPE
+from .negotiation import JsonApiNegotiation
+from .ratelimit import RateLimiter
+from .routers import reference, vessels
+from .state import AppState
+
+API_PREFIX = "/v2"
+
+
+def create_app(settings: Settings, *, clock: Clock | None = None, migrate: bool = True) -> FastAPI:
+    """The service for ``settings``; the database schema is brought up to date first."""
+    engine = make_engine(settings.database_url)
+    if migrate:
+        upgrade(engine)
+        with transaction(session_factory(engine)) as session:
+            load_reference_data(session)
+    the_clock = clock or SystemClock()
+    app = FastAPI(
+        title="sealane",
+        version="2",
+        description="Container tracking with vessel routing: JSON:API documents under /v2.",
+        openapi_url=f"{API_PREFIX}/openapi.json",
+        docs_url=f"{API_PREFIX}/docs",
+        redoc_url=None,
+    )
+    app.state.sealane = AppState(
+        settings=settings,
+        engine=engine,
+        sessions=session_factory(engine),
+        clock=the_clock,
+        limiter=RateLimiter(settings.rate_limit_per_minute, the_clock),
+    )
+    install_error_handlers(app)
+    for router in (reference.router, vessels.router):
+        app.include_router(router, prefix=API_PREFIX)
+    app.add_middleware(JsonApiNegotiation, prefix=API_PREFIX)
+    app.add_middleware(GZipMiddleware, minimum_size=1024, compresslevel=1)
+    app.openapi = lambda: _openapi(app)  # type: ignore[method-assign]
+    return app
+
+
+def _openapi(app: FastAPI) -> dict[str, Any]:
+    """OpenAPI with the JSON:API media type in place of application/json everywhere."""
+    if app.openapi_schema:
+        return app.openapi_schema
+    schema = get_openapi(
+        title=app.title, version=app.version, description=app.description, routes=app.routes
+    )
+    for path in schema.get("paths", {}).values():
+        for operation in path.values():
+            for response in operation.get("responses", {}).values():
+                content = response.get("content", {})
+                if "application/json" in content:
+                    content[MEDIA_TYPE] = content.pop("application/json")
+                    content[MEDIA_TYPE].setdefault("schema", {"type": "object"})
+            operation.setdefault("security", [{"Token": []}])
+    schema.setdefault("components", {})["securitySchemes"] = {
+        "Token": {
+            "type": "apiKey",
+            "in": "header",
+            "name": "Authorization",
+            "description": "Token <api key>",
+        }
+    }
+    app.openapi_schema = schema
+    return schema

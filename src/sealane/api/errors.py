@@ -1,0 +1,169 @@
+"""Typed API errors and the one place where every failure becomes a JSON:API error document."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.responses import Response
+
+from ..routing.errors import NoRouteError, RoutingError, UnknownPortError
+from .jsonapi import JsonApiResponse
+
+log = logging.getLogger("sealane.api")
+
+
+class ApiError(Exception):
+    """A failure with an HTTP status; ``detail`` is for humans, ``code`` for programs."""
+
+    status = 500
+    title = "Internal Server Error"
+
+    def __init__(
+        self,
+        detail: str,
+        *,
+        code: str | None = None,
+        parameter: str | None = None,
+        pointer: str | None = None,
+        headers: dict[str, str] | None = None,
+    ) -> None:
+        super().__init__(detail)
+        self.detail = detail
+        self.code = code
+        self.source: dict[str, str] | None = None
+        if parameter is not None:
+            self.source = {"parameter": parameter}
+        elif pointer is not None:
+            self.source = {"pointer": pointer}
+        self.headers = headers or {}
+
+    def to_error(self) -> dict[str, Any]:
+        """The error object of a JSON:API error document."""
+        error: dict[str, Any] = {
+            "status": str(self.status),
+            "title": self.title,
+            "detail": self.detail,
+        }
+        if self.code:
+            error["code"] = self.code
+        if self.source:
+            error["source"] = self.source
+        return error
+
+
+class BadRequest(ApiError):
+    status, title = 400, "Bad Request"
+
+
+class Unauthorized(ApiError):
+    status, title = 401, "Unauthorized"
+
+
+class Forbidden(ApiError):
+    status, title = 403, "Forbidden"
+
+
+class NotFound(ApiError):
+    status, title = 404, "Not Found"
+
+
+class MethodNotAllowed(ApiError):
+    status, title = 405, "Method Not Allowed"
+
+
+class NotAcceptable(ApiError):
+    status, title = 406, "Not Acceptable"
+
+
+class Conflict(ApiError):
+    status, title = 409, "Conflict"
+
+
+class UnsupportedMediaType(ApiError):
+    status, title = 415, "Unsupported Media Type"
+
+
+class Unprocessable(ApiError):
+    status, title = 422, "Unprocessable Entity"
+
+
+class TooManyRequests(ApiError):
+    status, title = 429, "Too Many Requests"
+
+
+def error_response(*errors: ApiError) -> JsonApiResponse:
+    """One response for one or more errors (the status is the first error's)."""
+    headers: dict[str, str] = {}
+    for error in errors:
+        headers.update(error.headers)
+    return JsonApiResponse(
+        {"errors": [error.to_error() for error in errors]},
+        status_code=errors[0].status,
+        headers=headers,
+    )
+
+
+def validation_errors(exc: RequestValidationError) -> list[ApiError]:
+    """FastAPI's validation failures as typed errors: bad JSON 400, bad query 400, bad body 422."""
+    found: list[ApiError] = []
+    for item in exc.errors():
+        location = [str(part) for part in item.get("loc", ())]
+        message = str(item.get("msg", "invalid value"))
+        if item.get("type") == "json_invalid":
+            found.append(
+                BadRequest(f"the request body is not valid JSON: {message}", code="invalid_json")
+            )
+        elif location and location[0] in ("query", "path", "header"):
+            name = location[1] if len(location) > 1 else location[0]
+            found.append(BadRequest(f"{name}: {message}", parameter=name, code="invalid_parameter"))
+        else:
+            pointer = "/" + "/".join(location[1:]) if len(location) > 1 else ""
+            found.append(
+                Unprocessable(f"{pointer or 'body'}: {message}", pointer=pointer, code="invalid")
+            )
+    return found or [BadRequest("invalid request")]
+
+
+def install_error_handlers(app: FastAPI) -> None:
+    """Route every failure through :func:`error_response`; no default body or traceback escapes."""
+
+    @app.exception_handler(ApiError)
+    async def _api_error(_request: Request, exc: ApiError) -> Response:
+        return error_response(exc)
+
+    @app.exception_handler(RequestValidationError)
+    async def _validation(_request: Request, exc: RequestValidationError) -> Response:
+        return error_response(*validation_errors(exc))
+
+    @app.exception_handler(StarletteHTTPException)
+    async def _http(request: Request, exc: StarletteHTTPException) -> Response:
+        if exc.status_code == 404:
+            return error_response(NotFound(f"no route for {request.method} {request.url.path}"))
+        if exc.status_code == 405:
+            return error_response(
+                MethodNotAllowed(f"{request.method} is not allowed on {request.url.path}")
+            )
+        error = ApiError(str(exc.detail))
+        error.status, error.title = exc.status_code, "Error"
+        return error_response(error)
+
+    @app.exception_handler(UnknownPortError)
+    async def _unknown_port(_request: Request, exc: UnknownPortError) -> Response:
+        return error_response(Unprocessable(str(exc), code=exc.code))
+
+    @app.exception_handler(NoRouteError)
+    async def _no_route(_request: Request, exc: NoRouteError) -> Response:
+        return error_response(Unprocessable(str(exc), code=exc.code))
+
+    @app.exception_handler(RoutingError)
+    async def _routing(_request: Request, exc: RoutingError) -> Response:
+        return error_response(Unprocessable(str(exc), code=exc.code))
+
+    @app.exception_handler(Exception)
+    async def _unexpected(_request: Request, exc: Exception) -> Response:
+        log.exception("unhandled error", exc_info=exc)
+        return error_response(ApiError("an unexpected error occurred; it has been logged"))

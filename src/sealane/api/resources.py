@@ -1,0 +1,92 @@
+"""Resource objects of the reference resources: ports, terminals, shipping lines, vessels."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from ..routing.ports import Port, port_id
+from ..store.models import ShippingLine, Terminal, Vessel
+from .jsonapi import resource, to_one
+
+
+def iso(moment: datetime | None) -> str | None:
+    """ISO 8601 UTC with a ``Z``, or None."""
+    return None if moment is None else moment.strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def port_resource(port: Port, base_url: str) -> dict[str, Any]:
+    """A ``port`` resource from the engine's registry."""
+    return resource(
+        "port",
+        port.id,
+        {
+            "name": port.name,
+            "code": port.locode,
+            "country_code": port.country,
+            "country": port.country_name,
+            "time_zone": port.time_zone,
+            "latitude": port.lat,
+            "longitude": port.lon,
+        },
+        links={"self": f"{base_url}/ports/{port.id}"},
+    )
+
+
+def terminal_resource(terminal: Terminal, base_url: str) -> dict[str, Any]:
+    """A ``terminal`` resource with its ``port`` relationship."""
+    return resource(
+        "terminal",
+        terminal.id,
+        {
+            "name": terminal.name,
+            "firms_code": terminal.firms_code or None,
+            "smdg_code": terminal.smdg_code or None,
+            "operator": terminal.operator,
+            "port_code": terminal.port_locode,
+            "latitude": terminal.lat,
+            "longitude": terminal.lon,
+        },
+        relationships={"port": to_one("port", port_id(terminal.port_locode))},
+        links={"self": f"{base_url}/terminals/{terminal.id}"},
+    )
+
+
+def shipping_line_resource(line: ShippingLine, base_url: str) -> dict[str, Any]:
+    """A ``shipping_line`` resource."""
+    prefixes = [p for p in line.bill_of_lading_prefixes.split("|") if p]
+    return resource(
+        "shipping_line",
+        line.id,
+        {
+            "scac": line.scac,
+            "name": line.name,
+            "short_name": line.short_name,
+            "bill_of_lading_prefixes": prefixes,
+        },
+        links={"self": f"{base_url}/shipping_lines/{line.id}"},
+    )
+
+
+def vessel_attributes(vessel: Vessel) -> dict[str, Any]:
+    """The attributes of a ``vessel`` resource, latest known position included."""
+    return {
+        "name": vessel.name,
+        "imo": vessel.imo,
+        "mmsi": vessel.mmsi,
+        "latitude": vessel.latitude,
+        "longitude": vessel.longitude,
+        "nautical_speed_knots": vessel.nautical_speed_knots,
+        "navigational_heading_degrees": vessel.navigational_heading_degrees,
+        "position_timestamp": iso(vessel.position_timestamp),
+    }
+
+
+def vessel_resource(vessel: Vessel, base_url: str) -> dict[str, Any]:
+    """A ``vessel`` resource."""
+    return resource(
+        "vessel",
+        vessel.id,
+        vessel_attributes(vessel),
+        links={"self": f"{base_url}/vessels/{vessel.id}"},
+    )

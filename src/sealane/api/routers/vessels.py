@@ -1,0 +1,153 @@
+"""Vessels, and the paid routing feature: their estimated future positions."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+import orjson
+from fastapi import APIRouter, Depends, Query, Request
+from sqlalchemy import func, select
+
+from ...routing.errors import UnknownPortError
+from ...routing.ports import registry
+from ...routing.voyage import future_positions
+from ...store.models import Vessel
+from ..auth import Caller, authenticate, require_routing
+from ..errors import NotFound, Unprocessable
+from ..jsonapi import JsonApiResponse, list_document, parse_page, resource
+from ..params import number, optional_text, required
+from ..resources import vessel_attributes, vessel_resource
+from ..state import state_of
+from .responses import ERRORS
+
+router = APIRouter(tags=["vessels"])
+Auth = Annotated[Caller, Depends(authenticate)]
+PortId = Annotated[str | None, Query(description="destination port: id or UN/LOCODE")]
+PreviousPortId = Annotated[str | None, Query(description="previous port: id or UN/LOCODE")]
+#: Placeholder in the serialised document where the positions' own JSON is spliced in.
+_POSITIONS_SLOT = "__sealane_positions__"
+
+
+@router.get("/vessels", response_class=JsonApiResponse, responses=ERRORS)
+def list_vessels(
+    request: Request,
+    _caller: Auth,
+    name: Annotated[str | None, Query(alias="filter[name]")] = None,
+    imo: Annotated[str | None, Query(alias="filter[imo]")] = None,
+    page_number: Annotated[str | None, Query(alias="page[number]")] = None,
+    page_size: Annotated[str | None, Query(alias="page[size]")] = None,
+) -> JsonApiResponse:
+    """Vessels, filtered by name (case-insensitive substring) or IMO number."""
+    params = request.query_params
+    page = parse_page(params)
+    query = select(Vessel)
+    name_text = optional_text(params, "filter[name]")
+    imo_text = optional_text(params, "filter[imo]", max_length=16)
+    if name_text:
+        query = query.where(func.lower(Vessel.name).like(f"%{name_text.lower()}%"))
+    if imo_text:
+        query = query.where(Vessel.imo == imo_text)
+    state = state_of(request)
+    with state.sessions() as session:
+        total = session.scalar(select(func.count()).select_from(query.subquery())) or 0
+        rows = session.scalars(
+            query.order_by(Vessel.name).offset(page.offset).limit(page.size)
+        ).all()
+    base = state.settings.base_url
+    data = [vessel_resource(row, base) for row in rows]
+    return JsonApiResponse(
+        list_document(data, self_url=f"{base}/vessels", params=params, page=page, total=total)
+    )
+
+
+@router.get("/vessels/{vessel_id}", response_class=JsonApiResponse, responses=ERRORS)
+def get_vessel(request: Request, vessel_id: str, _caller: Auth) -> JsonApiResponse:
+    """One vessel, by id or IMO number, with its latest known position."""
+    state = state_of(request)
+    vessel = _vessel(request, vessel_id)
+    base = state.settings.base_url
+    return JsonApiResponse(
+        {"data": vessel_resource(vessel, base), "links": {"self": f"{base}/vessels/{vessel.id}"}}
+    )
+
+
+@router.get(
+    "/vessels/{vessel_id}/future_positions_with_coordinates",
+    response_class=JsonApiResponse,
+    responses=ERRORS,
+)
+def future_positions_with_coordinates(
+    request: Request,
+    vessel_id: str,
+    caller: Auth,
+    port_id: PortId = None,
+    previous_port_id: PreviousPortId = None,
+    latitude: Annotated[str | None, Query(description="start latitude, degrees")] = None,
+    longitude: Annotated[str | None, Query(description="start longitude, degrees")] = None,
+) -> JsonApiResponse:
+    """Estimated positions one minute apart from the given coordinates to the destination port."""
+    require_routing(caller)
+    params = request.query_params
+    destination = required(params, "port_id")
+    previous = required(params, "previous_port_id")
+    lat = number(params, "latitude", -90.0, 90.0)
+    lon = number(params, "longitude", -180.0, 180.0)
+    vessel = _vessel(request, vessel_id)
+    return _positions_response(request, vessel, (lon, lat), previous, destination)
+
+
+@router.get(
+    "/vessels/{vessel_id}/future_positions", response_class=JsonApiResponse, responses=ERRORS
+)
+def future_positions_from_last_position(
+    request: Request,
+    vessel_id: str,
+    caller: Auth,
+    port_id: PortId = None,
+    previous_port_id: PreviousPortId = None,
+) -> JsonApiResponse:
+    """Estimated positions one minute apart from the vessel's last known position."""
+    require_routing(caller)
+    params = request.query_params
+    destination = required(params, "port_id")
+    previous = required(params, "previous_port_id")
+    vessel = _vessel(request, vessel_id)
+    if vessel.latitude is None or vessel.longitude is None:
+        raise Unprocessable(f"vessel {vessel.id} has no known position yet", code="no_position")
+    return _positions_response(
+        request, vessel, (vessel.longitude, vessel.latitude), previous, destination
+    )
+
+
+def _vessel(request: Request, key: str) -> Vessel:
+    state = state_of(request)
+    with state.sessions() as session:
+        vessel = session.get(Vessel, key) or session.scalar(select(Vessel).where(Vessel.imo == key))
+    if vessel is None:
+        raise NotFound(f"no vessel with id or IMO {key!r}", code="not_found")
+    return vessel
+
+
+def _positions_response(
+    request: Request, vessel: Vessel, start: tuple[float, float], previous: str, destination: str
+) -> JsonApiResponse:
+    """The vessel document with its positions, serialised without a dict per position."""
+    state = state_of(request)
+    ports = {}
+    for name, key in (("previous_port_id", previous), ("port_id", destination)):
+        try:
+            ports[name] = registry().get(key)
+        except UnknownPortError as error:
+            raise Unprocessable(str(error), code=error.code, parameter=name) from None
+    positions = future_positions(
+        start,
+        ports["previous_port_id"],
+        ports["port_id"],
+        speed_kn=vessel.nautical_speed_knots,
+        start_time=state.clock.now(),
+    )
+    attributes: dict[str, Any] = vessel_attributes(vessel) | {"positions": _POSITIONS_SLOT}
+    self_link = str(request.url)
+    doc = {"data": resource("vessel", vessel.id, attributes), "links": {"self": self_link}}
+    body = orjson.dumps(doc).replace(orjson.dumps(_POSITIONS_SLOT), positions.to_json(), 1)
+    return JsonApiResponse(body)

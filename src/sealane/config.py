@@ -1,0 +1,64 @@
+"""Service settings: one frozen object built at the entry point from flags and ``SEALANE_*``."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+#: About 12 attempts over about 3 days (seconds after the previous attempt).
+DEFAULT_RETRY_SCHEDULE = (60, 300, 900, 1800, 3600, 7200, 14400, 21600, 43200, 43200, 43200, 43200)
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    """Everything configurable about the service; passed down, never read from globals."""
+
+    database_url: str = "sqlite:///./sealane.db"
+    rate_limit_per_minute: int = 100
+    webhook_retry_schedule: tuple[int, ...] = DEFAULT_RETRY_SCHEDULE
+    webhook_allow_private: bool = False
+    #: Public base address of the API, used in ``links`` (no trailing slash, includes ``/v2``).
+    base_url: str = "http://127.0.0.1:8000/v2"
+    extra: Mapping[str, str] = field(default_factory=dict)
+
+    @classmethod
+    def from_env(cls, environ: Mapping[str, str], **overrides: Any) -> Settings:
+        """Settings from ``SEALANE_*`` variables, then explicit ``overrides`` (flags) on top."""
+        values: dict[str, Any] = {}
+        if "SEALANE_DATABASE_URL" in environ:
+            values["database_url"] = environ["SEALANE_DATABASE_URL"]
+        if "SEALANE_RATE_LIMIT_PER_MINUTE" in environ:
+            values["rate_limit_per_minute"] = _positive_int(
+                environ["SEALANE_RATE_LIMIT_PER_MINUTE"], "SEALANE_RATE_LIMIT_PER_MINUTE"
+            )
+        if "SEALANE_WEBHOOK_RETRY_SCHEDULE" in environ:
+            raw = environ["SEALANE_WEBHOOK_RETRY_SCHEDULE"]
+            values["webhook_retry_schedule"] = tuple(
+                _positive_int(part, "SEALANE_WEBHOOK_RETRY_SCHEDULE")
+                for part in raw.split(",")
+                if part.strip()
+            )
+        if "SEALANE_WEBHOOK_ALLOW_PRIVATE" in environ:
+            values["webhook_allow_private"] = environ[
+                "SEALANE_WEBHOOK_ALLOW_PRIVATE"
+            ].strip().lower() in {
+                "1",
+                "true",
+                "yes",
+                "on",
+            }
+        if "SEALANE_BASE_URL" in environ:
+            values["base_url"] = environ["SEALANE_BASE_URL"].rstrip("/")
+        settings = cls(**values)
+        return replace(settings, **{k: v for k, v in overrides.items() if v is not None})
+
+
+def _positive_int(text: str, name: str) -> int:
+    try:
+        value = int(text.strip())
+    except ValueError:
+        raise ValueError(f"{name} must be a positive integer, got {text!r}") from None
+    if value <= 0:
+        raise ValueError(f"{name} must be a positive integer, got {text!r}")
+    return value

@@ -1,0 +1,1 @@
+"""Storage: SQLAlchemy models, sessions and migrations (SQLite by default, PostgreSQL for scale)."""

@@ -1,0 +1,86 @@
+"""Fixtures for API tests: a real app on a real SQLite file, a manual clock, two accounts."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+from fastapi import FastAPI
+from fastapi.testclient import TestClient
+
+from sealane.api.app import create_app
+from sealane.clock import ManualClock
+from sealane.config import Settings
+from sealane.store.accounts import create_account
+from sealane.store.database import transaction
+from sealane.store.models import Vessel
+
+START = datetime(2026, 11, 21, 12, 0, tzinfo=UTC)
+JSONAPI = "application/vnd.api+json"
+
+
+@dataclass(frozen=True)
+class Keys:
+    """API keys of the two test accounts."""
+
+    routing: str
+    plain: str
+
+
+@pytest.fixture
+def clock() -> ManualClock:
+    return ManualClock(START)
+
+
+@pytest.fixture
+def settings(tmp_path: Path) -> Settings:
+    return Settings(
+        database_url=f"sqlite:///{tmp_path / 'sealane.db'}",
+        rate_limit_per_minute=10_000,
+        base_url="http://testserver/v2",
+    )
+
+
+@pytest.fixture
+def app(settings: Settings, clock: ManualClock) -> FastAPI:
+    return create_app(settings, clock=clock)
+
+
+@pytest.fixture
+def client(app: FastAPI) -> Iterator[TestClient]:
+    with TestClient(app, raise_server_exceptions=False) as test_client:
+        yield test_client
+
+
+@pytest.fixture
+def keys(app: FastAPI) -> Keys:
+    with transaction(app.state.sealane.sessions) as session:
+        routing = create_account(session, "Routing Co", routing=True, now=START)
+        plain = create_account(session, "Plain Co", routing=False, now=START)
+    return Keys(routing=routing.secret, plain=plain.secret)
+
+
+def auth(key: str) -> dict[str, str]:
+    """Headers authenticating with ``key``."""
+    return {"Authorization": f"Token {key}"}
+
+
+@pytest.fixture
+def vessel(app: FastAPI) -> Vessel:
+    """A vessel in the Arabian Sea bound from Shanghai to Rotterdam, last seen at START."""
+    with transaction(app.state.sealane.sessions) as session:
+        ship = Vessel(
+            name="Test Mariner",
+            imo="9400001",
+            mmsi="211000001",
+            latitude=12.3,
+            longitude=60.1,
+            nautical_speed_knots=18.0,
+            navigational_heading_degrees=250.0,
+            position_timestamp=START,
+        )
+        session.add(ship)
+    return ship
