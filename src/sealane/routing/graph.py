@@ -143,7 +143,8 @@ class SeaGraph:
                 np.int32
             )
             angle, snapped, best = self._nearest_of(point, allowed)
-        along = math.acos(min(1.0, max(-1.0, float(self._edge_a[best] @ snapped))))
+        chord = float(np.linalg.norm(snapped - self._edge_a[best]))
+        along = 2.0 * math.asin(min(1.0, chord / 2.0))
         span = float(self._edge_angle[best])
         fraction = min(max(along / span, 0.0), 1.0) if span > 0 else 0.0
         s_lon, s_lat = lonlat_of(snapped)

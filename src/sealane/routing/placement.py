@@ -55,7 +55,9 @@ def place_positions(coords: FloatArray, segment_m: FloatArray, step_m: float) ->
     lons[0], lats[0] = lon_v[0], lat_v[0]  # exactly the start, not its round trip through pyproj
     outside = (lons < -180.0) | (lons >= 180.0)
     lons[outside] = normalize_lon(lons[outside])
-    return Track(lons, lats, np.mod(out.azis[:n], 360.0), step_m, final_m)
+    headings = np.mod(out.azis[:n], 360.0)
+    headings[headings >= 360.0] = 0.0  # -1e-14 mod 360 rounds to 360.0
+    return Track(lons, lats, headings, step_m, final_m)
 
 
 class _Buffers:

@@ -43,9 +43,11 @@ class Positions:
         start = np.datetime64(start_time.astimezone(UTC).replace(tzinfo=None), "ms")
         offsets_ms = np.arange(n, dtype=np.int64) * round(step_s * 1000)
         if n > 1 and track.final_m > 0:
+            # The arrival is timed by the route's length, so the ETA does not depend on the step:
+            # the corners cut between positions are absorbed by the last interval.
             speed_mps = speed_kn * METRES_PER_NM / SECONDS_PER_HOUR
-            last_ms = (n - 2) * round(step_s * 1000) + round(track.final_m / speed_mps * 1000)
-            offsets_ms[-1] = last_ms
+            arrival_ms = round(route.distance_m / speed_mps * 1000)
+            offsets_ms[-1] = max(arrival_ms, int(offsets_ms[-2]) + 1)
         times = start + offsets_ms.astype("timedelta64[ms]")
         for column in (track.lons, track.lats, track.headings_deg, times):
             column.setflags(write=False)

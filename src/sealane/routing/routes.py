@@ -278,18 +278,15 @@ def sail(graph: SeaGraph, start: Location, end: Location, blocked: int) -> Leg:
     coords[2:-2, 1] = graph.node_lat[nodes]
     coords[-2] = b.lon, b.lat
     coords[-1] = end.lon, end.lat
-    _, _, ends = GEOD.inv(
-        [start.lon, b.lon], [start.lat, b.lat], [a.lon, end.lon], [a.lat, end.lat]
-    )
+    # The partial legs are measured geodesically (the snap offsets are spherical fractions).
     if nodes.size:
         edges = np.concatenate([[a.edge], graph.edge_between(nodes[:-1], nodes[1:]), [b.edge]])
-        first = a.offset_u_m if nodes[0] == graph.edge_u[a.edge] else a.offset_v_m
-        last = b.offset_u_m if nodes[-1] == graph.edge_u[b.edge] else b.offset_v_m
-        inner = np.concatenate([[first], graph.edge_length_m[edges[1:-1]], [last]])
+        p_from, p_to = coords[[0, 1, -3, -2]], coords[[1, 2, -2, -1]]
+        _, _, legs = GEOD.inv(p_from[:, 0], p_from[:, 1], p_to[:, 0], p_to[:, 1])
+        lengths = np.concatenate([legs[:2], graph.edge_length_m[edges[1:-1]], legs[2:]])
     else:  # both ends on one edge: straight along it
         edges = np.array([a.edge])
-        inner = np.array([abs(a.offset_u_m - b.offset_u_m)])
-    lengths = np.concatenate([[ends[0]], inner, [ends[1]]])
+        _, _, lengths = GEOD.inv(coords[:-1, 0], coords[:-1, 1], coords[1:, 0], coords[1:, 1])
     masks = np.concatenate([[0], graph.edge_passages[edges], [0]]).astype(np.uint32)
     return coords, lengths, masks
 

@@ -5,7 +5,9 @@ start coordinate is projected onto that leg and the rest of the leg is sailed at
 a start far off the leg (``off_path_nm``) is routed on its own from where it is. Positions are
 exactly ``step_s`` apart in time and ``speed x step`` apart in geodesic distance: where the track
 turns between two positions the vessel cuts the corner, so each heading is the bearing to the
-next position.
+next position. The arrival (the last position) is timed by the route's length at the speed, so
+the ETA does not depend on the step; the last interval absorbs the corners cut (with one-minute
+steps that is a few seconds on an ocean crossing).
 """
 
 from __future__ import annotations
@@ -29,7 +31,7 @@ from .geodesy import (
 from .landmask import default_landmask
 from .passages import Passage
 from .placement import Track, place_positions
-from .ports import Port
+from .ports import Port, registry
 from .positions import Positions
 from .routes import Location, LocationLike, Route, resolve_location, route
 
@@ -71,7 +73,8 @@ def future_positions(
     5671
     """
     speed = service_speed(speed_kn)
-    if not (isinstance(step_s, int | float) and math.isfinite(step_s) and step_s > 0):
+    valid_step = isinstance(step_s, int | float) and not isinstance(step_s, bool)
+    if not (valid_step and math.isfinite(step_s) and step_s > 0):
         raise InvalidSpeedError(f"step_s must be a positive number of seconds, got {step_s!r}")
     begin = _utc(start_time)
     origin = resolve_location(start, "start")
@@ -138,19 +141,18 @@ def _leg(
 
 
 def _at_sea(start: Location) -> Location:
-    """The start itself at sea or near a port; moved to the sea when just ashore; else an error."""
+    """The start as it is at sea or near a port (berths, rivers, canals); moved to the sea when
+    just ashore elsewhere; an error when far inland."""
     mask = default_landmask()
     if not mask.is_land(start.lon, start.lat):
         return start
-    sea = mask.nearest_sea(start.lon, start.lat, within_m=ASHORE_TOLERANCE_M)
-    if sea is not None:
-        return Location(sea.lon, sea.lat)
-    from .ports import registry
-
     port = registry().nearest(start.lon, start.lat)
     _, _, to_port = GEOD.inv(start.lon, start.lat, port.lon, port.lat)
     if to_port <= PORT_TOLERANCE_M:
         return start
+    sea = mask.nearest_sea(start.lon, start.lat, within_m=ASHORE_TOLERANCE_M)
+    if sea is not None:
+        return Location(sea.lon, sea.lat)
     raise OnLandError(
         f"start ({start.lon}, {start.lat}) is on land, more than {ASHORE_TOLERANCE_M / 1000:g} km "
         f"from the sea and {PORT_TOLERANCE_M / 1000:g} km from a port"
