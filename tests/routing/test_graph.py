@@ -162,18 +162,14 @@ def test_snap__point_on_node_returns_node(graph: SeaGraph) -> None:
         assert snap.distance_m < 0.5
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="bug (minor): distances come from arccos of a dot product near 1, so a point exactly on "
-    "a node reports distance_m ~0.095 m and an offset of ~0.095 m instead of 0",
-)
 def test_snap__point_on_node_has_zero_distance(graph: SeaGraph) -> None:
-    # Node 4882 (131.329222 E, 15.21408 N) reports distance_m = 0.0949 m.
+    # Regression: node 4882 (131.329222 E, 15.21408 N) used to report 0.0949 m (arccos near 1).
+    # A node may also lie inside another, overlapping edge (searoute has some along 180 degrees),
+    # so only the distance is pinned, not that the snap lands on an edge end.
     rng = np.random.default_rng(3)
-    for node in rng.choice(graph.node_count, 200, replace=False):
+    for node in [4882, *rng.choice(graph.node_count, 200, replace=False)]:
         snap = graph.snap(float(graph.node_lon[node]), float(graph.node_lat[node]))
         assert snap.distance_m < 1e-3
-        assert min(snap.offset_u_m, snap.offset_v_m) < 1e-3
 
 
 def test_snap__blocked_never_returns_blocked_edge(graph: SeaGraph) -> None:

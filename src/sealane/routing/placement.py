@@ -41,6 +41,11 @@ class Track:
 def place_positions(coords: FloatArray, segment_m: FloatArray, step_m: float) -> Track:
     """Positions every ``step_m`` metres along the polyline ``coords`` (N x 2 lon/lat)."""
     keep = np.concatenate([[True], segment_m > MIN_SEGMENT_M])
+    if not keep[-1] and keep.size > 2:  # keep the destination itself, drop the point next to it
+        keep[-1] = True
+        previous = int(np.flatnonzero(keep[:-1])[-1])
+        if previous > 0:
+            keep[previous] = False
     lon_v, lat_v = coords[keep, 0].astype(np.float64), coords[keep, 1].astype(np.float64)
     if lon_v.size < 2:
         return Track(lon_v[:1].copy(), lat_v[:1].copy(), np.zeros(1), step_m, 0.0)

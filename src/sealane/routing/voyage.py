@@ -13,6 +13,7 @@ steps that is a few seconds on an ocean crossing).
 from __future__ import annotations
 
 import math
+import numbers
 from collections.abc import Iterable
 from datetime import UTC, datetime
 from functools import lru_cache
@@ -39,6 +40,9 @@ from .routes import Location, LocationLike, Route, resolve_location, route
 #: economical service speed.
 DEFAULT_SPEED_KN = 14.0
 MIN_SPEED_KN = 1.0
+#: Shortest step between positions, seconds, and the most positions one call may make.
+MIN_STEP_S = 1.0
+MAX_POSITIONS = 10_000_000
 #: A start farther than this from its leg is routed on its own.
 OFF_PATH_NM = 100.0
 #: A start on land is moved to the nearest sea within this distance ...
@@ -73,9 +77,12 @@ def future_positions(
     5671
     """
     speed = service_speed(speed_kn)
-    valid_step = isinstance(step_s, int | float) and not isinstance(step_s, bool)
-    if not (valid_step and math.isfinite(step_s) and step_s > 0):
-        raise InvalidSpeedError(f"step_s must be a positive number of seconds, got {step_s!r}")
+    if not (_is_number(step_s) and math.isfinite(step_s) and step_s >= MIN_STEP_S):
+        raise InvalidSpeedError(
+            f"step_s must be a number of seconds >= {MIN_STEP_S:g}, got {step_s!r}"
+        )
+    if not (_is_number(off_path_nm) and math.isfinite(off_path_nm) and off_path_nm >= 0):
+        raise InvalidSpeedError(f"off_path_nm must be a non-negative number, got {off_path_nm!r}")
     begin = _utc(start_time)
     origin = resolve_location(start, "start")
     previous = resolve_location(previous_port, "previous_port")
@@ -83,6 +90,12 @@ def future_positions(
     closed = tuple(sorted({str(p) for p in avoid}))
     at_sea = _at_sea(origin)
     remaining = remaining_route(at_sea, previous, destination, closed, allow_arctic, off_path_nm)
+    step_m = speed * METRES_PER_NM / SECONDS_PER_HOUR * step_s
+    if remaining.distance_m / step_m > MAX_POSITIONS:
+        raise InvalidSpeedError(
+            f"{remaining.distance_m / step_m:,.0f} positions would be made; "
+            f"at most {MAX_POSITIONS:,} (use a longer step_s)"
+        )
     track = place_positions(
         remaining.coordinates,
         remaining.segment_m,
@@ -97,7 +110,7 @@ def service_speed(speed_kn: float | None) -> float:
     """The speed to sail at: ``speed_kn``, or the default when missing or below 1 knot."""
     if speed_kn is None:
         return DEFAULT_SPEED_KN
-    if isinstance(speed_kn, bool) or not isinstance(speed_kn, int | float) or math.isnan(speed_kn):
+    if not _is_number(speed_kn) or math.isnan(speed_kn):
         raise InvalidSpeedError(f"speed must be a number of knots, got {speed_kn!r}")
     if not math.isfinite(speed_kn):
         raise InvalidSpeedError(f"speed must be finite, got {speed_kn!r}")
@@ -157,6 +170,11 @@ def _at_sea(start: Location) -> Location:
         f"start ({start.lon}, {start.lat}) is on land, more than {ASHORE_TOLERANCE_M / 1000:g} km "
         f"from the sea and {PORT_TOLERANCE_M / 1000:g} km from a port"
     )
+
+
+def _is_number(value: object) -> bool:
+    """A real number that is not a bool (numpy scalars count)."""
+    return isinstance(value, numbers.Real) and not isinstance(value, bool)
 
 
 def _utc(moment: datetime | None) -> datetime:
