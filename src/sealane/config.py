@@ -33,32 +33,34 @@ class Settings:
                 environ["SEALANE_RATE_LIMIT_PER_MINUTE"], "SEALANE_RATE_LIMIT_PER_MINUTE"
             )
         if "SEALANE_WEBHOOK_RETRY_SCHEDULE" in environ:
-            raw = environ["SEALANE_WEBHOOK_RETRY_SCHEDULE"]
-            values["webhook_retry_schedule"] = tuple(
-                _positive_int(part, "SEALANE_WEBHOOK_RETRY_SCHEDULE")
-                for part in raw.split(",")
-                if part.strip()
-            )
+            name = "SEALANE_WEBHOOK_RETRY_SCHEDULE"
+            parts = [part for part in environ[name].split(",") if part.strip()]
+            if not parts:
+                raise ValueError(f"{name} must list at least one delay in seconds")
+            values["webhook_retry_schedule"] = tuple(_positive_int(part, name) for part in parts)
         if "SEALANE_WEBHOOK_ALLOW_PRIVATE" in environ:
-            values["webhook_allow_private"] = environ[
-                "SEALANE_WEBHOOK_ALLOW_PRIVATE"
-            ].strip().lower() in {
-                "1",
-                "true",
-                "yes",
-                "on",
-            }
+            name = "SEALANE_WEBHOOK_ALLOW_PRIVATE"
+            values["webhook_allow_private"] = _flag(environ[name], name)
         if "SEALANE_BASE_URL" in environ:
             values["base_url"] = environ["SEALANE_BASE_URL"].rstrip("/")
         settings = cls(**values)
         return replace(settings, **{k: v for k, v in overrides.items() if v is not None})
 
 
+def _flag(text: str, name: str) -> bool:
+    value = text.strip().lower()
+    if value in {"1", "true", "yes", "on"}:
+        return True
+    if value in {"0", "false", "no", "off", ""}:
+        return False
+    raise ValueError(f"{name} must be 1/0, true/false, yes/no or on/off, got {text!r}")
+
+
 def _positive_int(text: str, name: str) -> int:
-    try:
-        value = int(text.strip())
-    except ValueError:
-        raise ValueError(f"{name} must be a positive integer, got {text!r}") from None
+    digits = text.strip()
+    if not (digits.isascii() and digits.isdigit()):
+        raise ValueError(f"{name} must be a positive integer, got {text!r}")
+    value = int(digits)
     if value <= 0:
         raise ValueError(f"{name} must be a positive integer, got {text!r}")
     return value

@@ -14,7 +14,12 @@ def test_future_positions_with_coordinates__one_minute_apart(
 ) -> None:
     response = client.get(
         f"/v2/vessels/{vessel.id}/future_positions_with_coordinates",
-        params={"port_id": "NLRTM", "previous_port_id": "CNSHA", "latitude": 12.3, "longitude": 60.1},
+        params={
+            "port_id": "NLRTM",
+            "previous_port_id": "CNSHA",
+            "latitude": 12.3,
+            "longitude": 60.1,
+        },
         headers=auth(keys.routing),
     )
     assert response.status_code == 200

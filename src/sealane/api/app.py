@@ -15,9 +15,10 @@ from ..store.migrate import upgrade
 from ..store.seed import load_reference_data
 from .errors import install_error_handlers
 from .jsonapi import MEDIA_TYPE
-from .negotiation import JsonApiNegotiation
+from .negotiation import HeadAsGet, JsonApiNegotiation
 from .ratelimit import RateLimiter
 from .routers import reference, vessels
+from .routers.responses import DOCUMENT_SCHEMA
 from .state import AppState
 
 API_PREFIX = "/v2"
@@ -51,6 +52,7 @@ def create_app(settings: Settings, *, clock: Clock | None = None, migrate: bool 
         app.include_router(router, prefix=API_PREFIX)
     app.add_middleware(JsonApiNegotiation, prefix=API_PREFIX)
     app.add_middleware(GZipMiddleware, minimum_size=1024, compresslevel=1)
+    app.add_middleware(HeadAsGet)
     app.openapi = lambda: _openapi(app)  # type: ignore[method-assign]
     return app
 
@@ -64,11 +66,16 @@ def _openapi(app: FastAPI) -> dict[str, Any]:
     )
     for path in schema.get("paths", {}).values():
         for operation in path.values():
-            for response in operation.get("responses", {}).values():
+            for status, response in operation.get("responses", {}).items():
                 content = response.get("content", {})
                 if "application/json" in content:
                     content[MEDIA_TYPE] = content.pop("application/json")
                     content[MEDIA_TYPE].setdefault("schema", {"type": "object"})
+                # FastAPI declares the body of a response class other than JSONResponse as a
+                # plain string; a success here is always a JSON:API document.
+                media = content.get(MEDIA_TYPE) if str(status).startswith("2") else None
+                if media is not None and media.get("schema") in (None, {"type": "string"}):
+                    media["schema"] = DOCUMENT_SCHEMA
             operation.setdefault("security", [{"Token": []}])
     schema.setdefault("components", {})["securitySchemes"] = {
         "Token": {

@@ -67,3 +67,10 @@ def require_routing(caller: Caller) -> None:
         raise Forbidden(
             "Routing data feature is not enabled for this account", code="routing_disabled"
         )
+
+
+def authenticate_routing(request: Request) -> Caller:
+    """The calling account, which must have the routing feature (403 before anything else)."""
+    caller = authenticate(request)
+    require_routing(caller)
+    return caller

@@ -119,7 +119,11 @@ def validation_errors(exc: RequestValidationError) -> list[ApiError]:
             )
         elif location and location[0] in ("query", "path", "header"):
             name = location[1] if len(location) > 1 else location[0]
-            found.append(BadRequest(f"{name}: {message}", parameter=name, code="invalid_parameter"))
+            if item.get("type") == "missing":
+                detail, code = f"the query parameter {name} is required", "missing_parameter"
+            else:
+                detail, code = f"{name}: {message}", "invalid_parameter"
+            found.append(BadRequest(detail, parameter=name, code=code))
         else:
             pointer = "/" + "/".join(location[1:]) if len(location) > 1 else ""
             found.append(
@@ -144,9 +148,8 @@ def install_error_handlers(app: FastAPI) -> None:
         if exc.status_code == 404:
             return error_response(NotFound(f"no route for {request.method} {request.url.path}"))
         if exc.status_code == 405:
-            return error_response(
-                MethodNotAllowed(f"{request.method} is not allowed on {request.url.path}")
-            )
+            detail = f"{request.method} is not allowed on {request.url.path}"
+            return error_response(MethodNotAllowed(detail, headers=dict(exc.headers or {})))
         error = ApiError(str(exc.detail))
         error.status, error.title = exc.status_code, "Error"
         return error_response(error)

@@ -14,6 +14,7 @@ from starlette.responses import Response
 MEDIA_TYPE = "application/vnd.api+json"
 DEFAULT_PAGE_SIZE = 30
 MAX_PAGE_SIZE = 100
+MAX_PAGE_NUMBER = 1_000_000
 
 
 class JsonApiResponse(Response):
@@ -67,25 +68,23 @@ def parse_page(params: QueryParams) -> Page:
     from .errors import BadRequest
 
     values = {}
-    for name, default, upper in (("number", 1, None), ("size", DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE)):
+    for name, default, upper in (
+        ("number", 1, MAX_PAGE_NUMBER),
+        ("size", DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE),
+    ):
         key = f"page[{name}]"
         raw = params.get(key)
         if raw is None:
             values[name] = default
             continue
-        try:
-            value = int(raw)
-        except ValueError:
+        text = raw.strip()
+        if not (text.isascii() and text.isdigit()) or not 1 <= int(text) <= upper:
             raise BadRequest(
-                f"{key} must be a positive integer, got {raw!r}", parameter=key
-            ) from None
-        if value < 1 or (upper is not None and value > upper):
-            limit = f" between 1 and {upper}" if upper else " of at least 1"
-            raise BadRequest(
-                f"{key} must be an integer{limit}, got {raw!r}",
+                f"{key} must be an integer between 1 and {upper}, got {raw!r}",
                 parameter=key,
                 code="invalid_parameter",
             )
+        value = int(text)
         values[name] = value
     return Page(values["number"], values["size"])
 

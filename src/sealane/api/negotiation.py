@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from starlette.datastructures import Headers
-from starlette.types import ASGIApp, Receive, Scope, Send
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from .errors import NotAcceptable, UnsupportedMediaType, error_response
 from .jsonapi import MEDIA_TYPE
@@ -71,3 +71,26 @@ class JsonApiNegotiation:
                     code="unsupported_media_type",
                 )
         return None
+
+
+class HeadAsGet:
+    """Answer ``HEAD`` like ``GET`` without the body (RFC 9110 section 9.3.2)."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or scope["method"] != "HEAD":
+            await self.app(scope, receive, send)
+            return
+
+        async def send_without_body(message: Message) -> None:
+            if message["type"] == "http.response.body":
+                message = {"type": "http.response.body", "body": b"", "more_body": False}
+                if sent_final[0]:
+                    return
+                sent_final[0] = True
+            await send(message)
+
+        sent_final = [False]
+        await self.app(dict(scope, method="GET"), receive, send_without_body)

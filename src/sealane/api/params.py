@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 import math
+import re
 
 from starlette.datastructures import QueryParams
 
 from .errors import BadRequest
+
+#: A plain decimal number (no underscores, no inf/nan words, optional exponent).
+_DECIMAL = re.compile(r"[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?")
 
 
 def required(params: QueryParams, name: str) -> str:
@@ -23,6 +27,8 @@ def number(params: QueryParams, name: str, low: float, high: float) -> float:
     """A required finite number within [low, high]."""
     raw = required(params, name)
     try:
+        if not _DECIMAL.fullmatch(raw):
+            raise ValueError(raw)
         value = float(raw)
     except ValueError:
         raise BadRequest(
@@ -49,3 +55,9 @@ def optional_text(params: QueryParams, name: str, *, max_length: int = 200) -> s
             code="invalid_parameter",
         )
     return value.strip()
+
+
+def like_pattern(text: str) -> str:
+    """A case-insensitive substring pattern for SQL LIKE with ``\\`` escaping ``%`` and ``_``."""
+    escaped = text.lower().replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+    return f"%{escaped}%"

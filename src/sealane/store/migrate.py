@@ -15,7 +15,7 @@ def alembic_config(engine: Engine) -> Config:
     """An Alembic config bound to ``engine`` and this package's migration scripts."""
     config = Config()
     config.set_main_option("script_location", str(MIGRATIONS))
-    config.set_main_option("sqlalchemy.url", engine.url.render_as_string(hide_password=False))
+    # No sqlalchemy.url: env.py uses the engine itself (a URL with % would also break the parser).
     config.attributes["engine"] = engine
     return config
 

@@ -6,6 +6,7 @@ import csv
 import uuid
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from typing import Any
 
 from sqlalchemy import delete, select
 from sqlalchemy.orm import Session
@@ -26,32 +27,55 @@ def reference_id(kind: str, key: str) -> str:
 
 
 def load_reference_data(session: Session) -> None:
-    """Insert or update the shipped carriers and terminals (idempotent)."""
+    """Insert or update the shipped carriers and terminals (idempotent, one query per table)."""
     with (data_dir() / "shipping_lines.csv").open(encoding="utf-8", newline="") as handle:
-        for row in csv.DictReader(handle):
-            session.merge(
-                ShippingLine(
-                    id=reference_id("shipping_line", row["scac"]),
-                    scac=row["scac"],
-                    name=row["name"],
-                    short_name=row["short_name"],
-                    bill_of_lading_prefixes=row["bill_of_lading_prefixes"],
-                )
+        lines = [
+            ShippingLine(
+                id=reference_id("shipping_line", row["scac"]),
+                scac=row["scac"],
+                name=row["name"],
+                short_name=row["short_name"],
+                bill_of_lading_prefixes=row["bill_of_lading_prefixes"],
             )
+            for row in csv.DictReader(handle)
+        ]
     with (data_dir() / "terminals.csv").open(encoding="utf-8", newline="") as handle:
-        for row in csv.DictReader(handle):
-            session.merge(
-                Terminal(
-                    id=reference_id("terminal", row["id_key"]),
-                    name=row["name"],
-                    port_locode=row["port_locode"],
-                    firms_code=row["firms_code"] or None,
-                    smdg_code=row["smdg_code"] or None,
-                    operator=row["operator"] or None,
-                    lon=float(row["lon"]),
-                    lat=float(row["lat"]),
-                )
+        terminals = [
+            Terminal(
+                id=reference_id("terminal", row["id_key"]),
+                name=row["name"],
+                port_locode=row["port_locode"],
+                firms_code=row["firms_code"] or None,
+                smdg_code=row["smdg_code"] or None,
+                operator=row["operator"] or None,
+                lon=float(row["lon"]),
+                lat=float(row["lat"]),
             )
+            for row in csv.DictReader(handle)
+        ]
+    _upsert(session, ShippingLine, lines, ("scac", "name", "short_name", "bill_of_lading_prefixes"))
+    _upsert(
+        session,
+        Terminal,
+        terminals,
+        ("name", "port_locode", "firms_code", "smdg_code", "operator", "lon", "lat"),
+    )
+
+
+def _upsert(
+    session: Session, model: type[ShippingLine | Terminal], rows: list[Any], fields: tuple[str, ...]
+) -> None:
+    """Add the rows whose id is new and update the fields of those that changed."""
+    stored_rows: list[Any] = list(session.scalars(select(model)))
+    existing = {row.id: row for row in stored_rows}
+    for row in rows:
+        stored = existing.get(row.id)
+        if stored is None:
+            session.add(row)
+            continue
+        for name in fields:
+            if getattr(stored, name) != getattr(row, name):
+                setattr(stored, name, getattr(row, name))
 
 
 @dataclass(frozen=True, slots=True)

@@ -13,15 +13,15 @@ from ...store.models import ShippingLine, Terminal
 from ..auth import Caller, authenticate
 from ..errors import NotFound
 from ..jsonapi import JsonApiResponse, list_document, parse_include, parse_page
-from ..params import optional_text
+from ..params import like_pattern, optional_text
 from ..resources import port_resource, shipping_line_resource, terminal_resource
 from ..state import state_of
 from .responses import ERRORS
 
 router = APIRouter()
 Auth = Annotated[Caller, Depends(authenticate)]
-PageNumber = Annotated[str | None, Query(alias="page[number]")]
-PageSize = Annotated[str | None, Query(alias="page[size]")]
+PageNumber = Annotated[str | None, Query(alias="page[number]", pattern=r"^[0-9]{1,7}$")]
+PageSize = Annotated[str | None, Query(alias="page[size]", pattern=r"^[0-9]{1,3}$")]
 
 
 @router.get("/ports", response_class=JsonApiResponse, responses=ERRORS, tags=["ports"])
@@ -36,6 +36,7 @@ def list_ports(
     """Ports, optionally filtered by name/LOCODE search and ISO country code."""
     params = request.query_params
     page = parse_page(params)
+    parse_include(params, ())
     text = optional_text(params, "filter[search]")
     country_code = optional_text(params, "filter[country_code]", max_length=2)
     ports = registry().find(text, limit=10_000) if text else list(registry().ports)
@@ -56,6 +57,7 @@ def list_ports(
 @router.get("/ports/{port_id}", response_class=JsonApiResponse, responses=ERRORS, tags=["ports"])
 def get_port(request: Request, port_id: str, _caller: Auth) -> JsonApiResponse:
     """One port, by id or UN/LOCODE."""
+    parse_include(request.query_params, ())
     try:
         port = registry().get(port_id)
     except UnknownPortError:
@@ -147,15 +149,16 @@ def list_shipping_lines(
     """Carriers; ``filter[search]`` matches SCAC, name or short name (case-insensitive)."""
     params = request.query_params
     page = parse_page(params)
+    parse_include(params, ())
     text = optional_text(params, "filter[search]")
     query = select(ShippingLine)
     if text:
-        like = f"%{text.lower()}%"
+        like = like_pattern(text)
         query = query.where(
             or_(
-                func.lower(ShippingLine.scac).like(like),
-                func.lower(ShippingLine.name).like(like),
-                func.lower(ShippingLine.short_name).like(like),
+                func.lower(ShippingLine.scac).like(like, escape="\\"),
+                func.lower(ShippingLine.name).like(like, escape="\\"),
+                func.lower(ShippingLine.short_name).like(like, escape="\\"),
             )
         )
     state = state_of(request)
@@ -181,6 +184,7 @@ def list_shipping_lines(
 )
 def get_shipping_line(request: Request, line_id: str, _caller: Auth) -> JsonApiResponse:
     """One carrier, by id or SCAC."""
+    parse_include(request.query_params, ())
     state = state_of(request)
     with state.sessions() as session:
         line = session.get(ShippingLine, line_id) or session.scalar(

@@ -31,6 +31,30 @@ ERROR_SCHEMA: dict[str, Any] = {
     },
 }
 
+_RESOURCE: dict[str, Any] = {
+    "type": "object",
+    "required": ["id", "type"],
+    "properties": {
+        "id": {"type": "string"},
+        "type": {"type": "string"},
+        "attributes": {"type": "object"},
+        "relationships": {"type": "object"},
+        "links": {"type": "object"},
+    },
+}
+
+#: The body of every successful response: a JSON:API document with one resource or a list.
+DOCUMENT_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "required": ["data"],
+    "properties": {
+        "data": {"anyOf": [_RESOURCE, {"type": "array", "items": _RESOURCE}]},
+        "included": {"type": "array", "items": _RESOURCE},
+        "links": {"type": "object", "additionalProperties": {"type": ["string", "null"]}},
+        "meta": {"type": "object"},
+    },
+}
+
 _DESCRIPTIONS = {
     400: "Malformed query parameter or body",
     401: "Missing or invalid API key",

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from typing import Annotated, Any
 
 import orjson
@@ -12,18 +13,21 @@ from ...routing.errors import UnknownPortError
 from ...routing.ports import registry
 from ...routing.voyage import future_positions
 from ...store.models import Vessel
-from ..auth import Caller, authenticate, require_routing
+from ..auth import Caller, authenticate, authenticate_routing
 from ..errors import NotFound, Unprocessable
-from ..jsonapi import JsonApiResponse, list_document, parse_page, resource
-from ..params import number, optional_text, required
+from ..jsonapi import JsonApiResponse, list_document, parse_include, parse_page, resource
+from ..params import like_pattern, number, optional_text, required
 from ..resources import vessel_attributes, vessel_resource
 from ..state import state_of
 from .responses import ERRORS
 
 router = APIRouter(tags=["vessels"])
 Auth = Annotated[Caller, Depends(authenticate)]
-PortId = Annotated[str | None, Query(description="destination port: id or UN/LOCODE")]
-PreviousPortId = Annotated[str | None, Query(description="previous port: id or UN/LOCODE")]
+#: Authenticated with the routing feature: answered 403 before parameters are even looked at.
+RoutingAuth = Annotated[Caller, Depends(authenticate_routing)]
+PortId = Annotated[str, Query(description="destination port: id or UN/LOCODE", min_length=1)]
+PreviousPortId = Annotated[str, Query(description="previous port: id or UN/LOCODE", min_length=1)]
+Coordinate = r"^[+-]?([0-9]+([.][0-9]*)?|[.][0-9]+)([eE][+-]?[0-9]+)?$"
 #: Placeholder in the serialised document where the positions' own JSON is spliced in.
 _POSITIONS_SLOT = "__sealane_positions__"
 
@@ -34,17 +38,18 @@ def list_vessels(
     _caller: Auth,
     name: Annotated[str | None, Query(alias="filter[name]")] = None,
     imo: Annotated[str | None, Query(alias="filter[imo]")] = None,
-    page_number: Annotated[str | None, Query(alias="page[number]")] = None,
-    page_size: Annotated[str | None, Query(alias="page[size]")] = None,
+    page_number: Annotated[str | None, Query(alias="page[number]", pattern=r"^[0-9]{1,7}$")] = None,
+    page_size: Annotated[str | None, Query(alias="page[size]", pattern=r"^[0-9]{1,3}$")] = None,
 ) -> JsonApiResponse:
     """Vessels, filtered by name (case-insensitive substring) or IMO number."""
     params = request.query_params
     page = parse_page(params)
+    parse_include(params, ())
     query = select(Vessel)
     name_text = optional_text(params, "filter[name]")
     imo_text = optional_text(params, "filter[imo]", max_length=16)
     if name_text:
-        query = query.where(func.lower(Vessel.name).like(f"%{name_text.lower()}%"))
+        query = query.where(func.lower(Vessel.name).like(like_pattern(name_text), escape="\\"))
     if imo_text:
         query = query.where(Vessel.imo == imo_text)
     state = state_of(request)
@@ -63,6 +68,7 @@ def list_vessels(
 @router.get("/vessels/{vessel_id}", response_class=JsonApiResponse, responses=ERRORS)
 def get_vessel(request: Request, vessel_id: str, _caller: Auth) -> JsonApiResponse:
     """One vessel, by id or IMO number, with its latest known position."""
+    parse_include(request.query_params, ())
     state = state_of(request)
     vessel = _vessel(request, vessel_id)
     base = state.settings.base_url
@@ -79,15 +85,19 @@ def get_vessel(request: Request, vessel_id: str, _caller: Auth) -> JsonApiRespon
 def future_positions_with_coordinates(
     request: Request,
     vessel_id: str,
-    caller: Auth,
-    port_id: PortId = None,
-    previous_port_id: PreviousPortId = None,
-    latitude: Annotated[str | None, Query(description="start latitude, degrees")] = None,
-    longitude: Annotated[str | None, Query(description="start longitude, degrees")] = None,
+    _caller: RoutingAuth,
+    port_id: PortId,
+    previous_port_id: PreviousPortId,
+    latitude: Annotated[
+        str, Query(description="start latitude, degrees [-90, 90]", pattern=Coordinate)
+    ],
+    longitude: Annotated[
+        str, Query(description="start longitude, degrees [-180, 180]", pattern=Coordinate)
+    ],
 ) -> JsonApiResponse:
     """Estimated positions one minute apart from the given coordinates to the destination port."""
-    require_routing(caller)
     params = request.query_params
+    parse_include(params, ())
     destination = required(params, "port_id")
     previous = required(params, "previous_port_id")
     lat = number(params, "latitude", -90.0, 90.0)
@@ -102,13 +112,13 @@ def future_positions_with_coordinates(
 def future_positions_from_last_position(
     request: Request,
     vessel_id: str,
-    caller: Auth,
-    port_id: PortId = None,
-    previous_port_id: PreviousPortId = None,
+    _caller: RoutingAuth,
+    port_id: PortId,
+    previous_port_id: PreviousPortId,
 ) -> JsonApiResponse:
     """Estimated positions one minute apart from the vessel's last known position."""
-    require_routing(caller)
     params = request.query_params
+    parse_include(params, ())
     destination = required(params, "port_id")
     previous = required(params, "previous_port_id")
     vessel = _vessel(request, vessel_id)
@@ -139,15 +149,19 @@ def _positions_response(
             ports[name] = registry().get(key)
         except UnknownPortError as error:
             raise Unprocessable(str(error), code=error.code, parameter=name) from None
+    speed = vessel.nautical_speed_knots
+    usable = speed is not None and math.isfinite(speed) and speed >= 0
     positions = future_positions(
         start,
         ports["previous_port_id"],
         ports["port_id"],
-        speed_kn=vessel.nautical_speed_knots,
+        speed_kn=speed if usable else None,  # a bad stored speed is no speed: use the default
         start_time=state.clock.now(),
     )
     attributes: dict[str, Any] = vessel_attributes(vessel) | {"positions": _POSITIONS_SLOT}
-    self_link = str(request.url)
+    base = state.settings.base_url
+    query = f"?{request.url.query}" if request.url.query else ""
+    self_link = f"{base}{request.url.path.removeprefix('/v2')}{query}"
     doc = {"data": resource("vessel", vessel.id, attributes), "links": {"self": self_link}}
     body = orjson.dumps(doc).replace(orjson.dumps(_POSITIONS_SLOT), positions.to_json(), 1)
     return JsonApiResponse(body)

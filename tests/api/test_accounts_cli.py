@@ -1,0 +1,119 @@
+"""``sealane accounts create``: the key it prints works against the API and is stored hashed."""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+
+import pytest
+from fastapi.testclient import TestClient
+from sqlalchemy import select
+
+from sealane import cli
+from sealane.api.app import create_app
+from sealane.clock import ManualClock
+from sealane.config import Settings
+from sealane.store.database import transaction
+from sealane.store.models import Account, ApiKey, Vessel
+
+from .conftest import START, auth
+from .jsonapi_asserts import assert_error
+
+
+@pytest.fixture(autouse=True)
+def _clean_env(monkeypatch: pytest.MonkeyPatch) -> None:
+    for name in ("SEALANE_DATABASE_URL", "SEALANE_RATE_LIMIT_PER_MINUTE", "SEALANE_BASE_URL"):
+        monkeypatch.delenv(name, raising=False)
+
+
+def create(capsys: pytest.CaptureFixture[str], url: str, *flags: str) -> str:
+    """Run ``sealane accounts create`` and return the key from its last line."""
+    code = cli.main(["accounts", "create", "Acme Freight", *flags, "--database", url])
+    out = capsys.readouterr().out
+    assert code == 0
+    lines = out.strip().splitlines()
+    assert len(lines) >= 2
+    return lines[-1]
+
+
+def test_accounts_create__key_alone_on_last_line(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    key = create(capsys, f"sqlite:///{tmp_path / 'x.db'}", "--routing")
+    assert key.startswith("sl_")
+    assert key == key.strip() and " " not in key
+    assert len(key) >= 40
+
+
+def test_accounts_create__stores_account_with_routing(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    url = f"sqlite:///{tmp_path / 'x.db'}"
+    create(capsys, url, "--routing")
+    app = create_app(Settings(database_url=url), clock=ManualClock(START))
+    with app.state.sealane.sessions() as session:
+        account = session.scalars(select(Account)).one()
+    app.state.sealane.engine.dispose()
+    assert (account.name, account.routing_enabled) == ("Acme Freight", True)
+
+
+def test_accounts_create__key_works_with_routing(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    url = f"sqlite:///{tmp_path / 'x.db'}"
+    key = create(capsys, url, "--routing")
+    app = create_app(
+        Settings(database_url=url, base_url="http://testserver/v2"), clock=ManualClock(START)
+    )
+    with transaction(app.state.sealane.sessions) as session:
+        ship = Vessel(name="Moored", imo="9400010", latitude=51.904383, longitude=4.442447)
+        session.add(ship)
+    with TestClient(app) as client:
+        response = client.get(
+            "/v2/vessels/9400010/future_positions",
+            params={"port_id": "NLRTM", "previous_port_id": "BEANR"},
+            headers=auth(key),
+        )
+    app.state.sealane.engine.dispose()
+    assert response.status_code == 200
+    assert len(response.json()["data"]["attributes"]["positions"]) == 1
+
+
+def test_accounts_create__without_routing_flag_403(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    url = f"sqlite:///{tmp_path / 'x.db'}"
+    key = create(capsys, url)
+    app = create_app(Settings(database_url=url), clock=ManualClock(START))
+    with TestClient(app) as client:
+        ports = client.get("/v2/ports/NLRTM", headers=auth(key))
+        routing = client.get(
+            "/v2/vessels/x/future_positions?port_id=NLRTM&previous_port_id=BEANR",
+            headers=auth(key),
+        )
+    app.state.sealane.engine.dispose()
+    assert ports.status_code == 200
+    assert_error(routing, 403, code="routing_disabled")
+
+
+def test_accounts_create__key_stored_as_sha256_only(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    url = f"sqlite:///{tmp_path / 'x.db'}"
+    key = create(capsys, url, "--routing")
+    app = create_app(Settings(database_url=url), clock=ManualClock(START))
+    with app.state.sealane.sessions() as session:
+        stored = session.scalars(select(ApiKey)).one()
+    app.state.sealane.engine.dispose()
+    assert stored.key_hash == hashlib.sha256(key.encode()).hexdigest()
+    for path in tmp_path.iterdir():  # the database and any -wal/-journal beside it
+        data = path.read_bytes()
+        assert key.encode() not in data
+        assert key.removeprefix("sl_").encode() not in data
+
+
+def test_accounts_create__two_accounts_get_different_keys(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    url = f"sqlite:///{tmp_path / 'x.db'}"
+    assert create(capsys, url) != create(capsys, url)
