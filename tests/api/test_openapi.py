@@ -119,6 +119,15 @@ def test_openapi__served_and_valid(document: dict[str, Any]) -> None:
             "/v2/vessels/{vessel_id}",
             WITH_COORDINATES,
             FROM_LAST_POSITION,
+            "/v2/tracking_requests",
+            "/v2/tracking_requests/{request_id}",
+            "/v2/shipments",
+            "/v2/shipments/{shipment_id}",
+            "/v2/shipments/{shipment_id}/stop_tracking",
+            "/v2/shipments/{shipment_id}/resume_tracking",
+            "/v2/containers",
+            "/v2/containers/{container_id}",
+            "/v2/containers/{container_id}/transport_events",
         ]
     )
 
@@ -144,7 +153,8 @@ def test_openapi__every_operation_declares_jsonapi_errors(document: dict[str, An
 
 def test_openapi__success_is_a_jsonapi_document(document: dict[str, Any]) -> None:
     for method, path, operation in operations(document):
-        content = operation["responses"]["200"]["content"]
+        success = "201" if method == "POST" else "200"
+        content = operation["responses"][success]["content"]
         assert set(content) == {JSONAPI}, (method, path)
         schema = content[JSONAPI]["schema"]
         assert schema["type"] == "object" and "data" in schema["required"], (method, path)

@@ -20,8 +20,17 @@ MODEL_TABLES = {
     "terminals",
     "vessels",
     "vessel_positions",
+    "tracking_requests",
+    "shipments",
+    "containers",
+    "transport_events",
+    "estimated_events",
+    "container_updated_events",
+    "outbox_events",
 }
 ALL_TABLES = MODEL_TABLES | {"alembic_version"}
+#: The newest migration.
+HEAD = "0002"
 
 
 def tables(engine: Engine) -> set[str]:
@@ -49,7 +58,7 @@ def test_upgrade__creates_all_tables(engine: Engine) -> None:
     assert tables(engine) == set()
     upgrade(engine)
     assert tables(engine) == ALL_TABLES
-    assert versions(engine) == ["0001"]
+    assert versions(engine) == [HEAD]
 
 
 def test_upgrade__twice_is_a_no_op(engine: Engine) -> None:
@@ -58,7 +67,7 @@ def test_upgrade__twice_is_a_no_op(engine: Engine) -> None:
         create_account(session, "Kept Co", routing=False, now=START)
     upgrade(engine)
     assert tables(engine) == ALL_TABLES
-    assert versions(engine) == ["0001"]
+    assert versions(engine) == [HEAD]
     with session_factory(engine)() as session:
         assert session.scalars(select(Account.name)).all() == ["Kept Co"]
 
@@ -71,7 +80,7 @@ def test_downgrade_to_base__drops_the_tables_and_upgrade_works_again(engine: Eng
     assert versions(engine) == []
     upgrade(engine)
     assert tables(engine) == ALL_TABLES
-    assert versions(engine) == ["0001"]
+    assert versions(engine) == [HEAD]
     with transaction(session_factory(engine)) as session:
         create_account(session, "Again Co", routing=True, now=START)
     with session_factory(engine)() as session:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from typing import Any
 
 from fastapi import FastAPI
@@ -13,26 +15,55 @@ from ..config import Settings
 from ..store.database import make_engine, session_factory, transaction
 from ..store.migrate import upgrade
 from ..store.seed import load_reference_data
+from ..tracking.carriers import SimulatedCarrier
+from ..tracking.poller import Poller
+from ..tracking.service import TrackingService
 from .errors import install_error_handlers
 from .jsonapi import MEDIA_TYPE
 from .negotiation import HeadAsGet, JsonApiNegotiation
 from .ratelimit import RateLimiter
 from .routers import reference, vessels
+from .routers import tracking as tracking_routes
 from .routers.responses import DOCUMENT_SCHEMA
 from .state import AppState
 
 API_PREFIX = "/v2"
 
 
-def create_app(settings: Settings, *, clock: Clock | None = None, migrate: bool = True) -> FastAPI:
-    """The service for ``settings``; the database schema is brought up to date first."""
+def create_app(
+    settings: Settings,
+    *,
+    clock: Clock | None = None,
+    migrate: bool = True,
+    poll_interval_s: float | None = None,
+) -> FastAPI:
+    """The service for ``settings``; the database schema is brought up to date first.
+
+    With ``poll_interval_s`` a background poller advances tracking while the app runs (the
+    server does this); without it, tests call ``app.state.sealane.tracking.tick()`` themselves.
+    """
     engine = make_engine(settings.database_url)
     if migrate:
         upgrade(engine)
         with transaction(session_factory(engine)) as session:
             load_reference_data(session)
     the_clock = clock or SystemClock()
+    sessions = session_factory(engine)
+    tracking = TrackingService(sessions, the_clock, {"TEST": SimulatedCarrier()})
+    poller = Poller(tracking, poll_interval_s) if poll_interval_s else None
+
+    @asynccontextmanager
+    async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        if poller is not None:
+            poller.start()
+        try:
+            yield
+        finally:
+            if poller is not None:
+                poller.stop()
+
     app = FastAPI(
+        lifespan=lifespan,
         title="sealane",
         version="2",
         description="Container tracking with vessel routing: JSON:API documents under /v2.",
@@ -43,12 +74,13 @@ def create_app(settings: Settings, *, clock: Clock | None = None, migrate: bool 
     app.state.sealane = AppState(
         settings=settings,
         engine=engine,
-        sessions=session_factory(engine),
+        sessions=sessions,
         clock=the_clock,
         limiter=RateLimiter(settings.rate_limit_per_minute, the_clock),
+        tracking=tracking,
     )
     install_error_handlers(app)
-    for router in (reference.router, vessels.router):
+    for router in (reference.router, vessels.router, tracking_routes.router):
         app.include_router(router, prefix=API_PREFIX)
     app.add_middleware(JsonApiNegotiation, prefix=API_PREFIX)
     app.add_middleware(GZipMiddleware, minimum_size=1024, compresslevel=1)

@@ -10,6 +10,7 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from ..clock import Clock
 from ..config import Settings
+from ..tracking.service import TrackingService
 from .ratelimit import RateLimiter
 
 
@@ -22,6 +23,7 @@ class AppState:
     sessions: sessionmaker[Session]
     clock: Clock
     limiter: RateLimiter
+    tracking: TrackingService
 
 
 def state_of(request: Request) -> AppState:

@@ -6,13 +6,16 @@ import uuid
 from datetime import UTC, datetime
 
 from sqlalchemy import (
+    JSON,
     Boolean,
     DateTime,
     Float,
     ForeignKey,
     Index,
+    Integer,
     String,
     TypeDecorator,
+    UniqueConstraint,
 )
 from sqlalchemy.engine import Dialect
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
@@ -134,3 +137,193 @@ class VesselPosition(Base):
     heading_degrees: Mapped[float | None] = mapped_column(Float, nullable=True)
     timestamp: Mapped[datetime] = mapped_column(UTCDateTime())
     vessel: Mapped[Vessel] = relationship(back_populates="positions")
+
+
+class TrackingRequest(Base):
+    """A client's request to track a BL, booking or container number with a carrier."""
+
+    __tablename__ = "tracking_requests"
+    __table_args__ = (
+        Index("ix_tracking_requests_account_number", "account_id", "request_number", "scac"),
+    )
+
+    id: Mapped[str] = mapped_column(String(36), primary_key=True, default=new_id)
+    account_id: Mapped[str] = mapped_column(
+        ForeignKey("accounts.id", ondelete="CASCADE"), index=True
+    )
+    request_type: Mapped[str] = mapped_column(String(32))
+    request_number: Mapped[str] = mapped_column(String(64))
+    scac: Mapped[str] = mapped_column(String(4))
+    status: Mapped[str] = mapped_column(String(32), default="pending")
+    failed_reason: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    is_retrying: Mapped[bool] = mapped_column(Boolean, default=False)
+    retry_count: Mapped[int] = mapped_column(Integer, default=0)
+    next_attempt_at: Mapped[datetime | None] = mapped_column(
+        UTCDateTime(), nullable=True, index=True
+    )
+    ref_numbers: Mapped[list[str]] = mapped_column(JSON, default=list)
+    tags: Mapped[list[str]] = mapped_column(JSON, default=list)
+    shipment_id: Mapped[str | None] = mapped_column(ForeignKey("shipments.id"), nullable=True)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime())
+    updated_at: Mapped[datetime] = mapped_column(UTCDateTime())
+
+
+class Shipment(Base):
+    """A shipment found at a carrier: ports, vessel and dates of its ocean leg(s)."""
+
+    __tablename__ = "shipments"
+
+    id: Mapped[str] = mapped_column(String(36), primary_key=True, default=new_id)
+    account_id: Mapped[str] = mapped_column(
+        ForeignKey("accounts.id", ondelete="CASCADE"), index=True
+    )
+    bill_of_lading_number: Mapped[str | None] = mapped_column(String(64), nullable=True, index=True)
+    booking_number: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    ref_numbers: Mapped[list[str]] = mapped_column(JSON, default=list)
+    shipping_line_scac: Mapped[str] = mapped_column(String(4))
+    port_of_lading_locode: Mapped[str] = mapped_column(String(5))
+    port_of_discharge_locode: Mapped[str] = mapped_column(String(5), index=True)
+    transshipment_locodes: Mapped[list[str]] = mapped_column(JSON, default=list)
+    pod_vessel_id: Mapped[str | None] = mapped_column(ForeignKey("vessels.id"), nullable=True)
+    pod_voyage_number: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    pod_terminal_id: Mapped[str | None] = mapped_column(ForeignKey("terminals.id"), nullable=True)
+    pol_etd_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), nullable=True)
+    pol_atd_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), nullable=True)
+    pod_eta_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), nullable=True)
+    pod_ata_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), nullable=True)
+    tracking_stopped_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), nullable=True)
+    #: How the carrier adapter finds this shipment again (request type, number, voyage epoch).
+    carrier_request_type: Mapped[str] = mapped_column(String(32))
+    carrier_number: Mapped[str] = mapped_column(String(64))
+    carrier_epoch: Mapped[datetime] = mapped_column(UTCDateTime())
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime())
+    updated_at: Mapped[datetime] = mapped_column(UTCDateTime(), index=True)
+
+
+class Container(Base):
+    """A container of a shipment, with its status derived from its events."""
+
+    __tablename__ = "containers"
+
+    id: Mapped[str] = mapped_column(String(36), primary_key=True, default=new_id)
+    account_id: Mapped[str] = mapped_column(
+        ForeignKey("accounts.id", ondelete="CASCADE"), index=True
+    )
+    shipment_id: Mapped[str] = mapped_column(
+        ForeignKey("shipments.id", ondelete="CASCADE"), index=True
+    )
+    number: Mapped[str] = mapped_column(String(11), index=True)
+    seal_number: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    equipment_type: Mapped[str] = mapped_column(String(16))
+    equipment_length: Mapped[int] = mapped_column(Integer)
+    equipment_height: Mapped[str] = mapped_column(String(16))
+    weight_in_lbs: Mapped[int] = mapped_column(Integer)
+    current_status: Mapped[str] = mapped_column(String(32), default="new")
+    ref_numbers: Mapped[list[str]] = mapped_column(JSON, default=list)
+    pod_terminal_id: Mapped[str | None] = mapped_column(ForeignKey("terminals.id"), nullable=True)
+    fees_at_pod_terminal: Mapped[list[dict[str, object]]] = mapped_column(JSON, default=list)
+    holds_at_pod_terminal: Mapped[list[dict[str, object]]] = mapped_column(JSON, default=list)
+    pickup_lfd: Mapped[datetime | None] = mapped_column(UTCDateTime(), nullable=True)
+    pickup_appointment_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), nullable=True)
+    availability_known: Mapped[bool] = mapped_column(Boolean, default=False)
+    available_for_pickup: Mapped[bool | None] = mapped_column(Boolean, nullable=True)
+    pod_arrived_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), nullable=True)
+    pod_discharged_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), nullable=True)
+    pod_full_out_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), nullable=True)
+    empty_terminated_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), nullable=True)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime())
+    updated_at: Mapped[datetime] = mapped_column(UTCDateTime())
+
+
+class TransportEvent(Base):
+    """Something that happened to a container (gate, vessel, rail, availability)."""
+
+    __tablename__ = "transport_events"
+    __table_args__ = (
+        UniqueConstraint(
+            "container_id", "event", "location_locode", "sequence", name="uq_transport_event"
+        ),
+    )
+
+    id: Mapped[str] = mapped_column(String(36), primary_key=True, default=new_id)
+    account_id: Mapped[str] = mapped_column(
+        ForeignKey("accounts.id", ondelete="CASCADE"), index=True
+    )
+    shipment_id: Mapped[str] = mapped_column(
+        ForeignKey("shipments.id", ondelete="CASCADE"), index=True
+    )
+    container_id: Mapped[str] = mapped_column(
+        ForeignKey("containers.id", ondelete="CASCADE"), index=True
+    )
+    event: Mapped[str] = mapped_column(String(80))
+    #: Position of the event in the carrier's plan (keeps repeated names at one place apart).
+    sequence: Mapped[int] = mapped_column(Integer)
+    voyage_number: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    timestamp: Mapped[datetime] = mapped_column(UTCDateTime())
+    timezone: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    location_locode: Mapped[str | None] = mapped_column(String(5), nullable=True)
+    vessel_id: Mapped[str | None] = mapped_column(ForeignKey("vessels.id"), nullable=True)
+    terminal_id: Mapped[str | None] = mapped_column(ForeignKey("terminals.id"), nullable=True)
+    data_source: Mapped[str] = mapped_column(String(16))
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime())
+
+
+class EstimatedEvent(Base):
+    """An estimate about a shipment (its arrival at the port of discharge)."""
+
+    __tablename__ = "estimated_events"
+
+    id: Mapped[str] = mapped_column(String(36), primary_key=True, default=new_id)
+    account_id: Mapped[str] = mapped_column(
+        ForeignKey("accounts.id", ondelete="CASCADE"), index=True
+    )
+    shipment_id: Mapped[str] = mapped_column(
+        ForeignKey("shipments.id", ondelete="CASCADE"), index=True
+    )
+    event: Mapped[str] = mapped_column(String(80))
+    estimated_timestamp: Mapped[datetime] = mapped_column(UTCDateTime())
+    location_locode: Mapped[str | None] = mapped_column(String(5), nullable=True)
+    timezone: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    voyage_number: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    vessel_id: Mapped[str | None] = mapped_column(ForeignKey("vessels.id"), nullable=True)
+    data_source: Mapped[str] = mapped_column(String(16))
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime())
+
+
+class ContainerUpdatedEvent(Base):
+    """A change of terminal-side facts about a container, as a changeset of [before, after]."""
+
+    __tablename__ = "container_updated_events"
+
+    id: Mapped[str] = mapped_column(String(36), primary_key=True, default=new_id)
+    account_id: Mapped[str] = mapped_column(
+        ForeignKey("accounts.id", ondelete="CASCADE"), index=True
+    )
+    container_id: Mapped[str] = mapped_column(
+        ForeignKey("containers.id", ondelete="CASCADE"), index=True
+    )
+    terminal_id: Mapped[str | None] = mapped_column(ForeignKey("terminals.id"), nullable=True)
+    changeset: Mapped[dict[str, object]] = mapped_column(JSON)
+    timestamp: Mapped[datetime] = mapped_column(UTCDateTime())
+    timezone: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    data_source: Mapped[str] = mapped_column(String(16))
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime())
+
+
+class OutboxEvent(Base):
+    """An event to be delivered to webhooks, written in the transaction that recorded it."""
+
+    __tablename__ = "outbox_events"
+    __table_args__ = (
+        UniqueConstraint("event", "reference_type", "reference_id", name="uq_outbox_event"),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    account_id: Mapped[str] = mapped_column(
+        ForeignKey("accounts.id", ondelete="CASCADE"), index=True
+    )
+    event: Mapped[str] = mapped_column(String(80))
+    reference_type: Mapped[str] = mapped_column(String(40))
+    reference_id: Mapped[str] = mapped_column(String(36))
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime())
+    dispatched_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), nullable=True, index=True)

@@ -1,0 +1,617 @@
+"""Tracking requests, shipments and containers: every query is scoped to the caller's account."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Body, Depends, Query, Request
+from sqlalchemy import String, cast, func, or_, select
+from sqlalchemy.orm import Session
+from sqlalchemy.sql import Select
+
+from ...routing.ports import registry
+from ...store.database import transaction
+from ...store.models import (
+    Container,
+    Shipment,
+    ShippingLine,
+    Terminal,
+    TrackingRequest,
+    TransportEvent,
+    Vessel,
+)
+from ...tracking.events import ContainerStatus
+from ...tracking.lifecycle import RequestStatus
+from ...tracking.requests import InvalidInput, create_tracking_request, string_list, validate_new
+from ...tracking.service import resume_tracking, stop_tracking
+from ..auth import Caller, authenticate
+from ..documents import attributes_of
+from ..errors import BadRequest, NotFound, Unprocessable
+from ..jsonapi import JsonApiResponse, Page, list_document, parse_include, parse_page
+from ..params import like_pattern, optional_text
+from ..resources import port_resource, terminal_resource, vessel_resource
+from ..state import state_of
+from ..tracking_resources import (
+    container_resource,
+    shipment_resource,
+    tracking_request_resource,
+    transport_event_resource,
+)
+from .responses import ERRORS
+
+router = APIRouter()
+Auth = Annotated[Caller, Depends(authenticate)]
+Payload = Annotated[Any, Body(media_type="application/vnd.api+json")]
+PageNumber = Annotated[str | None, Query(alias="page[number]", pattern=r"^[0-9]{1,7}$")]
+PageSize = Annotated[str | None, Query(alias="page[size]", pattern=r"^[0-9]{1,3}$")]
+Include = Annotated[str | None, Query()]
+Filter = Annotated[str | None, Query()]
+
+REQUEST_INCLUDES = ("tracked_object", "tracked_object.containers")
+SHIPMENT_INCLUDES = (
+    "containers",
+    "containers.transport_events",
+    "port_of_lading",
+    "port_of_discharge",
+    "pod_terminal",
+    "pod_vessel",
+)
+CONTAINER_INCLUDES = ("shipment", "pod_terminal", "transport_events")
+
+
+# -- documents ---------------------------------------------------------------------------------
+
+
+class Documents:
+    """Builds resources and ``included`` for one request, loading related rows once."""
+
+    def __init__(self, session: Session, base_url: str) -> None:
+        self.session = session
+        self.base = base_url
+        self.included: dict[tuple[str, str], dict[str, Any]] = {}
+
+    def shipment(self, shipment: Shipment, includes: Sequence[str] = ()) -> dict[str, Any]:
+        containers = self.session.scalars(
+            select(Container).where(Container.shipment_id == shipment.id).order_by(Container.number)
+        ).all()
+        vessel = (
+            self.session.get(Vessel, shipment.pod_vessel_id) if shipment.pod_vessel_id else None
+        )
+        line = self.session.scalar(
+            select(ShippingLine).where(ShippingLine.scac == shipment.shipping_line_scac)
+        )
+        if "containers" in includes or "containers.transport_events" in includes:
+            for container in containers:
+                self._add(
+                    self.container(
+                        container,
+                        ("transport_events",) if "containers.transport_events" in includes else (),
+                    )
+                )
+        if "port_of_lading" in includes:
+            self._add(port_resource(registry().get(shipment.port_of_lading_locode), self.base))
+        if "port_of_discharge" in includes:
+            self._add(port_resource(registry().get(shipment.port_of_discharge_locode), self.base))
+        if "pod_terminal" in includes and shipment.pod_terminal_id:
+            self._terminal(shipment.pod_terminal_id)
+        if "pod_vessel" in includes and vessel is not None:
+            self._add(vessel_resource(vessel, self.base))
+        return shipment_resource(
+            shipment, self.base, container_ids=[c.id for c in containers], vessel=vessel, line=line
+        )
+
+    def container(self, container: Container, includes: Sequence[str] = ()) -> dict[str, Any]:
+        shipment = self.session.get(Shipment, container.shipment_id)
+        events = self.session.scalars(
+            select(TransportEvent)
+            .where(TransportEvent.container_id == container.id)
+            .order_by(TransportEvent.timestamp, TransportEvent.sequence)
+        ).all()
+        if "shipment" in includes and shipment is not None:
+            self._add(self.shipment(shipment))
+        if "pod_terminal" in includes and container.pod_terminal_id:
+            self._terminal(container.pod_terminal_id)
+        if "transport_events" in includes:
+            for event in events:
+                self._add(transport_event_resource(event, self.base))
+        pod = shipment.port_of_discharge_locode if shipment else None
+        return container_resource(
+            container, self.base, pod_locode=pod, event_ids=[e.id for e in events]
+        )
+
+    def tracking_request(
+        self, request: TrackingRequest, includes: Sequence[str] = ()
+    ) -> dict[str, Any]:
+        if request.shipment_id and (
+            "tracked_object" in includes or "tracked_object.containers" in includes
+        ):
+            shipment = self.session.get(Shipment, request.shipment_id)
+            if shipment is not None:
+                nested = ("containers",) if "tracked_object.containers" in includes else ()
+                self._add(self.shipment(shipment, nested))
+        return tracking_request_resource(request, self.base)
+
+    def _terminal(self, terminal_id: str) -> None:
+        terminal = self.session.get(Terminal, terminal_id)
+        if terminal is not None:
+            self._add(terminal_resource(terminal, self.base))
+
+    def _add(self, obj: dict[str, Any]) -> None:
+        self.included.setdefault((obj["type"], obj["id"]), obj)
+
+    def single(self, data: dict[str, Any]) -> dict[str, Any]:
+        doc: dict[str, Any] = {"data": data, "links": {"self": data["links"]["self"]}}
+        if self.included:
+            doc["included"] = list(self.included.values())
+        return doc
+
+
+# -- shared parsing ------------------------------------------------------------------------------
+
+
+def _time_filter(request: Request, name: str) -> datetime | None:
+    raw = optional_text(request.query_params, name, max_length=40)
+    if raw is None:
+        return None
+    try:
+        moment = datetime.fromisoformat(raw)
+    except ValueError:
+        raise BadRequest(
+            f"{name} must be an ISO 8601 date-time, got {raw!r}",
+            parameter=name,
+            code="invalid_parameter",
+        ) from None
+    if moment.tzinfo is None:
+        raise BadRequest(
+            f"{name} must carry a time zone (e.g. Z), got {raw!r}",
+            parameter=name,
+            code="invalid_parameter",
+        )
+    return moment
+
+
+def _paged(session: Session, query: Select[Any], page: Page) -> tuple[int, list[Any]]:
+    total = session.scalar(select(func.count()).select_from(query.subquery())) or 0
+    rows = session.scalars(query.offset(page.offset).limit(page.size)).all()
+    return total, list(rows)
+
+
+def _json_array_contains(column: Any, value: str) -> Any:
+    """Rows whose JSON array ``column`` holds the string ``value`` (portable: text match)."""
+    quoted = like_pattern(f'"{value}"')
+    return func.lower(cast(column, String)).like(quoted, escape="\\")
+
+
+def _owned(session: Session, model: Any, object_id: str, caller: Caller, kind: str) -> Any:
+    obj = session.get(model, object_id)
+    if obj is None or obj.account_id != caller.account_id:
+        raise NotFound(f"no {kind} with id {object_id!r}", code="not_found")
+    return obj
+
+
+# -- tracking requests ---------------------------------------------------------------------------
+
+
+@router.post(
+    "/tracking_requests",
+    status_code=201,
+    response_class=JsonApiResponse,
+    responses=ERRORS,
+    tags=["tracking_requests"],
+)
+def create_request(request: Request, caller: Auth, payload: Payload) -> JsonApiResponse:
+    """Start tracking a BL, booking or container number with a carrier (201, status pending)."""
+    attributes = attributes_of(payload, "tracking_request")
+    state = state_of(request)
+    try:
+        with transaction(state.sessions) as session:
+            new = validate_new(session, caller.account_id, attributes)
+            created = create_tracking_request(session, caller.account_id, new, state.clock.now())
+            doc = Documents(session, state.settings.base_url).single(
+                tracking_request_resource(created, state.settings.base_url)
+            )
+    except InvalidInput as error:
+        raise Unprocessable(error.detail, pointer=error.pointer, code=error.code) from None
+    return JsonApiResponse(doc, status_code=201, headers={"Location": doc["links"]["self"]})
+
+
+@router.get(
+    "/tracking_requests",
+    response_class=JsonApiResponse,
+    responses=ERRORS,
+    tags=["tracking_requests"],
+)
+def list_requests(
+    request: Request,
+    caller: Auth,
+    status: Annotated[str | None, Query(alias="filter[status]")] = None,
+    request_type: Annotated[str | None, Query(alias="filter[request_type]")] = None,
+    scac: Annotated[str | None, Query(alias="filter[scac]")] = None,
+    number: Annotated[str | None, Query(alias="filter[request_number]")] = None,
+    created_start: Annotated[str | None, Query(alias="filter[created_at][start]")] = None,
+    created_end: Annotated[str | None, Query(alias="filter[created_at][end]")] = None,
+    include: Include = None,
+    page_number: PageNumber = None,
+    page_size: PageSize = None,
+) -> JsonApiResponse:
+    """The account's tracking requests, newest first."""
+    params = request.query_params
+    page = parse_page(params)
+    includes = parse_include(params, REQUEST_INCLUDES)
+    query = select(TrackingRequest).where(TrackingRequest.account_id == caller.account_id)
+    if value := optional_text(params, "filter[status]"):
+        query = query.where(TrackingRequest.status == value)
+    if value := optional_text(params, "filter[request_type]"):
+        query = query.where(TrackingRequest.request_type == value)
+    if value := optional_text(params, "filter[scac]"):
+        query = query.where(TrackingRequest.scac == value.upper())
+    if value := optional_text(params, "filter[request_number]"):
+        query = query.where(func.upper(TrackingRequest.request_number) == value.upper())
+    if start := _time_filter(request, "filter[created_at][start]"):
+        query = query.where(TrackingRequest.created_at >= start)
+    if end := _time_filter(request, "filter[created_at][end]"):
+        query = query.where(TrackingRequest.created_at <= end)
+    state = state_of(request)
+    with state.sessions() as session:
+        total, rows = _paged(
+            session, query.order_by(TrackingRequest.created_at.desc(), TrackingRequest.id), page
+        )
+        docs = Documents(session, state.settings.base_url)
+        data = [docs.tracking_request(row, includes) for row in rows]
+    base = state.settings.base_url
+    doc = list_document(
+        data,
+        self_url=f"{base}/tracking_requests",
+        params=params,
+        page=page,
+        total=total,
+        included=list(docs.included.values()),
+    )
+    return JsonApiResponse(doc)
+
+
+@router.get(
+    "/tracking_requests/{request_id}",
+    response_class=JsonApiResponse,
+    responses=ERRORS,
+    tags=["tracking_requests"],
+)
+def get_request(
+    request: Request, request_id: str, caller: Auth, include: Include = None
+) -> JsonApiResponse:
+    """One tracking request; ``include=tracked_object`` adds its shipment."""
+    includes = parse_include(request.query_params, REQUEST_INCLUDES)
+    state = state_of(request)
+    with state.sessions() as session:
+        row = _owned(session, TrackingRequest, request_id, caller, "tracking request")
+        docs = Documents(session, state.settings.base_url)
+        doc = docs.single(docs.tracking_request(row, includes))
+    return JsonApiResponse(doc)
+
+
+@router.patch(
+    "/tracking_requests/{request_id}",
+    response_class=JsonApiResponse,
+    responses=ERRORS,
+    tags=["tracking_requests"],
+)
+def update_request(
+    request: Request, request_id: str, caller: Auth, payload: Payload
+) -> JsonApiResponse:
+    """Edit a tracking request's ``ref_numbers`` and ``tags``."""
+    attributes = attributes_of(payload, "tracking_request", id_=request_id)
+    _only(attributes, ("ref_numbers", "tags"))
+    state = state_of(request)
+    with transaction(state.sessions) as session:
+        row = _owned(session, TrackingRequest, request_id, caller, "tracking request")
+        for name in ("ref_numbers", "tags"):
+            if name in attributes:
+                setattr(row, name, _strings(attributes[name], name))
+        row.updated_at = state.clock.now()
+        doc = Documents(session, state.settings.base_url).single(
+            tracking_request_resource(row, state.settings.base_url)
+        )
+    return JsonApiResponse(doc)
+
+
+def _only(attributes: dict[str, Any], editable: tuple[str, ...]) -> None:
+    for name in attributes:
+        if name not in editable:
+            raise Unprocessable(
+                f"{name} cannot be changed; editable: {', '.join(editable)}",
+                pointer=f"/data/attributes/{name}",
+                code="read_only",
+            )
+
+
+def _strings(value: Any, name: str) -> list[str]:
+    try:
+        return string_list(value, name)
+    except InvalidInput as error:
+        raise Unprocessable(error.detail, pointer=error.pointer, code=error.code) from None
+
+
+# -- shipments and containers --------------------------------------------------------------------
+
+
+def _tracking_filters(request: Request, query: Select[Any], *, containers: bool) -> Select[Any]:
+    """The filters shared by shipments and containers (the latter joined to their shipment)."""
+    params = request.query_params
+    if value := optional_text(params, "filter[status]"):
+        if value not in {s.value for s in ContainerStatus}:
+            raise BadRequest(
+                f"filter[status] {value!r} is not a container status",
+                parameter="filter[status]",
+                code="invalid_parameter",
+            )
+        if containers:
+            query = query.where(Container.current_status == value)
+        else:
+            owned = select(Container.shipment_id).where(Container.current_status == value)
+            query = query.where(Shipment.id.in_(owned))
+    if value := optional_text(params, "filter[pod_locode]", max_length=5):
+        query = query.where(Shipment.port_of_discharge_locode == value.upper())
+    if value := optional_text(params, "filter[shipping_line_scac]", max_length=4):
+        query = query.where(Shipment.shipping_line_scac == value.upper())
+    if start := _time_filter(request, "filter[updated_at][start]"):
+        query = query.where((Container.updated_at if containers else Shipment.updated_at) >= start)
+    if value := optional_text(params, "filter[number]"):
+        text = value.strip()
+        compact = text.replace(" ", "").replace("-", "").upper()
+        by_container = select(Container.shipment_id).where(
+            or_(
+                Container.number == compact,
+                _json_array_contains(Container.ref_numbers, text.lower()),
+            )
+        )
+        shipment_match = or_(
+            func.upper(Shipment.bill_of_lading_number) == text.upper(),
+            func.upper(Shipment.booking_number) == text.upper(),
+            _json_array_contains(Shipment.ref_numbers, text.lower()),
+        )
+        if containers:
+            query = query.where(
+                or_(
+                    shipment_match,
+                    Container.number == compact,
+                    _json_array_contains(Container.ref_numbers, text.lower()),
+                )
+            )
+        else:
+            query = query.where(or_(shipment_match, Shipment.id.in_(by_container)))
+    return query
+
+
+@router.get("/shipments", response_class=JsonApiResponse, responses=ERRORS, tags=["shipments"])
+def list_shipments(
+    request: Request,
+    caller: Auth,
+    status: Annotated[str | None, Query(alias="filter[status]")] = None,
+    pod_locode: Annotated[str | None, Query(alias="filter[pod_locode]")] = None,
+    scac: Annotated[str | None, Query(alias="filter[shipping_line_scac]")] = None,
+    updated_start: Annotated[str | None, Query(alias="filter[updated_at][start]")] = None,
+    number: Annotated[str | None, Query(alias="filter[number]")] = None,
+    include: Include = None,
+    page_number: PageNumber = None,
+    page_size: PageSize = None,
+) -> JsonApiResponse:
+    """The account's shipments, most recently updated first."""
+    params = request.query_params
+    page = parse_page(params)
+    includes = parse_include(params, SHIPMENT_INCLUDES)
+    query = _tracking_filters(
+        request, select(Shipment).where(Shipment.account_id == caller.account_id), containers=False
+    )
+    state = state_of(request)
+    with state.sessions() as session:
+        total, rows = _paged(session, query.order_by(Shipment.updated_at.desc(), Shipment.id), page)
+        docs = Documents(session, state.settings.base_url)
+        data = [docs.shipment(row, includes) for row in rows]
+    base = state.settings.base_url
+    doc = list_document(
+        data,
+        self_url=f"{base}/shipments",
+        params=params,
+        page=page,
+        total=total,
+        included=list(docs.included.values()),
+    )
+    return JsonApiResponse(doc)
+
+
+@router.get(
+    "/shipments/{shipment_id}", response_class=JsonApiResponse, responses=ERRORS, tags=["shipments"]
+)
+def get_shipment(
+    request: Request, shipment_id: str, caller: Auth, include: Include = None
+) -> JsonApiResponse:
+    """One shipment with its containers."""
+    includes = parse_include(request.query_params, SHIPMENT_INCLUDES)
+    state = state_of(request)
+    with state.sessions() as session:
+        row = _owned(session, Shipment, shipment_id, caller, "shipment")
+        docs = Documents(session, state.settings.base_url)
+        doc = docs.single(docs.shipment(row, includes))
+    return JsonApiResponse(doc)
+
+
+@router.patch(
+    "/shipments/{shipment_id}", response_class=JsonApiResponse, responses=ERRORS, tags=["shipments"]
+)
+def update_shipment(
+    request: Request, shipment_id: str, caller: Auth, payload: Payload
+) -> JsonApiResponse:
+    """Edit a shipment's ``ref_numbers`` (its containers keep their own)."""
+    attributes = attributes_of(payload, "shipment", id_=shipment_id)
+    _only(attributes, ("ref_numbers",))
+    state = state_of(request)
+    with transaction(state.sessions) as session:
+        row = _owned(session, Shipment, shipment_id, caller, "shipment")
+        if "ref_numbers" in attributes:
+            row.ref_numbers = _strings(attributes["ref_numbers"], "ref_numbers")
+            row.updated_at = state.clock.now()
+        docs = Documents(session, state.settings.base_url)
+        doc = docs.single(docs.shipment(row))
+    return JsonApiResponse(doc)
+
+
+@router.patch(
+    "/shipments/{shipment_id}/stop_tracking",
+    response_class=JsonApiResponse,
+    responses=ERRORS,
+    tags=["shipments"],
+)
+def stop_shipment(request: Request, shipment_id: str, caller: Auth) -> JsonApiResponse:
+    """Stop tracking a shipment (its tracking request becomes tracking_stopped)."""
+    return _set_tracking(request, shipment_id, caller, stop=True)
+
+
+@router.patch(
+    "/shipments/{shipment_id}/resume_tracking",
+    response_class=JsonApiResponse,
+    responses=ERRORS,
+    tags=["shipments"],
+)
+def resume_shipment(request: Request, shipment_id: str, caller: Auth) -> JsonApiResponse:
+    """Track a stopped shipment again."""
+    return _set_tracking(request, shipment_id, caller, stop=False)
+
+
+def _set_tracking(
+    request: Request, shipment_id: str, caller: Auth, *, stop: bool
+) -> JsonApiResponse:
+    state = state_of(request)
+    with transaction(state.sessions) as session:
+        row = _owned(session, Shipment, shipment_id, caller, "shipment")
+        (stop_tracking if stop else resume_tracking)(session, row, state.clock.now())
+        docs = Documents(session, state.settings.base_url)
+        doc = docs.single(docs.shipment(row))
+    return JsonApiResponse(doc)
+
+
+@router.get("/containers", response_class=JsonApiResponse, responses=ERRORS, tags=["containers"])
+def list_containers(
+    request: Request,
+    caller: Auth,
+    status: Annotated[str | None, Query(alias="filter[status]")] = None,
+    pod_locode: Annotated[str | None, Query(alias="filter[pod_locode]")] = None,
+    scac: Annotated[str | None, Query(alias="filter[shipping_line_scac]")] = None,
+    updated_start: Annotated[str | None, Query(alias="filter[updated_at][start]")] = None,
+    number: Annotated[str | None, Query(alias="filter[number]")] = None,
+    include: Include = None,
+    page_number: PageNumber = None,
+    page_size: PageSize = None,
+) -> JsonApiResponse:
+    """The account's containers, most recently updated first."""
+    params = request.query_params
+    page = parse_page(params)
+    includes = parse_include(params, CONTAINER_INCLUDES)
+    base_query = (
+        select(Container)
+        .join(Shipment, Shipment.id == Container.shipment_id)
+        .where(Container.account_id == caller.account_id)
+    )
+    query = _tracking_filters(request, base_query, containers=True)
+    state = state_of(request)
+    with state.sessions() as session:
+        total, rows = _paged(
+            session, query.order_by(Container.updated_at.desc(), Container.id), page
+        )
+        docs = Documents(session, state.settings.base_url)
+        data = [docs.container(row, includes) for row in rows]
+    base = state.settings.base_url
+    doc = list_document(
+        data,
+        self_url=f"{base}/containers",
+        params=params,
+        page=page,
+        total=total,
+        included=list(docs.included.values()),
+    )
+    return JsonApiResponse(doc)
+
+
+@router.get(
+    "/containers/{container_id}",
+    response_class=JsonApiResponse,
+    responses=ERRORS,
+    tags=["containers"],
+)
+def get_container(
+    request: Request, container_id: str, caller: Auth, include: Include = None
+) -> JsonApiResponse:
+    """One container."""
+    includes = parse_include(request.query_params, CONTAINER_INCLUDES)
+    state = state_of(request)
+    with state.sessions() as session:
+        row = _owned(session, Container, container_id, caller, "container")
+        docs = Documents(session, state.settings.base_url)
+        doc = docs.single(docs.container(row, includes))
+    return JsonApiResponse(doc)
+
+
+@router.patch(
+    "/containers/{container_id}",
+    response_class=JsonApiResponse,
+    responses=ERRORS,
+    tags=["containers"],
+)
+def update_container(
+    request: Request, container_id: str, caller: Auth, payload: Payload
+) -> JsonApiResponse:
+    """Edit a container's ``ref_numbers`` (its shipment keeps its own)."""
+    attributes = attributes_of(payload, "container", id_=container_id)
+    _only(attributes, ("ref_numbers",))
+    state = state_of(request)
+    with transaction(state.sessions) as session:
+        row = _owned(session, Container, container_id, caller, "container")
+        if "ref_numbers" in attributes:
+            row.ref_numbers = _strings(attributes["ref_numbers"], "ref_numbers")
+            row.updated_at = state.clock.now()
+        docs = Documents(session, state.settings.base_url)
+        doc = docs.single(docs.container(row))
+    return JsonApiResponse(doc)
+
+
+@router.get(
+    "/containers/{container_id}/transport_events",
+    response_class=JsonApiResponse,
+    responses=ERRORS,
+    tags=["containers"],
+)
+def container_events(
+    request: Request,
+    container_id: str,
+    caller: Auth,
+    page_number: PageNumber = None,
+    page_size: PageSize = None,
+) -> JsonApiResponse:
+    """A container's transport events in time order."""
+    params = request.query_params
+    page = parse_page(params)
+    parse_include(params, ())
+    state = state_of(request)
+    with state.sessions() as session:
+        _owned(session, Container, container_id, caller, "container")
+        query = (
+            select(TransportEvent)
+            .where(TransportEvent.container_id == container_id)
+            .order_by(TransportEvent.timestamp, TransportEvent.sequence)
+        )
+        total, rows = _paged(session, query, page)
+        data = [transport_event_resource(row, state.settings.base_url) for row in rows]
+    base = state.settings.base_url
+    return JsonApiResponse(
+        list_document(
+            data,
+            self_url=f"{base}/containers/{container_id}/transport_events",
+            params=params,
+            page=page,
+            total=total,
+        )
+    )
+
+
+__all__ = ["RequestStatus", "router"]

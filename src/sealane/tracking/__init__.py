@@ -1,0 +1,1 @@
+"""Tracking: requests, shipments, containers and their events; lifecycles; carrier adapters."""

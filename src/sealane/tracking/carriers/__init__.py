@@ -1,0 +1,33 @@
+"""Carrier adapters: one per shipping line integration, behind :class:`CarrierAdapter`."""
+
+from .base import (
+    AwaitingManifest,
+    CarrierAdapter,
+    Found,
+    LookupResult,
+    NotFound,
+    PlannedContainer,
+    PlannedEvent,
+    PlannedLeg,
+    PlannedUpdate,
+    ShipmentPlan,
+    Snapshot,
+    Unreachable,
+)
+from .simulated import SimulatedCarrier
+
+__all__ = [
+    "AwaitingManifest",
+    "CarrierAdapter",
+    "Found",
+    "LookupResult",
+    "NotFound",
+    "PlannedContainer",
+    "PlannedEvent",
+    "PlannedLeg",
+    "PlannedUpdate",
+    "ShipmentPlan",
+    "SimulatedCarrier",
+    "Snapshot",
+    "Unreachable",
+]

@@ -1,0 +1,107 @@
+"""Event names, and the container status that the latest transport event implies."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+
+class ContainerStatus(StrEnum):
+    """Every value of ``container.current_status``."""
+
+    NEW = "new"
+    ON_SHIP = "on_ship"
+    AVAILABLE = "available"
+    NOT_AVAILABLE = "not_available"
+    GROUNDED = "grounded"
+    ON_RAIL = "on_rail"
+    PICKED_UP = "picked_up"
+    OFF_DOCK = "off_dock"
+    DELIVERED = "delivered"
+    DROPPED = "dropped"
+    LOADED = "loaded"
+    EMPTY_RETURNED = "empty_returned"
+    AWAITING_INLAND_TRANSFER = "awaiting_inland_transfer"
+
+
+TRANSPORT = "container.transport."
+#: Status after each transport event (by the part after ``container.transport.``).
+STATUS_AFTER = {
+    "empty_out": ContainerStatus.NEW,
+    "full_in": ContainerStatus.NEW,
+    "vessel_loaded": ContainerStatus.ON_SHIP,
+    "vessel_departed": ContainerStatus.ON_SHIP,
+    "transshipment_arrived": ContainerStatus.ON_SHIP,
+    "transshipment_discharged": ContainerStatus.AWAITING_INLAND_TRANSFER,
+    "transshipment_loaded": ContainerStatus.ON_SHIP,
+    "transshipment_departed": ContainerStatus.ON_SHIP,
+    "vessel_arrived": ContainerStatus.ON_SHIP,
+    "vessel_berthed": ContainerStatus.ON_SHIP,
+    "vessel_discharged": ContainerStatus.GROUNDED,
+    "available": ContainerStatus.AVAILABLE,
+    "full_out": ContainerStatus.PICKED_UP,
+    "empty_in": ContainerStatus.EMPTY_RETURNED,
+    "rail_loaded": ContainerStatus.ON_RAIL,
+    "rail_departed": ContainerStatus.ON_RAIL,
+    "rail_arrived": ContainerStatus.ON_RAIL,
+    "rail_unloaded": ContainerStatus.AWAITING_INLAND_TRANSFER,
+    "arrived_at_inland_destination": ContainerStatus.DELIVERED,
+}
+
+#: Every event name a webhook may subscribe to (the interface document's Events part).
+EVENT_NAMES = (
+    *(
+        f"{TRANSPORT}{name}"
+        for name in (
+            "vessel_arrived",
+            "vessel_discharged",
+            "vessel_loaded",
+            "vessel_departed",
+            "vessel_berthed",
+            "rail_departed",
+            "rail_arrived",
+            "rail_loaded",
+            "rail_unloaded",
+            "transshipment_arrived",
+            "transshipment_discharged",
+            "transshipment_loaded",
+            "transshipment_departed",
+            "feeder_arrived",
+            "feeder_discharged",
+            "feeder_loaded",
+            "feeder_departed",
+            "empty_out",
+            "full_in",
+            "full_out",
+            "empty_in",
+            "arrived_at_inland_destination",
+            "estimated.arrived_at_inland_destination",
+            "available",
+        )
+    ),
+    "shipment.estimated.arrival",
+    "tracking_request.succeeded",
+    "tracking_request.failed",
+    "tracking_request.awaiting_manifest",
+    "tracking_request.tracking_stopped",
+    "container.created",
+    "container.updated",
+    "container.pod_terminal_changed",
+    "container.pickup_lfd.changed",
+    "container.pickup_lfd_line.changed",
+    "document.extracted",
+    "document.extraction_failed",
+)
+
+
+def status_after(event: str, *, available: bool | None = None) -> ContainerStatus | None:
+    """The status a container takes after ``event``; None when the event leaves it unchanged.
+
+    A discharge with known availability gives available / not_available rather than grounded.
+
+    >>> status_after("container.transport.vessel_loaded")
+    <ContainerStatus.ON_SHIP: 'on_ship'>
+    """
+    status = STATUS_AFTER.get(event.removeprefix(TRANSPORT))
+    if status is ContainerStatus.GROUNDED and available is not None:
+        return ContainerStatus.AVAILABLE if available else ContainerStatus.NOT_AVAILABLE
+    return status

@@ -1,0 +1,85 @@
+"""The tracking request state machine, and the retry schedule of failed lookups."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from enum import StrEnum
+
+
+class RequestStatus(StrEnum):
+    """``tracking_request.status``."""
+
+    PENDING = "pending"
+    AWAITING_MANIFEST = "awaiting_manifest"
+    CREATED = "created"
+    FAILED = "failed"
+    TRACKING_STOPPED = "tracking_stopped"
+
+
+#: Allowed moves: pending -> created | awaiting_manifest | failed; awaiting_manifest -> created |
+#: failed; created -> tracking_stopped; tracking_stopped -> created (resumed).
+TRANSITIONS: dict[RequestStatus, frozenset[RequestStatus]] = {
+    RequestStatus.PENDING: frozenset(
+        {RequestStatus.CREATED, RequestStatus.AWAITING_MANIFEST, RequestStatus.FAILED}
+    ),
+    RequestStatus.AWAITING_MANIFEST: frozenset({RequestStatus.CREATED, RequestStatus.FAILED}),
+    RequestStatus.CREATED: frozenset({RequestStatus.TRACKING_STOPPED}),
+    RequestStatus.TRACKING_STOPPED: frozenset({RequestStatus.CREATED}),
+    RequestStatus.FAILED: frozenset(),
+}
+
+#: Event emitted on entering each status (None: no event).
+STATUS_EVENT = {
+    RequestStatus.CREATED: "tracking_request.succeeded",
+    RequestStatus.AWAITING_MANIFEST: "tracking_request.awaiting_manifest",
+    RequestStatus.FAILED: "tracking_request.failed",
+    RequestStatus.TRACKING_STOPPED: "tracking_request.tracking_stopped",
+}
+
+FAILED_REASONS = frozenset(
+    {
+        "booking_cancelled",
+        "duplicate",
+        "expired",
+        "internal_processing_error",
+        "invalid_number",
+        "not_found",
+        "retries_exhausted",
+        "shipping_line_unreachable",
+        "unrecognized_response",
+        "data_unavailable",
+    }
+)
+
+#: Seconds to wait before each retry of a failed lookup (with up to 10 % jitter added).
+RETRY_BACKOFF_S = (300, 1_800, 7_200, 21_600)
+#: Tracking stops this long after the shipment arrives at its port of discharge.
+TRACKING_WINDOW = timedelta(days=56)
+#: An awaiting-manifest request is looked up again this often.
+MANIFEST_RECHECK = timedelta(hours=1)
+
+
+class IllegalTransition(ValueError):
+    """A status change the state machine does not allow."""
+
+
+def check_transition(current: str, new: RequestStatus) -> RequestStatus:
+    """``new`` if moving from ``current`` to it is allowed, else :class:`IllegalTransition`.
+
+    >>> check_transition("pending", RequestStatus.CREATED)
+    <RequestStatus.CREATED: 'created'>
+    """
+    if new not in TRANSITIONS[RequestStatus(current)]:
+        raise IllegalTransition(f"a tracking request cannot go from {current} to {new.value}")
+    return new
+
+
+def next_retry_at(now: datetime, retry_count: int, jitter: float) -> datetime | None:
+    """When to retry after ``retry_count`` failed attempts (None when retries are exhausted).
+
+    ``jitter`` in [0, 1) spreads retries of many requests; 10 % of the delay at most.
+    """
+    if retry_count > len(RETRY_BACKOFF_S):
+        return None
+    delay = RETRY_BACKOFF_S[retry_count - 1]
+    return now + timedelta(seconds=delay * (1 + 0.1 * jitter))

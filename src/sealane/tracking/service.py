@@ -1,0 +1,495 @@
+"""The tracking engine of the service: lookups, syncing shipments with their carrier, the outbox.
+
+Each unit of work (one request's lookup, one shipment's sync) is one transaction: the records it
+creates and their outbox rows commit together or not at all, so a restart loses nothing and a
+retry emits nothing twice (the outbox is unique per event and object).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session, sessionmaker
+
+from ..clock import Clock
+from ..routing.ports import get_port
+from ..store.database import transaction
+from ..store.models import (
+    Container,
+    ContainerUpdatedEvent,
+    EstimatedEvent,
+    OutboxEvent,
+    Shipment,
+    Terminal,
+    TrackingRequest,
+    TransportEvent,
+    Vessel,
+    VesselPosition,
+)
+from .carriers.base import (
+    AwaitingManifest,
+    CarrierAdapter,
+    Found,
+    NotFound,
+    PlannedUpdate,
+    ShipmentPlan,
+    Snapshot,
+)
+from .events import ContainerStatus, status_after
+from .lifecycle import (
+    STATUS_EVENT,
+    TRACKING_WINDOW,
+    RequestStatus,
+    check_transition,
+    next_retry_at,
+)
+
+#: A new arrival estimate is an event only when it moves by at least this much.
+ETA_CHANGE = timedelta(hours=2)
+#: Container timestamps set by events, by event (after ``container.transport.``).
+EVENT_FIELDS = {
+    "vessel_arrived": "pod_arrived_at",
+    "vessel_discharged": "pod_discharged_at",
+    "full_out": "pod_full_out_at",
+    "empty_in": "empty_terminated_at",
+}
+
+
+def emit(
+    session: Session, account_id: str, event: str, ref_type: str, ref_id: str, now: datetime
+) -> None:
+    """Queue ``event`` about (``ref_type``, ``ref_id``) for webhooks, once."""
+    exists = session.scalar(
+        select(OutboxEvent.id).where(
+            OutboxEvent.event == event,
+            OutboxEvent.reference_type == ref_type,
+            OutboxEvent.reference_id == ref_id,
+        )
+    )
+    if exists is None:
+        session.add(
+            OutboxEvent(
+                account_id=account_id,
+                event=event,
+                reference_type=ref_type,
+                reference_id=ref_id,
+                created_at=now,
+            )
+        )
+
+
+def set_status(
+    session: Session, request: TrackingRequest, new: RequestStatus, now: datetime
+) -> None:
+    """Move ``request`` to ``new`` through the state machine, emitting its event."""
+    check_transition(request.status, new)
+    request.status = new.value
+    request.updated_at = now
+    event = STATUS_EVENT.get(new)
+    if event:
+        emit(session, request.account_id, event, "tracking_request", request.id, now)
+
+
+@dataclass
+class TickReport:
+    """What one pass of :meth:`TrackingService.tick` did."""
+
+    lookups: int = 0
+    syncs: int = 0
+    errors: int = 0
+
+
+class TrackingService:
+    """Runs lookups that are due and syncs every tracked shipment with its carrier."""
+
+    def __init__(
+        self, sessions: sessionmaker[Session], clock: Clock, carriers: Mapping[str, CarrierAdapter]
+    ):
+        self.sessions = sessions
+        self.clock = clock
+        self.carriers = dict(carriers)
+
+    def tick(self) -> TickReport:
+        """One pass at the clock's current time; each unit of work is its own transaction."""
+        now = self.clock.now()
+        report = TickReport()
+        with self.sessions() as session:
+            due = session.scalars(
+                select(TrackingRequest.id).where(
+                    TrackingRequest.status.in_(
+                        [RequestStatus.PENDING.value, RequestStatus.AWAITING_MANIFEST.value]
+                    ),
+                    TrackingRequest.next_attempt_at <= now,
+                )
+            ).all()
+            active = session.scalars(
+                select(Shipment.id).where(Shipment.tracking_stopped_at.is_(None))
+            ).all()
+        for request_id in due:
+            with transaction(self.sessions) as session:
+                self.attempt(session, request_id, now)
+            report.lookups += 1
+        for shipment_id in active:
+            with transaction(self.sessions) as session:
+                shipment = session.get(Shipment, shipment_id)
+                if shipment is not None and shipment.tracking_stopped_at is None:
+                    self.sync(session, shipment, now)
+            report.syncs += 1
+        return report
+
+    # -- lookups ---------------------------------------------------------------------------
+
+    def attempt(self, session: Session, request_id: str, now: datetime) -> None:
+        """Ask the carrier about one due request and move it along its lifecycle."""
+        request = session.get(TrackingRequest, request_id)
+        if request is None:
+            return
+        adapter = self.carriers.get(request.scac)
+        if adapter is None:
+            self._failed_attempt(session, request, "shipping_line_unreachable", now)
+            return
+        result = adapter.lookup(
+            request.request_type, request.request_number, requested_at=request.created_at, now=now
+        )
+        if isinstance(result, Found):
+            shipment = self._create_shipment(session, request, result.plan, now)
+            request.shipment_id = shipment.id
+            request.failed_reason = None
+            request.is_retrying = False
+            request.next_attempt_at = None
+            set_status(session, request, RequestStatus.CREATED, now)
+            session.flush()
+            self.sync(session, shipment, now)
+        elif isinstance(result, AwaitingManifest):
+            if request.status != RequestStatus.AWAITING_MANIFEST:
+                set_status(session, request, RequestStatus.AWAITING_MANIFEST, now)
+            request.next_attempt_at = result.retry_at
+            request.updated_at = now
+        else:
+            self._failed_attempt(session, request, result.reason, now)
+
+    def _failed_attempt(
+        self, session: Session, request: TrackingRequest, reason: str, now: datetime
+    ) -> None:
+        """Count a failed attempt: retry with backoff, or fail for good when retries run out."""
+        request.retry_count += 1
+        jitter = (
+            int(hashlib.sha256(f"{request.id}/{request.retry_count}".encode()).hexdigest()[:4], 16)
+            / 65536
+        )
+        retry_at = next_retry_at(now, request.retry_count, jitter)
+        request.updated_at = now
+        if retry_at is not None:
+            request.is_retrying = True
+            request.failed_reason = reason
+            request.next_attempt_at = retry_at
+            return
+        request.is_retrying = False
+        request.next_attempt_at = None
+        request.failed_reason = reason if reason == NotFound().reason else "retries_exhausted"
+        set_status(session, request, RequestStatus.FAILED, now)
+
+    def _create_shipment(
+        self, session: Session, request: TrackingRequest, plan: ShipmentPlan, now: datetime
+    ) -> Shipment:
+        terminals = session.scalars(
+            select(Terminal)
+            .where(Terminal.port_locode == plan.port_of_discharge)
+            .order_by(Terminal.name)
+        ).all()
+        terminal = terminals[plan.terminal_choice % len(terminals)] if terminals else None
+        final = plan.legs[-1]
+        shipment = Shipment(
+            account_id=request.account_id,
+            bill_of_lading_number=plan.bill_of_lading_number,
+            booking_number=plan.booking_number,
+            ref_numbers=list(request.ref_numbers),
+            shipping_line_scac=plan.scac,
+            port_of_lading_locode=plan.port_of_lading,
+            port_of_discharge_locode=plan.port_of_discharge,
+            transshipment_locodes=list(plan.transshipments),
+            pod_vessel_id=_vessel_for(
+                session, final.vessel_name, final.vessel_imo, final.vessel_mmsi
+            ).id,
+            pod_voyage_number=final.voyage_number,
+            pod_terminal_id=terminal.id if terminal else None,
+            pol_etd_at=plan.legs[0].depart_at,
+            carrier_request_type=request.request_type,
+            carrier_number=request.request_number,
+            carrier_epoch=plan.epoch,
+            created_at=now,
+            updated_at=now,
+        )
+        session.add(shipment)
+        session.flush()
+        for planned in plan.containers:
+            container = Container(
+                account_id=request.account_id,
+                shipment_id=shipment.id,
+                number=planned.number,
+                seal_number=planned.seal_number,
+                equipment_type=planned.equipment_type,
+                equipment_length=planned.equipment_length,
+                equipment_height=planned.equipment_height,
+                weight_in_lbs=planned.weight_in_lbs,
+                current_status=ContainerStatus.NEW.value,
+                ref_numbers=list(request.ref_numbers),
+                pod_terminal_id=shipment.pod_terminal_id,
+                fees_at_pod_terminal=[],
+                holds_at_pod_terminal=[],
+                availability_known=False,
+                created_at=now,
+                updated_at=now,
+            )
+            session.add(container)
+            session.flush()
+            emit(session, request.account_id, "container.created", "container", container.id, now)
+        return shipment
+
+    # -- syncing -----------------------------------------------------------------------------
+
+    def sync(self, session: Session, shipment: Shipment, now: datetime) -> None:
+        """Record what the carrier reports up to ``now``: events, terminal updates, ETA, vessel."""
+        adapter = self.carriers.get(shipment.shipping_line_scac)
+        if adapter is None:
+            return
+        snapshot = adapter.snapshot(
+            (shipment.carrier_request_type, shipment.carrier_number, shipment.carrier_epoch), now
+        )
+        containers = {
+            c.number: c
+            for c in session.scalars(select(Container).where(Container.shipment_id == shipment.id))
+        }
+        by_index = [containers.get(planned.number) for planned in snapshot.plan.containers]
+        vessels = [
+            _vessel_for(session, leg.vessel_name, leg.vessel_imo, leg.vessel_mmsi)
+            for leg in snapshot.plan.legs
+        ]
+        self._record_events(session, shipment, snapshot, by_index, vessels, now)
+        self._record_updates(session, shipment, snapshot.updates, by_index, now)
+        self._record_estimate(session, shipment, snapshot, vessels, now)
+        _move_vessel(session, snapshot, vessels, now)
+        if snapshot.plan.legs[0].depart_at <= now and shipment.pol_atd_at is None:
+            shipment.pol_atd_at = snapshot.plan.legs[0].depart_at
+        if snapshot.pod_ata is not None and shipment.pod_ata_at is None:
+            shipment.pod_ata_at = snapshot.pod_ata
+            shipment.updated_at = now
+        if shipment.pod_ata_at is not None and now >= shipment.pod_ata_at + TRACKING_WINDOW:
+            stop_tracking(session, shipment, now)
+
+    def _record_events(
+        self,
+        session: Session,
+        shipment: Shipment,
+        snapshot: Snapshot,
+        containers: list[Container | None],
+        vessels: list[Vessel],
+        now: datetime,
+    ) -> None:
+        seen = set(
+            session.execute(
+                select(TransportEvent.container_id, TransportEvent.sequence).where(
+                    TransportEvent.shipment_id == shipment.id
+                )
+            ).tuples()
+        )
+        for planned in snapshot.events:
+            container = containers[planned.container]
+            if container is None or (container.id, planned.sequence) in seen:
+                continue
+            leg = snapshot.plan.legs[planned.leg] if planned.leg is not None else None
+            at_pod = planned.locode == shipment.port_of_discharge_locode
+            event = TransportEvent(
+                account_id=shipment.account_id,
+                shipment_id=shipment.id,
+                container_id=container.id,
+                event=planned.event,
+                sequence=planned.sequence,
+                voyage_number=leg.voyage_number if leg else None,
+                timestamp=planned.at,
+                timezone=get_port(planned.locode).time_zone,
+                location_locode=planned.locode,
+                vessel_id=vessels[planned.leg].id if planned.leg is not None else None,
+                terminal_id=shipment.pod_terminal_id if at_pod else None,
+                data_source=planned.data_source,
+                created_at=now,
+            )
+            session.add(event)
+            session.flush()
+            emit(session, shipment.account_id, planned.event, "transport_event", event.id, now)
+            name = planned.event.rsplit(".", 1)[-1]
+            status = status_after(planned.event, available=container.available_for_pickup)
+            if status is not None:
+                container.current_status = status.value
+            if name in EVENT_FIELDS:
+                setattr(container, EVENT_FIELDS[name], planned.at)
+            container.updated_at = now
+            shipment.updated_at = now
+
+    def _record_updates(
+        self,
+        session: Session,
+        shipment: Shipment,
+        updates: tuple[PlannedUpdate, ...],
+        containers: list[Container | None],
+        now: datetime,
+    ) -> None:
+        recorded = set(
+            session.execute(
+                select(ContainerUpdatedEvent.container_id, ContainerUpdatedEvent.timestamp).where(
+                    ContainerUpdatedEvent.container_id.in_(
+                        [c.id for c in containers if c is not None]
+                    )
+                )
+            ).tuples()
+        )
+        for update in updates:
+            container = containers[update.container]
+            if container is None or (container.id, update.at) in recorded:
+                continue
+            changeset = {}
+            for name, after in update.changes.items():
+                before = getattr(container, name)
+                if before != after:
+                    changeset[name] = [_json(before), _json(after)]
+                    setattr(container, name, after)
+            if "available_for_pickup" in update.changes:
+                container.availability_known = True
+                if container.current_status in ("grounded", "available", "not_available"):
+                    ready = bool(update.changes["available_for_pickup"])
+                    container.current_status = "available" if ready else "not_available"
+            record = ContainerUpdatedEvent(
+                account_id=shipment.account_id,
+                container_id=container.id,
+                terminal_id=container.pod_terminal_id,
+                changeset=changeset,
+                timestamp=update.at,
+                timezone=get_port(shipment.port_of_discharge_locode).time_zone,
+                data_source="terminal",
+                created_at=now,
+            )
+            session.add(record)
+            session.flush()
+            if changeset:
+                emit(
+                    session,
+                    shipment.account_id,
+                    "container.updated",
+                    "container_updated_event",
+                    record.id,
+                    now,
+                )
+            container.updated_at = now
+            shipment.updated_at = now
+
+    def _record_estimate(
+        self,
+        session: Session,
+        shipment: Shipment,
+        snapshot: Snapshot,
+        vessels: list[Vessel],
+        now: datetime,
+    ) -> None:
+        if snapshot.pod_ata is not None:
+            return
+        previous = shipment.pod_eta_at
+        if previous is not None and abs(snapshot.pod_eta - previous) < ETA_CHANGE:
+            return
+        pod = get_port(shipment.port_of_discharge_locode)
+        estimate = EstimatedEvent(
+            account_id=shipment.account_id,
+            shipment_id=shipment.id,
+            event="shipment.estimated.arrival",
+            estimated_timestamp=snapshot.pod_eta,
+            location_locode=pod.locode,
+            timezone=pod.time_zone,
+            voyage_number=snapshot.plan.legs[-1].voyage_number,
+            vessel_id=vessels[-1].id,
+            data_source="shipping_line",
+            created_at=now,
+        )
+        session.add(estimate)
+        session.flush()
+        emit(
+            session,
+            shipment.account_id,
+            "shipment.estimated.arrival",
+            "estimated_event",
+            estimate.id,
+            now,
+        )
+        shipment.pod_eta_at = snapshot.pod_eta
+        shipment.updated_at = now
+
+
+def stop_tracking(session: Session, shipment: Shipment, now: datetime) -> None:
+    """Stop following ``shipment`` (its tracking request becomes tracking_stopped)."""
+    if shipment.tracking_stopped_at is not None:
+        return
+    shipment.tracking_stopped_at = now
+    shipment.updated_at = now
+    for request in session.scalars(
+        select(TrackingRequest).where(TrackingRequest.shipment_id == shipment.id)
+    ):
+        if request.status == RequestStatus.CREATED:
+            set_status(session, request, RequestStatus.TRACKING_STOPPED, now)
+
+
+def resume_tracking(session: Session, shipment: Shipment, now: datetime) -> None:
+    """Follow ``shipment`` again (its tracking request is created again)."""
+    if shipment.tracking_stopped_at is None:
+        return
+    shipment.tracking_stopped_at = None
+    shipment.updated_at = now
+    for request in session.scalars(
+        select(TrackingRequest).where(TrackingRequest.shipment_id == shipment.id)
+    ):
+        if request.status == RequestStatus.TRACKING_STOPPED:
+            check_transition(request.status, RequestStatus.CREATED)
+            request.status = RequestStatus.CREATED.value
+            request.updated_at = now
+
+
+def _vessel_for(session: Session, name: str, imo: str, mmsi: str) -> Vessel:
+    vessel = session.scalar(select(Vessel).where(Vessel.imo == imo))
+    if vessel is None:
+        vessel = Vessel(name=name, imo=imo, mmsi=mmsi)
+        session.add(vessel)
+        session.flush()
+    return vessel
+
+
+def _move_vessel(
+    session: Session, snapshot: Snapshot, vessels: list[Vessel], now: datetime
+) -> None:
+    """Report the sailing vessel's position (at most one stored position per hour)."""
+    if snapshot.vessel_position is None:
+        return
+    leg, lon, lat, heading, knots = snapshot.vessel_position
+    vessel = vessels[leg]
+    last = session.scalar(
+        select(func.max(VesselPosition.timestamp)).where(VesselPosition.vessel_id == vessel.id)
+    )
+    vessel.longitude, vessel.latitude = lon, lat
+    vessel.navigational_heading_degrees, vessel.nautical_speed_knots = heading, knots
+    vessel.position_timestamp = now
+    if last is None or now - last >= timedelta(hours=1):
+        session.add(
+            VesselPosition(
+                vessel_id=vessel.id,
+                latitude=lat,
+                longitude=lon,
+                speed_knots=knots,
+                heading_degrees=heading,
+                timestamp=now,
+            )
+        )
+
+
+def _json(value: Any) -> Any:
+    return value.strftime("%Y-%m-%dT%H:%M:%SZ") if isinstance(value, datetime) else value
