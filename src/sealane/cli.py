@@ -137,15 +137,18 @@ def cmd_serve(args: argparse.Namespace) -> int:
     from .clock import SystemClock
     from .store.database import transaction
     from .store.seed import seed_demo
+    from .tracking.demo import seed_demo_tracking
 
     settings = _settings(args)
     if args.base_url is None and "SEALANE_BASE_URL" not in os.environ:
         settings = replace(settings, base_url=f"http://{args.host}:{args.port}/v2")
     clock = SystemClock()
-    app = create_app(settings, clock=clock)
+    app = create_app(settings, clock=clock, poll_interval_s=args.poll_interval)
     if args.demo:
         with transaction(app.state.sealane.sessions) as session:
             keys = seed_demo(session, clock.now())
+            seed_demo_tracking(session, keys[0][1].account_id, clock.now())
+        app.state.sealane.tracking.tick()  # shipments exist before the first request
         print(f"sealane demo on {settings.base_url} (database {settings.database_url})")
         for name, key in keys:
             print(f"  {name:<18} token {key.secret}")
@@ -155,9 +158,11 @@ def cmd_serve(args: argparse.Namespace) -> int:
             f"  try: curl -g -H 'Authorization: Token {token}' '{settings.base_url}{vessel_hint}'"
         )
         print(
-            f"       curl --compressed -H 'Authorization: Token {keys[0][1].secret}' "
+            f"       curl --compressed -H 'Authorization: Token {token}' "
             f"'{settings.base_url}/vessels/9811000/future_positions?port_id=NLRTM&previous_port_id=CNSHA'"
         )
+        shipments = f"{settings.base_url}/shipments?include=containers"
+        print(f"       curl -g -H 'Authorization: Token {token}' '{shipments}'")
         sys.stdout.flush()
     uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level)
     return 0
@@ -220,6 +225,9 @@ def build_parser() -> argparse.ArgumentParser:
     p_serve.add_argument("--base-url", default=None, help="public API base for links (…/v2)")
     p_serve.add_argument("--demo", action="store_true", help="seed demo accounts and vessels")
     p_serve.add_argument("--log-level", default="info")
+    p_serve.add_argument(
+        "--poll-interval", type=float, default=5.0, help="seconds between tracking polls (0: off)"
+    )
     p_serve.set_defaults(handler=cmd_serve)
 
     p_accounts = commands.add_parser("accounts", help="manage accounts")

@@ -92,10 +92,10 @@ def _seed(number: str) -> random.Random:
 
 
 def _epoch(number: str, requested_at: datetime) -> datetime:
-    """When the simulated voyage began: a seeded 0-20 days before the first lookup."""
+    """When the simulated voyage began: a seeded 0-45 days before the first lookup."""
     if number.startswith("TEST-TR-"):
         return requested_at - timedelta(hours=12)
-    return requested_at - timedelta(days=_seed(number + "/epoch").uniform(0.0, 20.0))
+    return requested_at - timedelta(days=_seed(number + "/epoch").uniform(0.0, 45.0))
 
 
 @lru_cache(maxsize=4096)
