@@ -140,6 +140,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     from .tracking.demo import seed_demo_tracking
 
     settings = _settings(args)
+    _warn_private(settings)
     if args.base_url is None and "SEALANE_BASE_URL" not in os.environ:
         settings = replace(settings, base_url=f"http://{args.host}:{args.port}/v2")
     clock = SystemClock()
@@ -166,6 +167,43 @@ def cmd_serve(args: argparse.Namespace) -> int:
         sys.stdout.flush()
     uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level)
     return 0
+
+
+def cmd_webhooks_worker(args: argparse.Namespace) -> int:
+    """``sealane webhooks worker``: deliver webhook notifications from the database, forever."""
+    import time
+
+    from .api.app import make_delivery_worker
+    from .clock import SystemClock
+    from .store.database import make_engine, session_factory
+    from .store.migrate import upgrade
+
+    settings = _settings(args)
+    _warn_private(settings)
+    engine = make_engine(settings.database_url)
+    upgrade(engine)
+    worker = make_delivery_worker(settings, session_factory(engine), SystemClock())
+    try:
+        while True:
+            attempts = worker.run_once()
+            if args.once:
+                print(f"{attempts} delivery attempts")
+                return 0
+            if attempts == 0:
+                time.sleep(args.interval)
+    except KeyboardInterrupt:
+        return 0
+    finally:
+        worker.close()
+
+
+def _warn_private(settings: Settings) -> None:
+    if settings.webhook_allow_private:
+        print(
+            "WARNING: SEALANE_WEBHOOK_ALLOW_PRIVATE is on: webhooks may call http and private "
+            "addresses. Use it only for local development and tests.",
+            file=sys.stderr,
+        )
 
 
 def cmd_accounts_create(args: argparse.Namespace) -> int:
@@ -229,6 +267,14 @@ def build_parser() -> argparse.ArgumentParser:
         "--poll-interval", type=float, default=5.0, help="seconds between tracking polls (0: off)"
     )
     p_serve.set_defaults(handler=cmd_serve)
+
+    p_webhooks = commands.add_parser("webhooks", help="webhook delivery")
+    webhook_commands = p_webhooks.add_subparsers(dest="webhooks_command", required=True)
+    p_worker = webhook_commands.add_parser("worker", help="run a delivery worker process")
+    p_worker.add_argument("--database", default=None, help="database URL")
+    p_worker.add_argument("--interval", type=float, default=1.0, help="seconds to wait when idle")
+    p_worker.add_argument("--once", action="store_true", help="one pass, then exit")
+    p_worker.set_defaults(handler=cmd_webhooks_worker)
 
     p_accounts = commands.add_parser("accounts", help="manage accounts")
     accounts = p_accounts.add_subparsers(dest="accounts_command", required=True)

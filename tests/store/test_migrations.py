@@ -27,10 +27,13 @@ MODEL_TABLES = {
     "estimated_events",
     "container_updated_events",
     "outbox_events",
+    "webhooks",
+    "webhook_notifications",
+    "webhook_notification_logs",
 }
 ALL_TABLES = MODEL_TABLES | {"alembic_version"}
 #: The newest migration.
-HEAD = "0002"
+HEAD = "0003"
 
 
 def tables(engine: Engine) -> set[str]:

@@ -8,6 +8,7 @@ from typing import Any
 
 from fastapi import FastAPI
 from fastapi.openapi.utils import get_openapi
+from sqlalchemy.orm import Session, sessionmaker
 from starlette.middleware.gzip import GZipMiddleware
 
 from ..clock import Clock, SystemClock
@@ -18,12 +19,14 @@ from ..store.seed import load_reference_data
 from ..tracking.carriers import SimulatedCarrier
 from ..tracking.poller import Poller
 from ..tracking.service import TrackingService
+from ..webhooks.delivery import DeliveryWorker
 from .errors import install_error_handlers
 from .jsonapi import MEDIA_TYPE
 from .negotiation import HeadAsGet, JsonApiNegotiation
 from .ratelimit import RateLimiter
 from .routers import reference, vessels
 from .routers import tracking as tracking_routes
+from .routers import webhooks as webhook_routes
 from .routers.responses import DOCUMENT_SCHEMA
 from .state import AppState
 
@@ -50,17 +53,23 @@ def create_app(
     the_clock = clock or SystemClock()
     sessions = session_factory(engine)
     tracking = TrackingService(sessions, the_clock, {"TEST": SimulatedCarrier()})
-    poller = Poller(tracking, poll_interval_s) if poll_interval_s else None
+    webhooks = make_delivery_worker(settings, sessions, the_clock)
+    pollers = (
+        [Poller(tracking, poll_interval_s), Poller(webhooks, poll_interval_s)]
+        if poll_interval_s
+        else []
+    )
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
-        if poller is not None:
+        for poller in pollers:
             poller.start()
         try:
             yield
         finally:
-            if poller is not None:
+            for poller in pollers:
                 poller.stop()
+            webhooks.close()
 
     app = FastAPI(
         lifespan=lifespan,
@@ -78,15 +87,29 @@ def create_app(
         clock=the_clock,
         limiter=RateLimiter(settings.rate_limit_per_minute, the_clock),
         tracking=tracking,
+        webhooks=webhooks,
     )
     install_error_handlers(app)
-    for router in (reference.router, vessels.router, tracking_routes.router):
+    for router in (reference.router, vessels.router, tracking_routes.router, webhook_routes.router):
         app.include_router(router, prefix=API_PREFIX)
     app.add_middleware(JsonApiNegotiation, prefix=API_PREFIX)
     app.add_middleware(GZipMiddleware, minimum_size=1024, compresslevel=1)
     app.add_middleware(HeadAsGet)
     app.openapi = lambda: _openapi(app)  # type: ignore[method-assign]
     return app
+
+
+def make_delivery_worker(
+    settings: Settings, sessions: sessionmaker[Session], clock: Clock
+) -> DeliveryWorker:
+    """The webhook delivery worker configured by ``settings``."""
+    return DeliveryWorker(
+        sessions,
+        clock,
+        render=webhook_routes.render_notification(settings.base_url),
+        schedule=settings.webhook_retry_schedule,
+        allow_private=settings.webhook_allow_private,
+    )
 
 
 def _openapi(app: FastAPI) -> dict[str, Any]:

@@ -11,6 +11,7 @@ from sqlalchemy.orm import Session, sessionmaker
 from ..clock import Clock
 from ..config import Settings
 from ..tracking.service import TrackingService
+from ..webhooks.delivery import DeliveryWorker
 from .ratelimit import RateLimiter
 
 
@@ -24,6 +25,7 @@ class AppState:
     clock: Clock
     limiter: RateLimiter
     tracking: TrackingService
+    webhooks: DeliveryWorker
 
 
 def state_of(request: Request) -> AppState:

@@ -1,19 +1,24 @@
-"""Background poller: runs the tracking service every few seconds so events happen as time moves."""
+"""Background poller: runs a service's ``tick()`` every few seconds (tracking, webhook delivery)."""
 
 from __future__ import annotations
 
 import logging
 import threading
-
-from .service import TrackingService
+from typing import Any, Protocol
 
 log = logging.getLogger("sealane.tracking")
+
+
+class Tickable(Protocol):
+    """Anything with a ``tick()`` doing one pass of background work."""
+
+    def tick(self) -> Any: ...
 
 
 class Poller:
     """A daemon thread calling ``service.tick()`` every ``interval_s`` seconds until stopped."""
 
-    def __init__(self, service: TrackingService, interval_s: float) -> None:
+    def __init__(self, service: Tickable, interval_s: float) -> None:
         self.service = service
         self.interval_s = interval_s
         self._stop = threading.Event()

@@ -1,0 +1,1 @@
+"""Webhooks: subscriptions, notifications from the outbox, signed at-least-once delivery."""

@@ -1,0 +1,245 @@
+"""Delivery of webhook notifications: claimed from the database, signed, retried, logged.
+
+A worker claims due notifications by leasing them (``locked_until``) in a short transaction,
+sends them outside any transaction, then records each attempt in its own transaction. A worker
+that dies mid-flight loses nothing: its leases expire and another worker (or itself, restarted)
+sends again with the same ``webhook-id``. That is at-least-once delivery; receivers deduplicate
+by ``webhook-id`` as the Standard Webhooks spec advises.
+"""
+
+from __future__ import annotations
+
+import email.utils
+import random
+import time
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+import httpx
+from sqlalchemy import or_, select
+from sqlalchemy.orm import Session, sessionmaker
+
+from ..clock import Clock
+from ..store.database import transaction
+from ..store.models import Webhook, WebhookNotification, WebhookNotificationLog
+from .claims import for_update_skip_locked
+from .notifications import Renderer, fan_out
+from .signing import signed_headers
+from .urlpolicy import CheckedUrl, UnsafeUrl, check_url
+
+TIMEOUT_S = 10.0
+EXCERPT_CHARS = 500
+USER_AGENT = "sealane-webhooks/1"
+
+
+@dataclass(frozen=True, slots=True)
+class Attempt:
+    """The outcome of one POST."""
+
+    status_code: int | None
+    duration_ms: float
+    error: str | None = None
+    excerpt: str | None = None
+    retry_after_s: float | None = None
+
+    @property
+    def succeeded(self) -> bool:
+        """Any 2xx is a success."""
+        return self.status_code is not None and 200 <= self.status_code < 300
+
+
+@dataclass(frozen=True, slots=True)
+class Job:
+    """A claimed notification with what is needed to send it."""
+
+    notification_id: str
+    attempt: int
+    url: str
+    secret: str
+    headers: tuple[tuple[str, str], ...]
+    body: bytes
+    active: bool
+
+
+Sender = Callable[[CheckedUrl, dict[str, str], bytes], Attempt]
+
+
+def http_sender(client: httpx.Client) -> Sender:
+    """POST with ``client`` to the checked address (Host and TLS name kept), no redirects."""
+
+    def send(target: CheckedUrl, headers: dict[str, str], body: bytes) -> Attempt:
+        host = f"[{target.address}]" if ":" in target.address else target.address
+        url = httpx.URL(target.url).copy_with(host=host.strip("[]"), port=target.port)
+        default_port = 443 if target.scheme == "https" else 80
+        headers = {
+            **headers,
+            "Host": target.host if target.port == default_port else f"{target.host}:{target.port}",
+        }
+        started = time.perf_counter()
+        try:
+            request = client.build_request(
+                "POST", url, headers=headers, content=body, extensions={"sni_hostname": target.host}
+            )
+            response = client.send(request)
+        except httpx.HTTPError as failure:
+            elapsed = (time.perf_counter() - started) * 1000
+            return Attempt(None, elapsed, error=f"{type(failure).__name__}: {failure}")
+        elapsed = (time.perf_counter() - started) * 1000
+        excerpt = response.text[:EXCERPT_CHARS] if response.content else None
+        note = "redirects are not followed" if 300 <= response.status_code < 400 else None
+        return Attempt(response.status_code, elapsed, note, excerpt, _retry_after(response))
+
+    return send
+
+
+def _retry_after(response: httpx.Response) -> float | None:
+    value = response.headers.get("retry-after")
+    if not value:
+        return None
+    if value.strip().isdigit():
+        return float(value.strip())
+    try:
+        moment = email.utils.parsedate_to_datetime(value)
+    except (TypeError, ValueError):
+        return None
+    return max((moment - datetime.now(moment.tzinfo)).total_seconds(), 0.0)
+
+
+class DeliveryWorker:
+    """Fans the outbox out into notifications and delivers the ones that are due."""
+
+    def __init__(
+        self,
+        sessions: sessionmaker[Session],
+        clock: Clock,
+        *,
+        render: Renderer,
+        schedule: tuple[int, ...],
+        allow_private: bool,
+        sender: Sender | None = None,
+        lease_s: float = 120.0,
+        batch: int = 50,
+        concurrency: int = 8,
+        wall_clock: Callable[[], float] = time.time,
+    ) -> None:
+        self.sessions = sessions
+        self.clock = clock
+        self.render = render
+        self.schedule = schedule
+        self.allow_private = allow_private
+        self.lease = timedelta(seconds=lease_s)
+        self.batch = batch
+        self._client = httpx.Client(
+            follow_redirects=False, timeout=TIMEOUT_S, headers={"User-Agent": USER_AGENT}
+        )
+        self.sender = sender or http_sender(self._client)
+        self._pool = ThreadPoolExecutor(
+            max_workers=concurrency, thread_name_prefix="sealane-webhook"
+        )
+        self._rng = random.Random()
+        #: Signing time: receivers check ``webhook-timestamp`` against their real clock, so it
+        #: is wall time even when the service runs on a simulated clock.
+        self.wall_clock = wall_clock
+
+    def close(self) -> None:
+        """Release the HTTP client and the sending threads."""
+        self._pool.shutdown(wait=True)
+        self._client.close()
+
+    def tick(self) -> int:
+        """One pass (see :meth:`run_once`), so a background poller can drive the worker."""
+        return self.run_once()
+
+    def run_once(self) -> int:
+        """One pass: fan out the outbox, then send what is due; returns attempts made."""
+        now = self.clock.now()
+        with transaction(self.sessions) as session:
+            fan_out(session, now, self.render)
+        jobs = self._claim(now)
+        results = list(self._pool.map(self._send, jobs))
+        for job, attempt in zip(jobs, results, strict=True):
+            self._record(job, attempt)
+        return len(jobs)
+
+    def _claim(self, now: datetime) -> list[Job]:
+        """Lease due notifications to this worker (skipping those other workers hold)."""
+        with transaction(self.sessions) as session:
+            query = (
+                select(WebhookNotification)
+                .where(
+                    WebhookNotification.delivery_status == "pending",
+                    WebhookNotification.next_attempt_at <= now,
+                    or_(
+                        WebhookNotification.locked_until.is_(None),
+                        WebhookNotification.locked_until < now,
+                    ),
+                )
+                .order_by(WebhookNotification.next_attempt_at)
+                .limit(self.batch)
+            )
+            jobs = []
+            for notification in session.scalars(for_update_skip_locked(session, query)).all():
+                notification.locked_until = now + self.lease
+                webhook = session.get(Webhook, notification.webhook_id)
+                jobs.append(
+                    Job(
+                        notification_id=notification.id,
+                        attempt=notification.attempts + 1,
+                        url=webhook.url if webhook else "",
+                        secret=webhook.secret if webhook else "",
+                        headers=tuple(
+                            (h["name"], h["value"]) for h in (webhook.headers if webhook else [])
+                        ),
+                        body=notification.payload.encode(),
+                        active=bool(webhook and webhook.active),
+                    )
+                )
+            return jobs
+
+    def _send(self, job: Job) -> Attempt:
+        if not job.active:
+            return Attempt(None, 0.0, error="the webhook is inactive or deleted")
+        try:
+            target = check_url(job.url, allow_private=self.allow_private)  # DNS may have changed
+        except UnsafeUrl as error:
+            return Attempt(None, 0.0, error=f"refused by the URL policy: {error}")
+        timestamp = int(self.wall_clock())
+        headers = dict(job.headers)
+        headers["Content-Type"] = "application/json"
+        headers.update(signed_headers(job.secret, job.notification_id, timestamp, job.body))
+        return self.sender(target, headers, job.body)
+
+    def _record(self, job: Job, attempt: Attempt) -> None:
+        """Log the attempt and decide: succeeded, retry later, or failed for good."""
+        now = self.clock.now()
+        with transaction(self.sessions) as session:
+            notification = session.get(WebhookNotification, job.notification_id)
+            if notification is None:
+                return
+            session.add(
+                WebhookNotificationLog(
+                    notification_id=notification.id,
+                    attempt=job.attempt,
+                    attempted_at=now,
+                    status_code=attempt.status_code,
+                    duration_ms=attempt.duration_ms,
+                    error=attempt.error,
+                    response_excerpt=attempt.excerpt,
+                )
+            )
+            notification.attempts = job.attempt
+            notification.locked_until = None
+            notification.updated_at = now
+            if attempt.succeeded:
+                notification.delivery_status = "succeeded"
+                notification.next_attempt_at = None
+            elif not job.active or job.attempt > len(self.schedule):
+                notification.delivery_status = "failed"
+                notification.next_attempt_at = None
+            else:
+                delay = self.schedule[job.attempt - 1] * self._rng.uniform(0.9, 1.1)
+                if attempt.retry_after_s is not None:
+                    delay = max(delay, attempt.retry_after_s)
+                notification.next_attempt_at = now + timedelta(seconds=delay)
