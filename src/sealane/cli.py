@@ -182,7 +182,9 @@ def cmd_webhooks_worker(args: argparse.Namespace) -> int:
     _warn_private(settings)
     engine = make_engine(settings.database_url)
     upgrade(engine)
-    worker = make_delivery_worker(settings, session_factory(engine), SystemClock())
+    worker = make_delivery_worker(
+        settings, session_factory(engine), SystemClock(), lease_s=args.lease
+    )
     try:
         while True:
             attempts = worker.run_once()
@@ -274,6 +276,12 @@ def build_parser() -> argparse.ArgumentParser:
     p_worker.add_argument("--database", default=None, help="database URL")
     p_worker.add_argument("--interval", type=float, default=1.0, help="seconds to wait when idle")
     p_worker.add_argument("--once", action="store_true", help="one pass, then exit")
+    p_worker.add_argument(
+        "--lease",
+        type=float,
+        default=120.0,
+        help="seconds a claimed notification stays with this worker",
+    )
     p_worker.set_defaults(handler=cmd_webhooks_worker)
 
     p_accounts = commands.add_parser("accounts", help="manage accounts")
