@@ -100,15 +100,20 @@ def create_app(
 
 
 def make_delivery_worker(
-    settings: Settings, sessions: sessionmaker[Session], clock: Clock
+    settings: Settings, sessions: sessionmaker[Session], clock: Clock, *, lease_s: float = 120.0
 ) -> DeliveryWorker:
-    """The webhook delivery worker configured by ``settings``."""
+    """The webhook delivery worker configured by ``settings``.
+
+    ``lease_s`` is how long a claimed notification stays with this worker; after a crash it is
+    sent again once the lease runs out (keep it above the 10 s delivery timeout).
+    """
     return DeliveryWorker(
         sessions,
         clock,
         render=webhook_routes.render_notification(settings.base_url),
         schedule=settings.webhook_retry_schedule,
         allow_private=settings.webhook_allow_private,
+        lease_s=lease_s,
     )
 
 
