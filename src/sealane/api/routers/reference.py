@@ -13,6 +13,7 @@ from ...store.models import ShippingLine, Terminal
 from ..auth import Caller, authenticate
 from ..errors import NotFound
 from ..jsonapi import JsonApiResponse, list_document, parse_include, parse_page
+from ..listing import PageNumber, PageSize, paged
 from ..params import like_pattern, optional_text
 from ..resources import port_resource, shipping_line_resource, terminal_resource
 from ..state import state_of
@@ -20,8 +21,6 @@ from .responses import ERRORS
 
 router = APIRouter()
 Auth = Annotated[Caller, Depends(authenticate)]
-PageNumber = Annotated[str | None, Query(alias="page[number]", pattern=r"^[0-9]{1,7}$")]
-PageSize = Annotated[str | None, Query(alias="page[size]", pattern=r"^[0-9]{1,3}$")]
 
 
 @router.get("/ports", response_class=JsonApiResponse, responses=ERRORS, tags=["ports"])
@@ -90,10 +89,7 @@ def list_terminals(
         except UnknownPortError:
             query = query.where(Terminal.port_locode == "")
     with state.sessions() as session:
-        total = session.scalar(select(func.count()).select_from(query.subquery())) or 0
-        rows = session.scalars(
-            query.order_by(Terminal.name).offset(page.offset).limit(page.size)
-        ).all()
+        total, rows = paged(session, query.order_by(Terminal.name), page)
     base = state.settings.base_url
     data = [terminal_resource(row, base) for row in rows]
     included = _ports_of(rows, base) if "port" in includes else None
@@ -163,10 +159,7 @@ def list_shipping_lines(
         )
     state = state_of(request)
     with state.sessions() as session:
-        total = session.scalar(select(func.count()).select_from(query.subquery())) or 0
-        rows = session.scalars(
-            query.order_by(ShippingLine.name).offset(page.offset).limit(page.size)
-        ).all()
+        total, rows = paged(session, query.order_by(ShippingLine.name), page)
     base = state.settings.base_url
     data = [shipping_line_resource(row, base) for row in rows]
     return JsonApiResponse(

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Body, Depends, Query, Request
+from fastapi import APIRouter, Depends, Query, Request
 from sqlalchemy import String, cast, func, or_, select
 from sqlalchemy.orm import Session
 from sqlalchemy.sql import Select
@@ -28,8 +28,9 @@ from ...tracking.requests import InvalidInput, create_tracking_request, string_l
 from ...tracking.service import resume_tracking, stop_tracking
 from ..auth import Caller, authenticate
 from ..documents import attributes_of
-from ..errors import BadRequest, NotFound, Unprocessable
-from ..jsonapi import JsonApiResponse, Page, list_document, parse_include, parse_page
+from ..errors import BadRequest, Unprocessable
+from ..jsonapi import JsonApiResponse, list_document, parse_include, parse_page
+from ..listing import Include, PageNumber, PageSize, Payload, owned, paged
 from ..params import like_pattern, optional_text
 from ..resources import port_resource, terminal_resource, vessel_resource
 from ..state import state_of
@@ -43,10 +44,6 @@ from .responses import ERRORS
 
 router = APIRouter()
 Auth = Annotated[Caller, Depends(authenticate)]
-Payload = Annotated[Any, Body(media_type="application/vnd.api+json")]
-PageNumber = Annotated[str | None, Query(alias="page[number]", pattern=r"^[0-9]{1,7}$")]
-PageSize = Annotated[str | None, Query(alias="page[size]", pattern=r"^[0-9]{1,3}$")]
-Include = Annotated[str | None, Query()]
 Filter = Annotated[str | None, Query()]
 
 REQUEST_INCLUDES = ("tracked_object", "tracked_object.containers")
@@ -172,23 +169,10 @@ def _time_filter(request: Request, name: str) -> datetime | None:
     return moment
 
 
-def _paged(session: Session, query: Select[Any], page: Page) -> tuple[int, list[Any]]:
-    total = session.scalar(select(func.count()).select_from(query.subquery())) or 0
-    rows = session.scalars(query.offset(page.offset).limit(page.size)).all()
-    return total, list(rows)
-
-
 def _json_array_contains(column: Any, value: str) -> Any:
     """Rows whose JSON array ``column`` holds the string ``value`` (portable: text match)."""
     quoted = like_pattern(f'"{value}"')
     return func.lower(cast(column, String)).like(quoted, escape="\\")
-
-
-def _owned(session: Session, model: Any, object_id: str, caller: Caller, kind: str) -> Any:
-    obj = session.get(model, object_id)
-    if obj is None or obj.account_id != caller.account_id:
-        raise NotFound(f"no {kind} with id {object_id!r}", code="not_found")
-    return obj
 
 
 # -- tracking requests ---------------------------------------------------------------------------
@@ -255,7 +239,7 @@ def list_requests(
         query = query.where(TrackingRequest.created_at <= end)
     state = state_of(request)
     with state.sessions() as session:
-        total, rows = _paged(
+        total, rows = paged(
             session, query.order_by(TrackingRequest.created_at.desc(), TrackingRequest.id), page
         )
         docs = Documents(session, state.settings.base_url)
@@ -285,7 +269,7 @@ def get_request(
     includes = parse_include(request.query_params, REQUEST_INCLUDES)
     state = state_of(request)
     with state.sessions() as session:
-        row = _owned(session, TrackingRequest, request_id, caller, "tracking request")
+        row = owned(session, TrackingRequest, request_id, caller, "tracking request")
         docs = Documents(session, state.settings.base_url)
         doc = docs.single(docs.tracking_request(row, includes))
     return JsonApiResponse(doc)
@@ -305,7 +289,7 @@ def update_request(
     _only(attributes, ("ref_numbers", "tags"))
     state = state_of(request)
     with transaction(state.sessions) as session:
-        row = _owned(session, TrackingRequest, request_id, caller, "tracking request")
+        row = owned(session, TrackingRequest, request_id, caller, "tracking request")
         for name in ("ref_numbers", "tags"):
             if name in attributes:
                 setattr(row, name, _strings(attributes[name], name))
@@ -406,7 +390,7 @@ def list_shipments(
     )
     state = state_of(request)
     with state.sessions() as session:
-        total, rows = _paged(session, query.order_by(Shipment.updated_at.desc(), Shipment.id), page)
+        total, rows = paged(session, query.order_by(Shipment.updated_at.desc(), Shipment.id), page)
         docs = Documents(session, state.settings.base_url)
         data = [docs.shipment(row, includes) for row in rows]
     base = state.settings.base_url
@@ -431,7 +415,7 @@ def get_shipment(
     includes = parse_include(request.query_params, SHIPMENT_INCLUDES)
     state = state_of(request)
     with state.sessions() as session:
-        row = _owned(session, Shipment, shipment_id, caller, "shipment")
+        row = owned(session, Shipment, shipment_id, caller, "shipment")
         docs = Documents(session, state.settings.base_url)
         doc = docs.single(docs.shipment(row, includes))
     return JsonApiResponse(doc)
@@ -448,7 +432,7 @@ def update_shipment(
     _only(attributes, ("ref_numbers",))
     state = state_of(request)
     with transaction(state.sessions) as session:
-        row = _owned(session, Shipment, shipment_id, caller, "shipment")
+        row = owned(session, Shipment, shipment_id, caller, "shipment")
         if "ref_numbers" in attributes:
             row.ref_numbers = _strings(attributes["ref_numbers"], "ref_numbers")
             row.updated_at = state.clock.now()
@@ -484,7 +468,7 @@ def _set_tracking(
 ) -> JsonApiResponse:
     state = state_of(request)
     with transaction(state.sessions) as session:
-        row = _owned(session, Shipment, shipment_id, caller, "shipment")
+        row = owned(session, Shipment, shipment_id, caller, "shipment")
         (stop_tracking if stop else resume_tracking)(session, row, state.clock.now())
         docs = Documents(session, state.settings.base_url)
         doc = docs.single(docs.shipment(row))
@@ -516,7 +500,7 @@ def list_containers(
     query = _tracking_filters(request, base_query, containers=True)
     state = state_of(request)
     with state.sessions() as session:
-        total, rows = _paged(
+        total, rows = paged(
             session, query.order_by(Container.updated_at.desc(), Container.id), page
         )
         docs = Documents(session, state.settings.base_url)
@@ -546,7 +530,7 @@ def get_container(
     includes = parse_include(request.query_params, CONTAINER_INCLUDES)
     state = state_of(request)
     with state.sessions() as session:
-        row = _owned(session, Container, container_id, caller, "container")
+        row = owned(session, Container, container_id, caller, "container")
         docs = Documents(session, state.settings.base_url)
         doc = docs.single(docs.container(row, includes))
     return JsonApiResponse(doc)
@@ -566,7 +550,7 @@ def update_container(
     _only(attributes, ("ref_numbers",))
     state = state_of(request)
     with transaction(state.sessions) as session:
-        row = _owned(session, Container, container_id, caller, "container")
+        row = owned(session, Container, container_id, caller, "container")
         if "ref_numbers" in attributes:
             row.ref_numbers = _strings(attributes["ref_numbers"], "ref_numbers")
             row.updated_at = state.clock.now()
@@ -594,13 +578,13 @@ def container_events(
     parse_include(params, ())
     state = state_of(request)
     with state.sessions() as session:
-        _owned(session, Container, container_id, caller, "container")
+        owned(session, Container, container_id, caller, "container")
         query = (
             select(TransportEvent)
             .where(TransportEvent.container_id == container_id)
             .order_by(TransportEvent.timestamp, TransportEvent.sequence)
         )
-        total, rows = _paged(session, query, page)
+        total, rows = paged(session, query, page)
         data = [transport_event_resource(row, state.settings.base_url) for row in rows]
     base = state.settings.base_url
     return JsonApiResponse(

@@ -16,6 +16,7 @@ from ...store.models import Vessel
 from ..auth import Caller, authenticate, authenticate_routing
 from ..errors import NotFound, Unprocessable
 from ..jsonapi import JsonApiResponse, list_document, parse_include, parse_page, resource
+from ..listing import PageNumber, PageSize, paged
 from ..params import like_pattern, number, optional_text, required
 from ..resources import vessel_attributes, vessel_resource
 from ..state import state_of
@@ -38,8 +39,8 @@ def list_vessels(
     _caller: Auth,
     name: Annotated[str | None, Query(alias="filter[name]")] = None,
     imo: Annotated[str | None, Query(alias="filter[imo]")] = None,
-    page_number: Annotated[str | None, Query(alias="page[number]", pattern=r"^[0-9]{1,7}$")] = None,
-    page_size: Annotated[str | None, Query(alias="page[size]", pattern=r"^[0-9]{1,3}$")] = None,
+    page_number: PageNumber = None,
+    page_size: PageSize = None,
 ) -> JsonApiResponse:
     """Vessels, filtered by name (case-insensitive substring) or IMO number."""
     params = request.query_params
@@ -54,10 +55,7 @@ def list_vessels(
         query = query.where(Vessel.imo == imo_text)
     state = state_of(request)
     with state.sessions() as session:
-        total = session.scalar(select(func.count()).select_from(query.subquery())) or 0
-        rows = session.scalars(
-            query.order_by(Vessel.name).offset(page.offset).limit(page.size)
-        ).all()
+        total, rows = paged(session, query.order_by(Vessel.name), page)
     base = state.settings.base_url
     data = [vessel_resource(row, base) for row in rows]
     return JsonApiResponse(

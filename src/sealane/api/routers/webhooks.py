@@ -5,9 +5,9 @@ from __future__ import annotations
 from typing import Annotated, Any
 
 import orjson
-from fastapi import APIRouter, Body, Depends, Query, Request
+from fastapi import APIRouter, Depends, Query, Request
 from fastapi.responses import Response
-from sqlalchemy import func, select
+from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from ...routing.ports import registry
@@ -34,8 +34,9 @@ from ...webhooks.subscriptions import (
 )
 from ..auth import Caller, authenticate
 from ..documents import attributes_of
-from ..errors import BadRequest, NotFound, Unprocessable
+from ..errors import BadRequest, Unprocessable
 from ..jsonapi import JsonApiResponse, list_document, parse_include, parse_page, resource, to_one
+from ..listing import PageNumber, PageSize, Payload, owned, paged
 from ..params import optional_text
 from ..resources import iso, port_resource
 from ..tracking_resources import (
@@ -50,9 +51,6 @@ from .tracking import Documents
 
 router = APIRouter()
 Auth = Annotated[Caller, Depends(authenticate)]
-Payload = Annotated[Any, Body(media_type="application/vnd.api+json")]
-PageNumber = Annotated[str | None, Query(alias="page[number]", pattern=r"^[0-9]{1,7}$")]
-PageSize = Annotated[str | None, Query(alias="page[size]", pattern=r"^[0-9]{1,3}$")]
 NOTIFICATION_INCLUDES = ("webhook", "reference_object", "webhook_notification_logs")
 
 
@@ -187,13 +185,6 @@ def render_notification(base_url: str) -> Any:
     return render
 
 
-def _owned(session: Session, model: Any, object_id: str, caller: Caller, kind: str) -> Any:
-    obj = session.get(model, object_id)
-    if obj is None or obj.account_id != caller.account_id:
-        raise NotFound(f"no {kind} with id {object_id!r}", code="not_found")
-    return obj
-
-
 def _invalid(error: InvalidInput) -> Unprocessable:
     return Unprocessable(error.detail, pointer=error.pointer, code=error.code)
 
@@ -217,10 +208,7 @@ def list_webhooks(
     state = request.app.state.sealane
     query = select(Webhook).where(Webhook.account_id == caller.account_id)
     with state.sessions() as session:
-        total = session.scalar(select(func.count()).select_from(query.subquery())) or 0
-        rows = session.scalars(
-            query.order_by(Webhook.created_at, Webhook.id).offset(page.offset).limit(page.size)
-        ).all()
+        total, rows = paged(session, query.order_by(Webhook.created_at, Webhook.id), page)
     base = state.settings.base_url
     data = [webhook_resource(row, base) for row in rows]
     return JsonApiResponse(
@@ -276,7 +264,7 @@ def get_webhook(request: Request, webhook_id: str, caller: Auth) -> JsonApiRespo
     parse_include(request.query_params, ())
     state = request.app.state.sealane
     with state.sessions() as session:
-        webhook = _owned(session, Webhook, webhook_id, caller, "webhook")
+        webhook = owned(session, Webhook, webhook_id, caller, "webhook")
         data = webhook_resource(webhook, state.settings.base_url)
     return JsonApiResponse({"data": data, "links": {"self": data["links"]["self"]}})
 
@@ -306,7 +294,7 @@ def update_webhook(
     except InvalidInput as error:
         raise _invalid(error) from None
     with transaction(state.sessions) as session:
-        webhook = _owned(session, Webhook, webhook_id, caller, "webhook")
+        webhook = owned(session, Webhook, webhook_id, caller, "webhook")
         for name, value in changes.items():
             setattr(webhook, name, value)
         webhook.updated_at = state.clock.now()
@@ -319,7 +307,7 @@ def delete_webhook(request: Request, webhook_id: str, caller: Auth) -> Response:
     """Remove a webhook (its undelivered notifications go with it)."""
     state = request.app.state.sealane
     with transaction(state.sessions) as session:
-        session.delete(_owned(session, Webhook, webhook_id, caller, "webhook"))
+        session.delete(owned(session, Webhook, webhook_id, caller, "webhook"))
     return Response(status_code=204)
 
 
@@ -355,12 +343,11 @@ def list_notifications(
         query = query.where(WebhookNotification.webhook_id == value)
     state = request.app.state.sealane
     with state.sessions() as session:
-        total = session.scalar(select(func.count()).select_from(query.subquery())) or 0
-        rows = session.scalars(
-            query.order_by(WebhookNotification.created_at.desc(), WebhookNotification.id)
-            .offset(page.offset)
-            .limit(page.size)
-        ).all()
+        total, rows = paged(
+            session,
+            query.order_by(WebhookNotification.created_at.desc(), WebhookNotification.id),
+            page,
+        )
         docs = NotificationDocuments(session, state.settings.base_url)
         data = [docs.notification(row, includes) for row in rows]
     base = state.settings.base_url
@@ -391,7 +378,7 @@ def get_notification(
     includes = parse_include(request.query_params, NOTIFICATION_INCLUDES)
     state = request.app.state.sealane
     with state.sessions() as session:
-        notification = _owned(
+        notification = owned(
             session, WebhookNotification, notification_id, caller, "webhook notification"
         )
         docs = NotificationDocuments(session, state.settings.base_url)
