@@ -148,6 +148,9 @@ def test_future_positions__timestamps_one_step_apart(
     intervals = interval_ms(positions)
     assert positions.times.dtype == np.dtype("datetime64[ms]")
     assert utc(positions.times[0]) == T0
+    if len(positions) == 1:  # a start on the port itself: a zero-length voyage
+        assert positions.distance_remaining_nm < 1e-6
+        return
     assert np.all(intervals[:-1] == step_s * 1000)
     # The arrival is timed by the route's length, so the last interval absorbs the corners cut
     # and may exceed step_s (see test_future_positions__arrival_timed_by_route_length).

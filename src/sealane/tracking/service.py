@@ -291,13 +291,14 @@ class TrackingService:
         vessels: list[Vessel],
         now: datetime,
     ) -> None:
-        seen = set(
-            session.execute(
+        seen = {
+            (row[0], row[1])
+            for row in session.execute(
                 select(TransportEvent.container_id, TransportEvent.sequence).where(
                     TransportEvent.shipment_id == shipment.id
                 )
-            ).tuples()
-        )
+            )
+        }
         for planned in snapshot.events:
             container = containers[planned.container]
             if container is None or (container.id, planned.sequence) in seen:
@@ -339,15 +340,16 @@ class TrackingService:
         containers: list[Container | None],
         now: datetime,
     ) -> None:
-        recorded = set(
-            session.execute(
+        recorded = {
+            (row[0], row[1])
+            for row in session.execute(
                 select(ContainerUpdatedEvent.container_id, ContainerUpdatedEvent.timestamp).where(
                     ContainerUpdatedEvent.container_id.in_(
                         [c.id for c in containers if c is not None]
                     )
                 )
-            ).tuples()
-        )
+            )
+        }
         for update in updates:
             container = containers[update.container]
             if container is None or (container.id, update.at) in recorded:

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 import httpx
-from sqlalchemy import or_, select
+from sqlalchemy import or_, select, update
 from sqlalchemy.orm import Session, sessionmaker
 
 from ..clock import Clock
@@ -92,6 +92,21 @@ def http_sender(client: httpx.Client) -> Sender:
         return Attempt(response.status_code, elapsed, note, excerpt, _retry_after(response))
 
     return send
+
+
+def _take(session: Session, notification_id: str, now: datetime, until: datetime) -> bool:
+    """Lease one notification if it is still free: compare-and-set, exclusive on any backend."""
+    claimed = session.execute(
+        update(WebhookNotification)
+        .where(
+            WebhookNotification.id == notification_id,
+            WebhookNotification.delivery_status == "pending",
+            or_(WebhookNotification.locked_until.is_(None), WebhookNotification.locked_until < now),
+        )
+        .values(locked_until=until)
+        .execution_options(synchronize_session=False)
+    )
+    return int(getattr(claimed, "rowcount", 0)) == 1
 
 
 def _retry_after(response: httpx.Response) -> float | None:
@@ -181,7 +196,8 @@ class DeliveryWorker:
             )
             jobs = []
             for notification in session.scalars(for_update_skip_locked(session, query)).all():
-                notification.locked_until = now + self.lease
+                if not _take(session, notification.id, now, now + self.lease):
+                    continue  # another worker claimed it in the meantime
                 webhook = session.get(Webhook, notification.webhook_id)
                 jobs.append(
                     Job(
@@ -229,6 +245,8 @@ class DeliveryWorker:
                     response_excerpt=attempt.excerpt,
                 )
             )
+            if notification.delivery_status != "pending" or notification.attempts >= job.attempt:
+                return  # settled by another worker whose lease overlapped: keep its outcome
             notification.attempts = job.attempt
             notification.locked_until = None
             notification.updated_at = now

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from datetime import datetime
 
-from sqlalchemy import select
+from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 
 from ..store.models import OutboxEvent, Webhook, WebhookNotification
@@ -30,6 +30,14 @@ def fan_out(session: Session, now: datetime, render: Renderer, *, batch: int = 2
     rows = session.scalars(for_update_skip_locked(session, query)).all()
     webhooks: dict[str, list[Webhook]] = {}
     for row in rows:
+        taken = session.execute(
+            update(OutboxEvent)
+            .where(OutboxEvent.id == row.id, OutboxEvent.dispatched_at.is_(None))
+            .values(dispatched_at=now)
+            .execution_options(synchronize_session=False)
+        )
+        if int(getattr(taken, "rowcount", 0)) != 1:
+            continue  # another dispatcher took it
         if row.account_id not in webhooks:
             webhooks[row.account_id] = list(
                 session.scalars(
@@ -58,5 +66,4 @@ def fan_out(session: Session, now: datetime, render: Renderer, *, batch: int = 2
             session.add(notification)
             session.flush()
             notification.payload = render(session, notification).decode()
-        row.dispatched_at = now
     return len(rows)

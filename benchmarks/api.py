@@ -1,0 +1,657 @@
+"""The HTTP service against the library call: a 25-day voyage over loopback, and port throughput.
+
+Run ``.venv/bin/python benchmarks/api.py`` (``--quick`` for a short run, ``--repeat N`` for the
+timed calls per measurement, ``--duration S`` for each throughput run). It starts ``sealane serve``
+as a subprocess on 127.0.0.1 with a fresh SQLite file, prints plain-text tables and stops the
+server at the end; it asserts nothing about timings.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import re
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import zlib
+from collections import Counter
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import httpx
+import numpy as np
+import orjson
+
+from _util import fmt, fmt_ms, machine_lines, render_table, timed_s
+from sealane import get_port
+from sealane.routing.positions import Positions
+from sealane.routing.voyage import future_positions
+from sealane.store.database import make_engine, session_factory, transaction
+from sealane.store.migrate import upgrade
+from sealane.store.models import Vessel
+
+HOST = "127.0.0.1"
+SEALANE = Path(sys.executable).parent / "sealane"
+#: Shanghai approaches -> Rotterdam at 18 kn: about 24.4 days, about 35,000 positions.
+START = (122.5, 31.0)
+PREVIOUS = "CNSHA"
+DESTINATION = "NLRTM"
+SPEED_KN = 18.0
+#: High enough that no benchmark request is rate limited.
+RATE_LIMIT_PER_MINUTE = "10000000"
+CLIENTS = 32
+#: Upper bound on the requests of one throughput run, whatever its duration.
+MAX_REQUESTS = 200_000
+READY_TIMEOUT_S = 60.0
+TARGET_RATIO = 2.0
+PACKAGES = ["sealane", "fastapi", "starlette", "uvicorn", "h11", "httptools", "uvloop"]
+PACKAGES += ["httpx", "httpcore", "anyio", "orjson", "sqlalchemy", "numpy"]
+
+
+@dataclass(frozen=True)
+class Service:
+    """A running ``sealane serve`` with a routing-enabled key and one vessel."""
+
+    base_url: str
+    key: str
+    vessel_id: str
+
+    @property
+    def auth(self) -> dict[str, str]:
+        """The ``Authorization`` header of the benchmark account."""
+        return {"Authorization": f"Token {self.key}"}
+
+
+@dataclass(frozen=True)
+class Fetch:
+    """One timed HTTP request: total and time to headers, status, sizes and position count."""
+
+    total_ms: float
+    headers_ms: float
+    status: int
+    encoding: str
+    wire_bytes: int
+    body_bytes: int
+    positions: int
+
+
+@dataclass
+class Load:
+    """The outcome of one concurrent throughput run."""
+
+    label: str
+    started: int = 0
+    elapsed_s: float = 0.0
+    latencies_ms: list[float] = field(default_factory=list)
+    statuses: Counter[int] = field(default_factory=Counter)
+    errors: Counter[str] = field(default_factory=Counter)
+
+    @property
+    def completed(self) -> int:
+        """Requests that got a response, whatever its status."""
+        return sum(self.statuses.values())
+
+    @property
+    def lost(self) -> int:
+        """Requests started but neither answered nor failed (should be 0)."""
+        return self.started - self.completed - sum(self.errors.values())
+
+
+@dataclass(frozen=True)
+class Wrk:
+    """The figures parsed from one ``wrk --latency`` run, with its summary lines."""
+
+    label: str
+    requests: int
+    seconds: float
+    per_s: float
+    p50_ms: float | None
+    p99_ms: float | None
+    non_2xx: int
+    socket_errors: int
+    summary: list[str]
+
+
+# --- set-up -------------------------------------------------------------------------------------
+
+
+def free_port() -> int:
+    """A TCP port on 127.0.0.1 that is free right now."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind((HOST, 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+def create_account(database_url: str) -> str:
+    """A routing-enabled account made with ``sealane accounts create``; returns its key."""
+    command = [str(SEALANE), "accounts", "create", "bench", "--routing"]
+    done = subprocess.run(
+        [*command, "--database", database_url], capture_output=True, text=True, check=True
+    )
+    return done.stdout.strip().splitlines()[-1]
+
+
+def add_vessel(database_url: str) -> str:
+    """Insert the benchmark vessel (18 kn, at the voyage start); returns its id."""
+    engine = make_engine(database_url)
+    try:
+        upgrade(engine)
+        with transaction(session_factory(engine)) as session:
+            vessel = Vessel(
+                name="Bench Voyager",
+                imo="9900001",
+                mmsi="636000001",
+                latitude=START[1],
+                longitude=START[0],
+                nautical_speed_knots=SPEED_KN,
+            )
+            session.add(vessel)
+            session.flush()
+            vessel_id = vessel.id
+    finally:
+        engine.dispose()
+    return vessel_id
+
+
+def start_server(database_url: str, port: int, log: Path) -> subprocess.Popen[bytes]:
+    """``sealane serve`` on 127.0.0.1:``port`` without rate limiting, logging to ``log``."""
+    env = dict(os.environ, SEALANE_RATE_LIMIT_PER_MINUTE=RATE_LIMIT_PER_MINUTE)
+    command = [str(SEALANE), "serve", "--host", HOST, "--port", str(port)]
+    command += ["--database", database_url, "--log-level", "warning"]
+    with log.open("wb") as out:
+        return subprocess.Popen(command, env=env, stdout=out, stderr=subprocess.STDOUT)
+
+
+def wait_ready(process: subprocess.Popen[bytes], base_url: str, log: Path) -> float:
+    """Seconds until ``/v2/openapi.json`` answers 200; raises if the server exits or stalls."""
+    start = time.perf_counter()
+    while time.perf_counter() - start < READY_TIMEOUT_S:
+        if process.poll() is not None:
+            raise RuntimeError(f"server exited with {process.returncode}:\n{log.read_text()}")
+        try:
+            if httpx.get(f"{base_url}/openapi.json", timeout=2.0).status_code == 200:
+                return time.perf_counter() - start
+        except httpx.TransportError:
+            pass
+        time.sleep(0.1)
+    raise RuntimeError(f"server not ready after {READY_TIMEOUT_S:g} s:\n{log.read_text()}")
+
+
+def stop_server(process: subprocess.Popen[bytes]) -> None:
+    """Terminate the server and wait for it, killing it if it does not stop in 10 s."""
+    if process.poll() is not None:
+        return
+    process.terminate()
+    try:
+        process.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
+
+
+@contextmanager
+def running_service() -> Iterator[Service]:
+    """A fresh database, account, vessel and server for the duration of the ``with`` block."""
+    with tempfile.TemporaryDirectory(prefix="sealane-bench-") as tmp:
+        database_url = f"sqlite:///{Path(tmp) / 'bench.db'}"
+        key = create_account(database_url)
+        vessel_id = add_vessel(database_url)
+        port, log = free_port(), Path(tmp) / "server.log"
+        base_url = f"http://{HOST}:{port}/v2"
+        process = start_server(database_url, port, log)
+        try:
+            ready_s = wait_ready(process, base_url, log)
+            print(f"server  : pid {process.pid} on {base_url}, ready after {ready_s:.1f} s\n")
+            yield Service(base_url, key, vessel_id)
+        finally:
+            stop_server(process)
+
+
+# --- statistics ---------------------------------------------------------------------------------
+
+
+def percentile(values: Sequence[float], q: float) -> float:
+    """The ``q``-th percentile of ``values`` (linear interpolation)."""
+    return float(np.percentile(np.asarray(values, dtype=np.float64), q))
+
+
+def samples_ms(fn: Callable[[], object], repeat: int) -> list[float]:
+    """Milliseconds of ``repeat`` calls of ``fn`` after one untimed warm-up call."""
+    fn()
+    return [timed_s(fn) * 1e3 for _ in range(repeat)]
+
+
+def ratio(numerator: float, denominator: float) -> str:
+    """``numerator / denominator`` with two decimals."""
+    return fmt(numerator / denominator, 2)
+
+
+def verdict(ok: bool) -> str:
+    """'met' or 'NOT met'."""
+    return "met" if ok else "NOT met"
+
+
+# --- the 25-day voyage --------------------------------------------------------------------------
+
+
+def sail() -> Positions:
+    """The voyage as the endpoint computes it: ports from the registry, starting now."""
+    return future_positions(
+        START,
+        get_port(PREVIOUS),
+        get_port(DESTINATION),
+        speed_kn=SPEED_KN,
+        start_time=datetime.now(UTC),
+    )
+
+
+def voyage_params() -> dict[str, str]:
+    """Query parameters of the future-positions request."""
+    return {
+        "port_id": DESTINATION,
+        "previous_port_id": PREVIOUS,
+        "latitude": str(START[1]),
+        "longitude": str(START[0]),
+    }
+
+
+def position_count(body: bytes) -> int:
+    """The number of positions in a future-positions document."""
+    doc: dict[str, Any] = orjson.loads(body)
+    return len(doc["data"]["attributes"]["positions"])
+
+
+def fetch(client: httpx.Client, url: str, accept_encoding: str) -> tuple[Fetch, bytes]:
+    """One timed GET of ``url`` (headers, then the decoded body), with the body it returned."""
+    params, headers = voyage_params(), {"Accept-Encoding": accept_encoding}
+    start = time.perf_counter()
+    with client.stream("GET", url, params=params, headers=headers) as response:
+        headers_at = time.perf_counter()
+        body = response.read()
+        end = time.perf_counter()
+        wire = response.num_bytes_downloaded
+    count = position_count(body) if response.status_code == 200 else -1
+    result = Fetch(
+        total_ms=(end - start) * 1e3,
+        headers_ms=(headers_at - start) * 1e3,
+        status=response.status_code,
+        encoding=response.headers.get("content-encoding", "identity"),
+        wire_bytes=wire,
+        body_bytes=len(body),
+        positions=count,
+    )
+    return result, body
+
+
+def fetch_many(service: Service, accept_encoding: str, repeat: int) -> tuple[list[Fetch], bytes]:
+    """``repeat`` timed requests on one keep-alive connection after one untimed request."""
+    url = f"{service.base_url}/vessels/{service.vessel_id}/future_positions_with_coordinates"
+    with httpx.Client(headers=service.auth, timeout=120.0) as client:
+        _, body = fetch(client, url, accept_encoding)
+        return [fetch(client, url, accept_encoding)[0] for _ in range(repeat)], body
+
+
+@dataclass(frozen=True)
+class VoyageRun:
+    """Library and HTTP samples of the voyage, with the body of an uncompressed response."""
+
+    positions: Positions
+    library_ms: list[float]
+    positions_only_ms: list[float]
+    plain: list[Fetch]
+    gzip: list[Fetch]
+    body: bytes
+
+
+def run_voyage(service: Service, repeat: int) -> VoyageRun:
+    """Time the library call in this process, then the endpoint without and with gzip."""
+    positions = sail()
+    library = samples_ms(lambda: sail().to_json(), repeat)
+    positions_only = samples_ms(sail, repeat)
+    plain, body = fetch_many(service, "identity", repeat)
+    gzipped, _ = fetch_many(service, "gzip", repeat)
+    return VoyageRun(positions, library, positions_only, plain, gzipped, body)
+
+
+def http_checks(run: VoyageRun) -> tuple[bool, str]:
+    """Whether every response was a 200 with the expected count and encoding, and a summary."""
+    expected = len(run.positions)
+    problems = []
+    for name, fetches, encoding in (("plain", run.plain, "identity"), ("gzip", run.gzip, "gzip")):
+        statuses = Counter(f.status for f in fetches)
+        counts = Counter(f.positions for f in fetches)
+        encodings = Counter(f.encoding for f in fetches)
+        if set(statuses) != {200} or set(counts) != {expected} or set(encodings) != {encoding}:
+            problems.append(f"{name}: statuses {dict(statuses)}, counts {dict(counts)}")
+    if problems:
+        return False, "; ".join(problems)
+    total = len(run.plain) + len(run.gzip)
+    return True, f"all {total} responses 200 with {expected:,} positions and the expected encoding"
+
+
+def print_voyage(run: VoyageRun) -> None:
+    """The latency table of the voyage, with sizes and the target ratios."""
+    positions = run.positions
+    days = (positions.eta - positions.start_time).total_seconds() / 86400
+    lib_p50 = percentile(run.library_ms, 50)
+    rows = [
+        library_row("library future_positions()", run.positions_only_ms, lib_p50),
+        library_row("library future_positions() + to_json()", run.library_ms, lib_p50),
+        http_row("HTTP, Accept-Encoding: identity", run.plain, lib_p50),
+        http_row("HTTP, Accept-Encoding: gzip", run.gzip, lib_p50),
+    ]
+    headers = ["call", "p50 ms", "p99 ms", "headers p50", "body p50", "wire MB", "x library"]
+    title = (
+        f"Table 1: {PREVIOUS} -> {DESTINATION} from {START} at {SPEED_KN:g} kn: "
+        f"{days:.1f} days, {len(positions):,} positions, {len(run.plain)} calls each"
+    )
+    print(render_table(title, headers, rows))
+    ok, summary = http_checks(run)
+    print(f"responses: {summary}" if ok else f"responses: PROBLEM: {summary}")
+    plain, gzipped = run.plain[0], run.gzip[0]
+    print(
+        f"sizes    : positions JSON {len(positions.to_json()):,} B; document "
+        f"{plain.body_bytes:,} B uncompressed, {gzipped.wire_bytes:,} B gzip "
+        f"({gzipped.wire_bytes / plain.body_bytes:.1%})"
+    )
+    targets = []
+    for label, fetches in (("identity", run.plain), ("gzip", run.gzip)):
+        value = percentile([f.total_ms for f in fetches], 50) / lib_p50
+        check = f"HTTP p50 ({label}) / library p50"
+        status = verdict(value <= TARGET_RATIO)
+        targets.append([check, fmt(value, 2), f"<= {TARGET_RATIO:g}", status])
+    check = "every response 200, count matches"
+    targets.append([check, "yes" if ok else "no", "yes", verdict(ok)])
+    print()
+    print(render_table("Targets", ["check", "value", "target", "status"], targets))
+
+
+def library_row(label: str, values: list[float], lib_p50: float) -> list[str]:
+    """A Table 1 row for an in-process call."""
+    p50 = percentile(values, 50)
+    return [label, fmt_ms(p50), fmt_ms(percentile(values, 99)), "-", "-", "-", ratio(p50, lib_p50)]
+
+
+def http_row(label: str, fetches: list[Fetch], lib_p50: float) -> list[str]:
+    """A Table 1 row for HTTP requests."""
+    totals = [f.total_ms for f in fetches]
+    p50 = percentile(totals, 50)
+    return [
+        label,
+        fmt_ms(p50),
+        fmt_ms(percentile(totals, 99)),
+        fmt_ms(percentile([f.headers_ms for f in fetches], 50)),
+        fmt_ms(percentile([f.total_ms - f.headers_ms for f in fetches], 50)),
+        fmt(fetches[0].wire_bytes / 1e6, 2),
+        ratio(p50, lib_p50),
+    ]
+
+
+# --- where the time goes ------------------------------------------------------------------------
+
+
+def gzip_level1(body: bytes) -> bytes:
+    """``body`` compressed as Starlette's GZipMiddleware does with ``compresslevel=1``."""
+    compressor = zlib.compressobj(1, zlib.DEFLATED, 16 + zlib.MAX_WBITS)
+    return compressor.compress(body) + compressor.flush()
+
+
+def gunzip(data: bytes) -> bytes:
+    """``data`` decompressed as httpx's gzip decoder does."""
+    decompressor = zlib.decompressobj(16 + zlib.MAX_WBITS)
+    return decompressor.decompress(data) + decompressor.flush()
+
+
+def splice(body: bytes) -> bytes:
+    """The endpoint's document assembly: orjson the envelope, then splice the positions in."""
+    slot = "__sealane_positions__"
+    doc = {"data": {"id": "x", "type": "vessel", "attributes": {"positions": slot}}}
+    return orjson.dumps(doc).replace(orjson.dumps(slot), body, 1)
+
+
+def print_breakdown(run: VoyageRun, repeat: int) -> None:
+    """In-process costs of the steps on the HTTP path, against the measured HTTP phases."""
+    json_body = run.positions.to_json()
+    compressed = gzip_level1(run.body)
+    steps: dict[str, Callable[[], object]] = {
+        "future_positions()": sail,
+        "positions.to_json()": run.positions.to_json,
+        "envelope + splice": lambda: splice(json_body),
+        "gzip level 1": lambda: gzip_level1(run.body),
+        "gunzip": lambda: gunzip(compressed),
+        "orjson.loads": lambda: orjson.loads(run.body),
+    }
+    ms = {name: percentile(samples_ms(fn, repeat), 50) for name, fn in steps.items()}
+    compute = ms["future_positions()"] + ms["positions.to_json()"] + ms["envelope + splice"]
+    rows = [
+        ["server: future_positions()", fmt_ms(ms["future_positions()"]), "both"],
+        ["server: positions.to_json()", fmt_ms(ms["positions.to_json()"]), "both"],
+        ["server: envelope + splice (bytes.replace)", fmt_ms(ms["envelope + splice"]), "both"],
+        ["server: gzip level 1 of the document", fmt_ms(ms["gzip level 1"]), "gzip"],
+        ["client: gunzip of the response", fmt_ms(ms["gunzip"]), "gzip"],
+        ["client: orjson.loads of the document", fmt_ms(ms["orjson.loads"]), "neither"],
+    ]
+    for label, fetches, extra_server, extra_client in (
+        ("identity", run.plain, 0.0, 0.0),
+        ("gzip", run.gzip, ms["gzip level 1"], ms["gunzip"]),
+    ):
+        headers = percentile([f.headers_ms for f in fetches], 50)
+        body = percentile([f.total_ms - f.headers_ms for f in fetches], 50)
+        rows += [
+            ["HTTP: request sent -> headers received", fmt_ms(headers), label],
+            ["  of which not the steps above", fmt_ms(headers - compute - extra_server), label],
+            ["HTTP: headers -> body read (and decoded)", fmt_ms(body), label],
+            ["  of which not the steps above", fmt_ms(body - extra_client), label],
+        ]
+    title = "Table 2: where the time goes (p50 ms; steps timed alone in this process)"
+    print(render_table(title, ["step", "p50 ms", "in HTTP"], rows))
+    print(
+        "The response is rendered whole before its headers are sent (and gzipped whole), so\n"
+        "'-> headers' covers the server's work and 'headers -> body' the transfer and decoding.\n"
+        "'not the steps above' is the phase minus the in-process step times: HTTP parsing,\n"
+        "middleware, the key and vessel look-ups, thread hand-offs, and the loopback transfer.\n"
+    )
+
+
+# --- throughput ---------------------------------------------------------------------------------
+
+
+async def worker(client: httpx.AsyncClient, url: str, deadline: float, load: Load) -> None:
+    """Send requests back to back until ``deadline``, recording each outcome in ``load``."""
+    while time.perf_counter() < deadline and load.started < MAX_REQUESTS:
+        load.started += 1
+        start = time.perf_counter()
+        try:
+            response = await client.get(url)
+        except httpx.HTTPError as error:
+            load.errors[type(error).__name__] += 1
+            continue
+        load.latencies_ms.append((time.perf_counter() - start) * 1e3)
+        load.statuses[response.status_code] += 1
+
+
+async def run_load(service: Service, label: str, path: str, duration_s: float) -> Load:
+    """``CLIENTS`` concurrent keep-alive clients on ``path`` for ``duration_s`` seconds."""
+    load = Load(label)
+    limits = httpx.Limits(max_connections=CLIENTS, max_keepalive_connections=CLIENTS)
+    url = f"{service.base_url}{path}"
+    async with httpx.AsyncClient(headers=service.auth, limits=limits, timeout=30.0) as client:
+        warm = await asyncio.gather(*(client.get(url) for _ in range(CLIENTS * 2)))
+        if any(response.status_code != 200 for response in warm):
+            raise RuntimeError(f"warm-up of {url} answered {Counter(r.status_code for r in warm)}")
+        start = time.perf_counter()
+        deadline = start + duration_s
+        await asyncio.gather(*(worker(client, url, deadline, load) for _ in range(CLIENTS)))
+        load.elapsed_s = time.perf_counter() - start
+    return load
+
+
+_UNITS_MS = {"us": 1e-3, "ms": 1.0, "s": 1e3, "m": 60e3}
+
+
+def wrk_ms(text: str) -> float:
+    """A wrk duration such as '1.23ms' in milliseconds."""
+    match = re.fullmatch(r"([\d.]+)(us|ms|s|m)", text)
+    if match is None:
+        raise ValueError(f"not a wrk duration: {text!r}")
+    return float(match[1]) * _UNITS_MS[match[2]]
+
+
+def run_wrk(service: Service, label: str, path: str, duration_s: float) -> Wrk:
+    """``wrk -t2 -c32 --latency`` on ``path`` for ``duration_s`` seconds, parsed."""
+    url = f"{service.base_url}{path}"
+    command = ["wrk", "-t2", f"-c{CLIENTS}", f"-d{max(1, round(duration_s))}s", "--latency"]
+    command += ["-H", f"Authorization: Token {service.key}", url]
+    out = subprocess.run(command, capture_output=True, text=True, check=True).stdout
+    done = re.search(r"(\d+) requests in ([\d.]+)(us|ms|s|m),", out)
+    per_s = re.search(r"Requests/sec:\s+([\d.]+)", out)
+    if done is None or per_s is None:
+        raise RuntimeError(f"unexpected wrk output:\n{out}")
+    p50 = re.search(r"^\s+50%\s+(\S+)", out, re.MULTILINE)
+    p99 = re.search(r"^\s+99%\s+(\S+)", out, re.MULTILINE)
+    non_2xx = re.search(r"Non-2xx or 3xx responses: (\d+)", out)
+    socket_pattern = r"Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)"
+    sockets = re.search(socket_pattern, out)
+    keep = ("requests in", "Requests/sec", "Non-2xx", "Socket errors")
+    return Wrk(
+        label=label,
+        requests=int(done[1]),
+        seconds=wrk_ms(done[2] + done[3]) / 1e3,
+        per_s=float(per_s[1]),
+        p50_ms=wrk_ms(p50[1]) if p50 else None,
+        p99_ms=wrk_ms(p99[1]) if p99 else None,
+        non_2xx=int(non_2xx[1]) if non_2xx else 0,
+        socket_errors=sum(int(n) for n in sockets.groups()) if sockets else 0,
+        summary=[line.strip() for line in out.splitlines() if any(k in line for k in keep)],
+    )
+
+
+def wrk_version() -> str | None:
+    """wrk's version line, or None when wrk is not on PATH."""
+    if shutil.which("wrk") is None:
+        return None
+    done = subprocess.run(["wrk", "-v"], capture_output=True, text=True, check=False)
+    return (done.stdout or done.stderr).strip().splitlines()[0]
+
+
+def load_row(load: Load) -> list[str]:
+    """A Table 3 row for an httpx run."""
+    lat = load.latencies_ms
+    non_200 = load.completed - load.statuses[200]
+    return [
+        load.label,
+        fmt(load.completed),
+        fmt(load.elapsed_s, 1),
+        fmt(load.completed / load.elapsed_s, 0),
+        fmt_ms(percentile(lat, 50)) if lat else "-",
+        fmt_ms(percentile(lat, 99)) if lat else "-",
+        fmt(non_200),
+        fmt(sum(load.errors.values()) + load.lost),
+    ]
+
+
+def wrk_row(run: Wrk) -> list[str]:
+    """A Table 3 row for a wrk run."""
+    return [
+        run.label,
+        fmt(run.requests),
+        fmt(run.seconds, 1),
+        fmt(run.per_s, 0),
+        fmt_ms(run.p50_ms),
+        fmt_ms(run.p99_ms),
+        fmt(run.non_2xx),
+        fmt(run.socket_errors),
+    ]
+
+
+def run_throughput(service: Service, duration_s: float) -> None:
+    """Port look-ups by uuid and by LOCODE with httpx, then wrk when it is available."""
+    paths = [("uuid", f"/ports/{get_port(DESTINATION).id}"), ("LOCODE", f"/ports/{DESTINATION}")]
+    loads = [
+        asyncio.run(run_load(service, f"httpx async, by {name}", path, duration_s))
+        for name, path in paths
+    ]
+    rows = [load_row(load) for load in loads]
+    wrk_runs: list[Wrk] = []
+    if shutil.which("wrk"):
+        wrk_runs = [run_wrk(service, f"wrk -t2, by {n}", path, duration_s) for n, path in paths]
+        rows += [wrk_row(run) for run in wrk_runs]
+    headers = ["client", "requests", "s", "req/s", "p50 ms", "p99 ms", "non-200", "errors"]
+    title = f"Table 3: GET /v2/ports/{{id}} with {CLIENTS} concurrent keep-alive connections"
+    print(render_table(title, headers, rows))
+    for load in loads:
+        statuses = ", ".join(f"{code}: {n:,}" for code, n in sorted(load.statuses.items()))
+        errors = ", ".join(f"{name}: {n}" for name, n in load.errors.items()) or "none"
+        print(f"{load.label}: status counts {statuses}; transport errors {errors}")
+    for run in wrk_runs:
+        print(f"{run.label}: " + " | ".join(run.summary))
+    if not shutil.which("wrk"):
+        print("wrk: not on PATH (apt-get install wrk); only the httpx figures are shown")
+    lost = sum(load.completed - load.statuses[200] + sum(load.errors.values()) for load in loads)
+    lost += sum(load.lost for load in loads) + sum(r.non_2xx + r.socket_errors for r in wrk_runs)
+    print(f"zero requests lost (non-200 + transport errors = 0): {verdict(lost == 0)} ({lost})\n")
+
+
+# --- entry point --------------------------------------------------------------------------------
+
+
+def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
+    """Command-line options."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    parser.add_argument("--repeat", type=int, default=50, help="timed calls per measurement (50)")
+    parser.add_argument(
+        "--duration", type=float, default=10.0, help="seconds per throughput run (10)"
+    )
+    parser.add_argument("--quick", action="store_true", help="10 repeats, 3 s throughput runs")
+    args = parser.parse_args(argv)
+    if args.quick:
+        args.repeat, args.duration = min(args.repeat, 10), min(args.duration, 3.0)
+    args.repeat = max(args.repeat, 1)
+    args.duration = min(max(args.duration, 1.0), 120.0)
+    return args
+
+
+def print_header(args: argparse.Namespace) -> None:
+    """Machine, versions, the shared-CPU note and run settings."""
+    print("HTTP service: sealane serve over loopback vs the library call")
+    for line in machine_lines(PACKAGES):
+        print(line)
+    print(f"wrk     : {wrk_version() or 'not installed'}")
+    load1, load5, _ = os.getloadavg()
+    print(f"load    : {load1:.2f} (1 min), {load5:.2f} (5 min) before the run")
+    print(
+        f"note    : {os.cpu_count()} CPUs shared by the server (one uvicorn process: event loop "
+        "plus\n          worker threads) and the load generator (this process, or wrk); the "
+        "figures are\n          for both on one machine, not for a dedicated server."
+    )
+    print(
+        f"settings: {args.repeat} timed calls per latency figure after one untimed call; "
+        f"{args.duration:g} s per throughput run\n          ({CLIENTS} connections, at most "
+        f"{MAX_REQUESTS:,} requests); only {HOST} is contacted"
+    )
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    """Set up the service, run every measurement and print the tables."""
+    args = parse_args(argv)
+    print_header(args)
+    with running_service() as service:
+        run = run_voyage(service, args.repeat)
+        print_voyage(run)
+        print()
+        print_breakdown(run, args.repeat)
+        run_throughput(service, args.duration)
+
+
+if __name__ == "__main__":
+    main()
