@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterator
+from datetime import datetime
 from typing import Any
 
 from fastapi import FastAPI
@@ -16,6 +18,10 @@ from tests.api.jsonapi_asserts import JSONAPI
 
 HOUR = 3600.0
 DAY = 24 * HOUR
+#: SQLAlchemy 2.1 deprecates ``Result.tuples()``, which the tracking service's sync used to call
+#: (under ``filterwarnings = error`` every tick that synced raised). Fixed; the regression test is
+#: ``tests/tracking/test_service_warnings.py``. Kept for modules that still import it.
+IGNORE_TUPLES_DEPRECATION = "ignore:The Result.tuples:sqlalchemy.exc.SADeprecationWarning"
 #: A valid ISO 6346 number whose simulated voyage is CNSHA -> SGSIN -> USSAV with one container.
 CONTAINER = "CSQU3054383"
 
@@ -121,3 +127,12 @@ def retry_until_settled(app: FastAPI, clock: ManualClock, request_id: str) -> li
             return seen
         clock.advance(max((row.next_attempt_at - clock.now()).total_seconds(), 0.0))
     raise AssertionError(f"request {request_id} still retrying after 20 attempts")
+
+
+def run_until(
+    app: FastAPI, clock: ManualClock, end: datetime, step_s: float = 6 * HOUR
+) -> Iterator[datetime]:
+    """Advance in steps of ``step_s`` and tick, up to the first step at or after ``end``."""
+    while clock.now() < end:
+        advance(app, clock, step_s)
+        yield clock.now()

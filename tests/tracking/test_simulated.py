@@ -1,4 +1,4 @@
-"""The simulated carrier (SCAC TEST): deterministic plans, real ports, engine-timed legs, lookups."""
+"""The simulated carrier (SCAC TEST): deterministic plans, real ports, timed legs, lookups."""
 
 from __future__ import annotations
 

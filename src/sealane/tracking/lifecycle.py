@@ -79,6 +79,8 @@ def next_retry_at(now: datetime, retry_count: int, jitter: float) -> datetime | 
 
     ``jitter`` in [0, 1) spreads retries of many requests; 10 % of the delay at most.
     """
+    if retry_count < 1:
+        raise ValueError(f"retry_count counts failed attempts (>= 1), got {retry_count}")
     if retry_count > len(RETRY_BACKOFF_S):
         return None
     delay = RETRY_BACKOFF_S[retry_count - 1]

@@ -8,6 +8,7 @@ retry emits nothing twice (the outbox is unique per event and object).
 from __future__ import annotations
 
 import hashlib
+import logging
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -49,6 +50,7 @@ from .lifecycle import (
     next_retry_at,
 )
 
+log = logging.getLogger("sealane.tracking")
 #: A new arrival estimate is an event only when it moves by at least this much.
 ETA_CHANGE = timedelta(hours=2)
 #: Container timestamps set by events, by event (after ``container.transport.``).
@@ -131,14 +133,26 @@ class TrackingService:
                 select(Shipment.id).where(Shipment.tracking_stopped_at.is_(None))
             ).all()
         for request_id in due:
-            with transaction(self.sessions) as session:
-                self.attempt(session, request_id, now)
+            try:
+                with transaction(self.sessions) as session:
+                    self.attempt(session, request_id, now)
+            except Exception:  # one broken lookup must not stop the others: count it, back off
+                log.exception("lookup of tracking request %s failed", request_id)
+                report.errors += 1
+                with transaction(self.sessions) as session:
+                    request = session.get(TrackingRequest, request_id)
+                    if request is not None:
+                        self._failed_attempt(session, request, "internal_processing_error", now)
             report.lookups += 1
         for shipment_id in active:
-            with transaction(self.sessions) as session:
-                shipment = session.get(Shipment, shipment_id)
-                if shipment is not None and shipment.tracking_stopped_at is None:
-                    self.sync(session, shipment, now)
+            try:
+                with transaction(self.sessions) as session:
+                    shipment = session.get(Shipment, shipment_id)
+                    if shipment is not None and shipment.tracking_stopped_at is None:
+                        self.sync(session, shipment, now)
+            except Exception:  # nothing of a failed sync is kept; the next pass tries again
+                log.exception("sync of shipment %s failed", shipment_id)
+                report.errors += 1
             report.syncs += 1
         return report
 
@@ -278,6 +292,7 @@ class TrackingService:
             shipment.pol_atd_at = snapshot.plan.legs[0].depart_at
         if snapshot.pod_ata is not None and shipment.pod_ata_at is None:
             shipment.pod_ata_at = snapshot.pod_ata
+            shipment.pod_eta_at = snapshot.pod_ata  # the estimate settles on the actual arrival
             shipment.updated_at = now
         if shipment.pod_ata_at is not None and now >= shipment.pod_ata_at + TRACKING_WINDOW:
             stop_tracking(session, shipment, now)

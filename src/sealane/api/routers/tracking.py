@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from datetime import datetime
 from typing import Annotated, Any
@@ -24,7 +25,14 @@ from ...store.models import (
 )
 from ...tracking.events import ContainerStatus
 from ...tracking.lifecycle import RequestStatus
-from ...tracking.requests import InvalidInput, create_tracking_request, string_list, validate_new
+from ...tracking.numbers import normalize_container_number
+from ...tracking.requests import (
+    REQUEST_TYPES,
+    InvalidInput,
+    create_tracking_request,
+    string_list,
+    validate_new,
+)
 from ...tracking.service import resume_tracking, stop_tracking
 from ..auth import Caller, authenticate
 from ..documents import attributes_of
@@ -170,9 +178,9 @@ def _time_filter(request: Request, name: str) -> datetime | None:
 
 
 def _json_array_contains(column: Any, value: str) -> Any:
-    """Rows whose JSON array ``column`` holds the string ``value`` (portable: text match)."""
-    quoted = like_pattern(f'"{value}"')
-    return func.lower(cast(column, String)).like(quoted, escape="\\")
+    """Rows whose JSON array ``column`` holds the string ``value`` (portable: a text match on
+    the value as JSON encodes it, so quotes and non-ASCII letters are found too)."""
+    return func.lower(cast(column, String)).like(like_pattern(json.dumps(value)), escape="\\")
 
 
 # -- tracking requests ---------------------------------------------------------------------------
@@ -226,13 +234,16 @@ def list_requests(
     includes = parse_include(params, REQUEST_INCLUDES)
     query = select(TrackingRequest).where(TrackingRequest.account_id == caller.account_id)
     if value := optional_text(params, "filter[status]"):
+        _one_of(value, "filter[status]", [s.value for s in RequestStatus])
         query = query.where(TrackingRequest.status == value)
     if value := optional_text(params, "filter[request_type]"):
+        _one_of(value, "filter[request_type]", REQUEST_TYPES)
         query = query.where(TrackingRequest.request_type == value)
     if value := optional_text(params, "filter[scac]"):
         query = query.where(TrackingRequest.scac == value.upper())
     if value := optional_text(params, "filter[request_number]"):
-        query = query.where(func.upper(TrackingRequest.request_number) == value.upper())
+        forms = {value.upper(), normalize_container_number(value)}
+        query = query.where(func.upper(TrackingRequest.request_number).in_(forms))
     if start := _time_filter(request, "filter[created_at][start]"):
         query = query.where(TrackingRequest.created_at >= start)
     if end := _time_filter(request, "filter[created_at][end]"):
@@ -300,6 +311,15 @@ def update_request(
     return JsonApiResponse(doc)
 
 
+def _one_of(value: str, name: str, allowed: Sequence[str]) -> None:
+    if value not in allowed:
+        raise BadRequest(
+            f"{name} must be one of {', '.join(allowed)}, got {value!r}",
+            parameter=name,
+            code="invalid_parameter",
+        )
+
+
 def _only(attributes: dict[str, Any], editable: tuple[str, ...]) -> None:
     for name in attributes:
         if name not in editable:
@@ -347,20 +367,20 @@ def _tracking_filters(request: Request, query: Select[Any], *, containers: bool)
         by_container = select(Container.shipment_id).where(
             or_(
                 Container.number == compact,
-                _json_array_contains(Container.ref_numbers, text.lower()),
+                _json_array_contains(Container.ref_numbers, text),
             )
         )
         shipment_match = or_(
             func.upper(Shipment.bill_of_lading_number) == text.upper(),
             func.upper(Shipment.booking_number) == text.upper(),
-            _json_array_contains(Shipment.ref_numbers, text.lower()),
+            _json_array_contains(Shipment.ref_numbers, text),
         )
         if containers:
             query = query.where(
                 or_(
                     shipment_match,
                     Container.number == compact,
-                    _json_array_contains(Container.ref_numbers, text.lower()),
+                    _json_array_contains(Container.ref_numbers, text),
                 )
             )
         else:
