@@ -29,6 +29,15 @@ SAMPLE_SPACING_RAD = 5_000.0 / 6_371_000.0
 CELL_DEG = 1.0
 #: A UN/LOCODE: two-letter country code and three letters or digits 2-9.
 LOCODE = re.compile(r"[A-Z]{2}[A-Z2-9]{3}")
+#: Closed-passage sets with their own landmark table: a search uses the table of the largest set
+#: it closes too, whose bounds are tightest (bounds from a graph with more edges stay valid).
+LANDMARK_CLOSURES: tuple[tuple[str, ...], ...] = (
+    (),
+    ("northwest", "northeast"),
+    ("northwest", "northeast", "suez"),
+    ("northwest", "northeast", "panama"),
+    ("northwest", "northeast", "suez", "panama"),
+)
 #: Number of landmarks for the A* (ALT) lower bounds.
 LANDMARKS = 16
 
@@ -188,9 +197,13 @@ def build_graph(out: Path, spec: dict[str, Any]) -> None:
     )[::2]
     masks, names = tag_passages(coords, u, v, tags, spec)
     cell_ptr, cell_edges = snapping_index(coords, u, v)
-    arctic = np.uint32(sum(1 << names.index(name) for name in ("northwest", "northeast")))
-    landmarks_all = landmark_distances(coords, u, v, lengths, np.ones(u.size, dtype=bool))
-    landmarks_default = landmark_distances(coords, u, v, lengths, (masks & arctic) == 0)
+    table_masks = np.array(
+        [sum(1 << names.index(name) for name in closed) for closed in LANDMARK_CLOSURES],
+        dtype=np.uint32,
+    )
+    tables = np.stack(
+        [landmark_distances(coords, u, v, lengths, (masks & closed) == 0) for closed in table_masks]
+    )
     np.savez(  # uncompressed: the engine memory-maps it, so a cold start reads only what it uses
         out / "marnet.npz",
         node_lon=coords[:, 0],
@@ -203,8 +216,8 @@ def build_graph(out: Path, spec: dict[str, Any]) -> None:
         cell_deg=np.array(CELL_DEG),
         cell_ptr=cell_ptr,
         cell_edges=cell_edges,
-        landmarks_all=landmarks_all,
-        landmarks_default=landmarks_default,
+        landmark_masks=table_masks,
+        landmark_tables=tables,
     )
     counts = {name: int(np.count_nonzero(masks & (1 << bit))) for bit, name in enumerate(names)}
     print(f"marnet.npz: {coords.shape[0]} nodes, {u.size} edges, {cell_edges.size} cell entries")

@@ -65,11 +65,12 @@ class SeaGraph:
         self.cell_ptr: npt.NDArray[np.int64] = np.asarray(arrays["cell_ptr"], dtype=np.int64)
         self.cell_edges: IntArray = np.asarray(arrays["cell_edges"], dtype=np.int32)
         self.xyz: FloatArray = np.ascontiguousarray(unit_vectors(self.node_lon, self.node_lat))
-        #: Landmark distances (nodes, K) over every edge, and over the edges open by default.
-        self.landmarks_all: FloatArray = np.ascontiguousarray(arrays["landmarks_all"], np.float64)
-        self.landmarks_default: FloatArray = np.ascontiguousarray(
-            arrays["landmarks_default"], np.float64
-        )
+        #: Landmark distance tables (nodes, K), each over the edges open when the passages of
+        #: the matching ``landmark_masks`` entry are closed (the first closes nothing).
+        self.landmark_masks: list[int] = [int(m) for m in arrays["landmark_masks"]]
+        self.landmark_tables: list[FloatArray] = [
+            np.ascontiguousarray(table, dtype=np.float64) for table in arrays["landmark_tables"]
+        ]
         arctic = [
             self.passage_names.index(n)
             for n in ("northwest", "northeast")
@@ -119,10 +120,11 @@ class SeaGraph:
         return self._pair_edge[np.searchsorted(self._pair_key, keys)]
 
     def landmarks_for(self, blocked: int) -> FloatArray:
-        """The landmark table whose bounds hold when the passages in ``blocked`` are closed."""
-        if blocked & self.default_closed_mask == self.default_closed_mask:
-            return self.landmarks_default
-        return self.landmarks_all
+        """The tightest landmark table whose bounds hold when the ``blocked`` passages are closed:
+        the one computed with the largest set of passages that ``blocked`` closes too."""
+        usable = [i for i, mask in enumerate(self.landmark_masks) if mask & blocked == mask]
+        best = max(usable, key=lambda i: bin(self.landmark_masks[i]).count("1"))
+        return self.landmark_tables[best]
 
     def snap(self, lon: float, lat: float, *, blocked: int = 0) -> Snap:
         """The nearest point of an edge not in a ``blocked`` passage, by angle on the sphere.
