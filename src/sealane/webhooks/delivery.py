@@ -32,6 +32,7 @@ from .urlpolicy import CheckedUrl, UnsafeUrl, check_url
 TIMEOUT_S = 10.0
 EXCERPT_CHARS = 500
 USER_AGENT = "sealane-webhooks/1"
+MAX_RETRY_AFTER_S = 7 * 24 * 3600.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,29 +79,45 @@ def http_sender(client: httpx.Client) -> Sender:
             "Host": target.host if target.port == default_port else f"{target.host}:{target.port}",
         }
         started = time.perf_counter()
+        deadline = started + TIMEOUT_S
+        received = bytearray()
         try:
             request = client.build_request(
                 "POST", url, headers=headers, content=body, extensions={"sni_hostname": target.host}
             )
-            response = client.send(request)
-        except httpx.HTTPError as failure:
+            response = client.send(request, stream=True)
+            try:
+                for chunk in response.iter_bytes():
+                    if len(received) < 4 * EXCERPT_CHARS:
+                        received += chunk
+                    if time.perf_counter() > deadline:  # a trickling answer must not hold the job
+                        raise httpx.ReadTimeout(f"no complete answer within {TIMEOUT_S:g} s")
+            finally:
+                response.close()
+        except (httpx.HTTPError, UnicodeError, ValueError) as failure:
             elapsed = (time.perf_counter() - started) * 1000
             return Attempt(None, elapsed, error=f"{type(failure).__name__}: {failure}")
         elapsed = (time.perf_counter() - started) * 1000
-        excerpt = response.text[:EXCERPT_CHARS] if response.content else None
+        excerpt = bytes(received[:EXCERPT_CHARS]).decode("utf-8", "replace") if received else None
         note = "redirects are not followed" if 300 <= response.status_code < 400 else None
         return Attempt(response.status_code, elapsed, note, excerpt, _retry_after(response))
 
     return send
 
 
-def _take(session: Session, notification_id: str, now: datetime, until: datetime) -> bool:
-    """Lease one notification if it is still free: compare-and-set, exclusive on any backend."""
+def _take(session: Session, seen: WebhookNotification, now: datetime, until: datetime) -> bool:
+    """Lease one notification if it is still as ``seen`` and due: compare-and-set on any backend.
+
+    Comparing the attempt count too means a worker that read the row before another worker sent
+    and recorded an attempt cannot claim it again with a stale attempt number.
+    """
     claimed = session.execute(
         update(WebhookNotification)
         .where(
-            WebhookNotification.id == notification_id,
+            WebhookNotification.id == seen.id,
             WebhookNotification.delivery_status == "pending",
+            WebhookNotification.attempts == seen.attempts,
+            WebhookNotification.next_attempt_at <= now,
             or_(WebhookNotification.locked_until.is_(None), WebhookNotification.locked_until < now),
         )
         .values(locked_until=until)
@@ -196,7 +213,7 @@ class DeliveryWorker:
             )
             jobs = []
             for notification in session.scalars(for_update_skip_locked(session, query)).all():
-                if not _take(session, notification.id, now, now + self.lease):
+                if not _take(session, notification, now, now + self.lease):
                     continue  # another worker claimed it in the meantime
                 webhook = session.get(Webhook, notification.webhook_id)
                 jobs.append(
@@ -258,6 +275,6 @@ class DeliveryWorker:
                 notification.next_attempt_at = None
             else:
                 delay = self.schedule[job.attempt - 1] * self._rng.uniform(0.9, 1.1)
-                if attempt.retry_after_s is not None:
-                    delay = max(delay, attempt.retry_after_s)
+                if attempt.retry_after_s is not None:  # honoured, up to a week
+                    delay = max(delay, min(attempt.retry_after_s, MAX_RETRY_AFTER_S))
                 notification.next_attempt_at = now + timedelta(seconds=delay)

@@ -97,9 +97,10 @@ def validate_headers(headers: Any) -> list[dict[str, str]]:
                 pointer=f"{pointer}/name",
                 code="forbidden_header",
             )
-        if not isinstance(value, str) or len(value) > 1024 or any(c in value for c in "\r\n\0"):
+        printable = isinstance(value, str) and value.isascii() and value.isprintable()
+        if not printable or len(value) > 1024:
             raise InvalidInput(
-                "header values are strings of at most 1024 characters, one line",
+                "header values are printable ASCII strings of at most 1024 characters",
                 pointer=f"{pointer}/value",
             )
         cleaned.append({"name": name, "value": value})

@@ -52,16 +52,17 @@ def _unmapped(address: IPAddress) -> IPAddress:
 def address_allowed(text: str, *, allow_private: bool) -> bool:
     """Whether a connection to address ``text`` is allowed."""
     address = _unmapped(ipaddress.ip_address(text.split("%", 1)[0]))
-    if (
-        address.is_link_local
-        or address.is_unspecified
-        or address.is_multicast
-        or address.is_reserved
-    ):
+    if address.is_link_local or address.is_unspecified or address.is_multicast:
+        return False
+    # Loopback before "reserved": Python counts ::1 as reserved (it lies in ::/8), but the
+    # v4-compatible and NAT64 forms that hide an IPv4 address there must stay refused.
+    if address.is_loopback:
+        return allow_private
+    if address.is_reserved:
         return False
     if address.is_global:
         return True
-    return allow_private and (address.is_loopback or address.is_private)
+    return allow_private and address.is_private
 
 
 def check_url(url: str, *, allow_private: bool, resolver: Resolver = system_resolver) -> CheckedUrl:

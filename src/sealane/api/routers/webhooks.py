@@ -154,7 +154,11 @@ class NotificationDocuments(Documents):
                 self._add(tracking_request_resource(request, self.base))
                 self._related(request.shipment_id, None, None, None)
         elif kind == "container":
-            self._related(None, object_id, None, None)
+            container = self.session.get(Container, object_id)
+            if container is not None:
+                shipment = self.session.get(Shipment, container.shipment_id)
+                pod = shipment.port_of_discharge_locode if shipment else None
+                self._related(container.shipment_id, container.id, pod, container.pod_terminal_id)
 
     def _related(
         self,
