@@ -104,7 +104,7 @@ def interleave(a: DeliveryWorker, b: DeliveryWorker, a_engine: Engine, select_of
 
 @pytest.mark.parametrize("answer", [200, 500])
 def test_claim__paused_worker_and_another_send_once(
-    backend_settings: Settings, clock: ManualClock, answer: int, request: pytest.FixtureRequest
+    backend_settings: Settings, clock: ManualClock, answer: int
 ) -> None:
     """Whether B's attempt succeeds or fails (and is rescheduled), A must not send it again."""
     with (
