@@ -44,8 +44,14 @@ def system_resolver(host: str, port: int) -> list[str]:
 
 
 def _unmapped(address: IPAddress) -> IPAddress:
-    if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is not None:
-        return address.ipv4_mapped
+    """The IPv4 address inside an IPv4-mapped, 6to4 or Teredo IPv6 address (else itself)."""
+    if isinstance(address, ipaddress.IPv6Address):
+        if address.ipv4_mapped is not None:
+            return address.ipv4_mapped
+        if address.sixtofour is not None:
+            return address.sixtofour
+        if address.teredo is not None:
+            return address.teredo[1]
     return address
 
 
