@@ -134,13 +134,15 @@ def positions_json(positions: Positions) -> bytes:
 
     Every record has the same width: numbers are written with fixed decimals (latitude and
     longitude to 1e-6 degrees, about 0.1 m; heading to 0.01 degree) and padded on the left with
-    spaces, which JSON allows before a value. The records are rows of one byte matrix, filled
-    from a template and then one digit column at a time.
+    spaces, which JSON allows before a value. The records are rows of one byte matrix that is a
+    view into the output buffer, filled from a template and then one digit column at a time.
     """
     n = len(positions)
     if n == 0:
         return b"[]"
-    out = np.empty((n, len(_TEMPLATE)), dtype=np.uint8)
+    width = len(_TEMPLATE)
+    buffer = bytearray(n * width + 1)  # "[" + records; the last record's "," becomes "]"
+    out = np.frombuffer(buffer, dtype=np.uint8, offset=1).reshape(n, width)
     out[:] = np.frombuffer(_TEMPLATE, dtype=np.uint8)
     lons = np.round(positions.lons, 6)
     lons[lons >= 180.0] -= 360.0  # keep [-180, 180) after rounding
@@ -148,8 +150,9 @@ def positions_json(positions: Positions) -> bytes:
     _write_fixed(out, _LON, lons, 3, 6)
     _write_fixed(out, _HEADING, np.round(positions.headings_deg, 2) % 360.0, 3, 2)
     _write_time(out, _TIME, positions.times)
-    body = out.tobytes()
-    return b"[" + body[:-1] + b"]"
+    buffer[0] = ord("[")
+    buffer[-1] = ord("]")
+    return bytes(buffer)
 
 
 def _write_fixed(
@@ -160,20 +163,21 @@ def _write_fixed(
     The field is ``1 + int_digits + 1 + decimals`` wide: a sign slot, the integer digits (leading
     zeros blanked), the point and the decimals. ``int_digits + decimals`` must be at most 9.
     """
-    scaled = np.round(np.abs(values) * 10**decimals).astype(np.int64)
-    rest = np.minimum(scaled, 10 ** (int_digits + decimals) - 1).astype(np.uint32)
+    top = float(10 ** (int_digits + decimals) - 1)
+    scaled = np.minimum(np.rint(np.abs(values) * 10**decimals), top).astype(np.uint32)
     point = at + 1 + int_digits
     ten = np.uint32(10)
+    rest = scaled
     for column in range(point + decimals, point, -1):
         rest, digit = np.divmod(rest, ten)
         out[:, column] = digit + ord("0")
     out[:, point] = ord(".")
+    whole = rest  # the integer part
     for column in range(point - 1, at, -1):
         rest, digit = np.divmod(rest, ten)
         out[:, column] = digit + ord("0")
     out[:, at] = ord(" ")
-    whole = scaled // 10**decimals
-    shown = np.ones(values.size, dtype=np.int64)  # digits in the integer part
+    shown = np.ones(values.size, dtype=np.int8)  # digits in the integer part
     for k in range(1, int_digits):
         shown += whole >= 10**k
     for k in range(1, int_digits):  # blank the leading zeros
@@ -185,11 +189,27 @@ def _write_fixed(
 def _write_time(out: npt.NDArray[np.uint8], at: int, times: TimeArray) -> None:
     """Write ``YYYY-MM-DDTHH:MM:SSZ`` (UTC, whole seconds) into the 20 columns from ``at``.
 
-    Dates come from day numbers by the proleptic-Gregorian era arithmetic of Hinnant's
-    ``civil_from_days``; years must lie in 0000-9999.
+    Dates are worked out once per distinct day (a voyage spans a few dozen) by the
+    proleptic-Gregorian era arithmetic of Hinnant's ``civil_from_days`` and spread to the rows;
+    years must lie in 0000-9999.
     """
     seconds = times.astype("datetime64[s]").astype(np.int64)
     days, second_of_day = np.divmod(seconds, 86_400)
+    unique_days, row_day = np.unique(days, return_inverse=True)
+    out[:, at : at + 10] = _civil_dates(unique_days)[row_day]
+    rest = second_of_day.astype(np.uint32)
+    ten = np.uint32(10)
+    for column, base in ((at + 18, 60), (at + 15, 60), (at + 12, 24)):  # seconds, minutes, hours
+        rest, value = np.divmod(rest, np.uint32(base))
+        tens, ones = np.divmod(value, ten)
+        out[:, column] = ones + ord("0")
+        out[:, column - 1] = tens + ord("0")
+    for offset, char in ((10, "T"), (13, ":"), (16, ":"), (19, "Z")):
+        out[:, at + offset] = ord(char)
+
+
+def _civil_dates(days: npt.NDArray[np.int64]) -> npt.NDArray[np.uint8]:
+    """``YYYY-MM-DD`` of each day number (days since 1970-01-01), as rows of 10 bytes."""
     z = days + 719_468
     era = z // 146_097
     doe = z - era * 146_097
@@ -199,23 +219,12 @@ def _write_time(out: npt.NDArray[np.uint8], at: int, times: TimeArray) -> None:
     day = doy - (153 * mp + 2) // 5 + 1
     month = np.where(mp < 10, mp + 3, mp - 9)
     year = yoe + era * 400 + (month <= 2)
-    hour, rest = np.divmod(second_of_day, 3600)
-    minute, second = np.divmod(rest, 60)
-    ten = np.uint32(10)
-    for offset, value, width in (
-        (0, year, 4),
-        (5, month, 2),
-        (8, day, 2),
-        (11, hour, 2),
-        (14, minute, 2),
-        (17, second, 2),
-    ):
-        remaining = value.astype(np.uint32)
-        for column in range(at + offset + width - 1, at + offset - 1, -1):
-            remaining, digit = np.divmod(remaining, ten)
-            out[:, column] = digit + ord("0")
-    for offset, char in ((4, "-"), (7, "-"), (10, "T"), (13, ":"), (16, ":"), (19, "Z")):
-        out[:, at + offset] = ord(char)
+    text = np.empty((days.size, 10), dtype=np.uint8)
+    for offset, value, width in ((0, year, 4), (5, month, 2), (8, day, 2)):
+        for d in range(width):
+            text[:, offset + width - 1 - d] = ord("0") + (value // 10**d) % 10
+    text[:, 4] = text[:, 7] = ord("-")
+    return text
 
 
 def _fixed(values: FloatArray, int_digits: int, decimals: int) -> npt.NDArray[np.uint8]:
