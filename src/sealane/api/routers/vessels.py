@@ -161,5 +161,5 @@ def _positions_response(
     query = f"?{request.url.query}" if request.url.query else ""
     self_link = f"{base}{request.url.path.removeprefix('/v2')}{query}"
     doc = {"data": resource("vessel", vessel.id, attributes), "links": {"self": self_link}}
-    body = orjson.dumps(doc).replace(orjson.dumps(_POSITIONS_SLOT), positions.to_json(), 1)
-    return JsonApiResponse(body)
+    head, tail = orjson.dumps(doc).split(orjson.dumps(_POSITIONS_SLOT), 1)
+    return JsonApiResponse(b"".join((head, positions.to_json(), tail)))  # one copy of the array
