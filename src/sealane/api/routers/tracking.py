@@ -340,6 +340,24 @@ def _strings(value: Any, name: str) -> list[str]:
 # -- shipments and containers --------------------------------------------------------------------
 
 
+class TrackingFilters:
+    """The filters shipments and containers share, declared once for OpenAPI.
+
+    The values are read again from the query string by :func:`_tracking_filters`.
+    """
+
+    def __init__(
+        self,
+        status: Annotated[str | None, Query(alias="filter[status]")] = None,
+        pod_locode: Annotated[str | None, Query(alias="filter[pod_locode]")] = None,
+        scac: Annotated[str | None, Query(alias="filter[shipping_line_scac]")] = None,
+        updated_start: Annotated[str | None, Query(alias="filter[updated_at][start]")] = None,
+        number: Annotated[str | None, Query(alias="filter[number]")] = None,
+    ) -> None:
+        self.status, self.pod_locode, self.scac = status, pod_locode, scac
+        self.updated_start, self.number = updated_start, number
+
+
 def _tracking_filters(request: Request, query: Select[Any], *, containers: bool) -> Select[Any]:
     """The filters shared by shipments and containers (the latter joined to their shipment)."""
     params = request.query_params
@@ -392,11 +410,7 @@ def _tracking_filters(request: Request, query: Select[Any], *, containers: bool)
 def list_shipments(
     request: Request,
     caller: Auth,
-    status: Annotated[str | None, Query(alias="filter[status]")] = None,
-    pod_locode: Annotated[str | None, Query(alias="filter[pod_locode]")] = None,
-    scac: Annotated[str | None, Query(alias="filter[shipping_line_scac]")] = None,
-    updated_start: Annotated[str | None, Query(alias="filter[updated_at][start]")] = None,
-    number: Annotated[str | None, Query(alias="filter[number]")] = None,
+    _filters: Annotated[TrackingFilters, Depends()],
     include: Include = None,
     page_number: PageNumber = None,
     page_size: PageSize = None,
@@ -499,11 +513,7 @@ def _set_tracking(
 def list_containers(
     request: Request,
     caller: Auth,
-    status: Annotated[str | None, Query(alias="filter[status]")] = None,
-    pod_locode: Annotated[str | None, Query(alias="filter[pod_locode]")] = None,
-    scac: Annotated[str | None, Query(alias="filter[shipping_line_scac]")] = None,
-    updated_start: Annotated[str | None, Query(alias="filter[updated_at][start]")] = None,
-    number: Annotated[str | None, Query(alias="filter[number]")] = None,
+    _filters: Annotated[TrackingFilters, Depends()],
     include: Include = None,
     page_number: PageNumber = None,
     page_size: PageSize = None,
