@@ -23,7 +23,6 @@ import sqlite3
 import tempfile
 import threading
 import time
-import warnings
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -904,7 +903,6 @@ def main(argv: Sequence[str] | None = None) -> None:
     """Run both configurations and print the tables."""
     args = parse_args(argv)
     no_proxies()
-    warnings.filterwarnings("ignore", message="The Result.tuples")  # tracking sync, setup only
     print_header(args)
     runs = [run_config(f"{n} worker{'s' * (n > 1)}", n, args) for n in (1, 2)]
     figs = [figures(run) for run in runs]

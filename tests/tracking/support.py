@@ -18,10 +18,6 @@ from tests.api.jsonapi_asserts import JSONAPI
 
 HOUR = 3600.0
 DAY = 24 * HOUR
-#: SQLAlchemy 2.1 deprecates ``Result.tuples()``, which the tracking service's sync used to call
-#: (under ``filterwarnings = error`` every tick that synced raised). Fixed; the regression test is
-#: ``tests/tracking/test_service_warnings.py``. Kept for modules that still import it.
-IGNORE_TUPLES_DEPRECATION = "ignore:The Result.tuples:sqlalchemy.exc.SADeprecationWarning"
 #: A valid ISO 6346 number whose simulated voyage is CNSHA -> SGSIN -> USSAV with one container.
 CONTAINER = "CSQU3054383"
 
