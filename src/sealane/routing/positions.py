@@ -141,8 +141,8 @@ def positions_json(positions: Positions) -> bytes:
     if n == 0:
         return b"[]"
     width = len(_TEMPLATE)
-    buffer = bytearray(n * width + 1)  # "[" + records; the last record's "," becomes "]"
-    out = np.frombuffer(buffer, dtype=np.uint8, offset=1).reshape(n, width)
+    buffer = np.empty(n * width + 1, dtype=np.uint8)  # "[" + records; the last "," becomes "]"
+    out = buffer[1:].reshape(n, width)
     out[:] = np.frombuffer(_TEMPLATE, dtype=np.uint8)
     lons = np.round(positions.lons, 6)
     lons[lons >= 180.0] -= 360.0  # keep [-180, 180) after rounding
@@ -152,7 +152,7 @@ def positions_json(positions: Positions) -> bytes:
     _write_time(out, _TIME, positions.times)
     buffer[0] = ord("[")
     buffer[-1] = ord("]")
-    return bytes(buffer)
+    return buffer.tobytes()
 
 
 def _write_fixed(
