@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import datetime
 from typing import Annotated, Any
 
@@ -153,6 +153,37 @@ class Documents:
         return doc
 
 
+def list_response(
+    request: Request,
+    query: Select[Any],
+    path: str,
+    render: Callable[[Any, Any], dict[str, Any]],
+    *,
+    documents: type[Documents] | None = None,
+) -> JsonApiResponse:
+    """A paginated collection document: ``render(docs, row)`` gives each resource, and what the
+    documents collect along the way becomes ``included``."""
+    params = request.query_params
+    page = parse_page(params)
+    state = state_of(request)
+    base = state.settings.base_url
+    with state.sessions() as session:
+        total, rows = paged(session, query, page)
+        docs = (documents or Documents)(session, base)
+        data = [render(docs, row) for row in rows]
+    included = list(docs.included.values())
+    return JsonApiResponse(
+        list_document(
+            data,
+            self_url=f"{base}/{path}",
+            params=params,
+            page=page,
+            total=total,
+            included=included,
+        )
+    )
+
+
 # -- shared parsing ------------------------------------------------------------------------------
 
 
@@ -230,7 +261,7 @@ def list_requests(
 ) -> JsonApiResponse:
     """The account's tracking requests, newest first."""
     params = request.query_params
-    page = parse_page(params)
+    parse_page(params)  # a bad page is reported before the other parameters
     includes = parse_include(params, REQUEST_INCLUDES)
     query = select(TrackingRequest).where(TrackingRequest.account_id == caller.account_id)
     if value := optional_text(params, "filter[status]"):
@@ -248,23 +279,12 @@ def list_requests(
         query = query.where(TrackingRequest.created_at >= start)
     if end := _time_filter(request, "filter[created_at][end]"):
         query = query.where(TrackingRequest.created_at <= end)
-    state = state_of(request)
-    with state.sessions() as session:
-        total, rows = paged(
-            session, query.order_by(TrackingRequest.created_at.desc(), TrackingRequest.id), page
-        )
-        docs = Documents(session, state.settings.base_url)
-        data = [docs.tracking_request(row, includes) for row in rows]
-    base = state.settings.base_url
-    doc = list_document(
-        data,
-        self_url=f"{base}/tracking_requests",
-        params=params,
-        page=page,
-        total=total,
-        included=list(docs.included.values()),
+    return list_response(
+        request,
+        query.order_by(TrackingRequest.created_at.desc(), TrackingRequest.id),
+        "tracking_requests",
+        lambda docs, row: docs.tracking_request(row, includes),
     )
-    return JsonApiResponse(doc)
 
 
 @router.get(
@@ -417,26 +437,17 @@ def list_shipments(
 ) -> JsonApiResponse:
     """The account's shipments, most recently updated first."""
     params = request.query_params
-    page = parse_page(params)
+    parse_page(params)  # a bad page is reported before the other parameters
     includes = parse_include(params, SHIPMENT_INCLUDES)
     query = _tracking_filters(
         request, select(Shipment).where(Shipment.account_id == caller.account_id), containers=False
     )
-    state = state_of(request)
-    with state.sessions() as session:
-        total, rows = paged(session, query.order_by(Shipment.updated_at.desc(), Shipment.id), page)
-        docs = Documents(session, state.settings.base_url)
-        data = [docs.shipment(row, includes) for row in rows]
-    base = state.settings.base_url
-    doc = list_document(
-        data,
-        self_url=f"{base}/shipments",
-        params=params,
-        page=page,
-        total=total,
-        included=list(docs.included.values()),
+    return list_response(
+        request,
+        query.order_by(Shipment.updated_at.desc(), Shipment.id),
+        "shipments",
+        lambda docs, row: docs.shipment(row, includes),
     )
-    return JsonApiResponse(doc)
 
 
 @router.get(
@@ -520,7 +531,7 @@ def list_containers(
 ) -> JsonApiResponse:
     """The account's containers, most recently updated first."""
     params = request.query_params
-    page = parse_page(params)
+    parse_page(params)  # a bad page is reported before the other parameters
     includes = parse_include(params, CONTAINER_INCLUDES)
     base_query = (
         select(Container)
@@ -528,23 +539,12 @@ def list_containers(
         .where(Container.account_id == caller.account_id)
     )
     query = _tracking_filters(request, base_query, containers=True)
-    state = state_of(request)
-    with state.sessions() as session:
-        total, rows = paged(
-            session, query.order_by(Container.updated_at.desc(), Container.id), page
-        )
-        docs = Documents(session, state.settings.base_url)
-        data = [docs.container(row, includes) for row in rows]
-    base = state.settings.base_url
-    doc = list_document(
-        data,
-        self_url=f"{base}/containers",
-        params=params,
-        page=page,
-        total=total,
-        included=list(docs.included.values()),
+    return list_response(
+        request,
+        query.order_by(Container.updated_at.desc(), Container.id),
+        "containers",
+        lambda docs, row: docs.container(row, includes),
     )
-    return JsonApiResponse(doc)
 
 
 @router.get(

@@ -47,7 +47,7 @@ from ..tracking_resources import (
     transport_event_resource,
 )
 from .responses import ERRORS
-from .tracking import Documents
+from .tracking import Documents, list_response
 
 router = APIRouter()
 Auth = Annotated[Caller, Depends(authenticate)]
@@ -330,7 +330,7 @@ def list_notifications(
 ) -> JsonApiResponse:
     """The account's notifications, newest first."""
     params = request.query_params
-    page = parse_page(params)
+    parse_page(params)  # a bad page is reported before the other parameters
     includes = parse_include(params, NOTIFICATION_INCLUDES)
     query = select(WebhookNotification).where(WebhookNotification.account_id == caller.account_id)
     if value := optional_text(params, "filter[event]"):
@@ -345,25 +345,13 @@ def list_notifications(
         query = query.where(WebhookNotification.delivery_status == value)
     if value := optional_text(params, "filter[webhook]"):
         query = query.where(WebhookNotification.webhook_id == value)
-    state = request.app.state.sealane
-    with state.sessions() as session:
-        total, rows = paged(
-            session,
-            query.order_by(WebhookNotification.created_at.desc(), WebhookNotification.id),
-            page,
-        )
-        docs = NotificationDocuments(session, state.settings.base_url)
-        data = [docs.notification(row, includes) for row in rows]
-    base = state.settings.base_url
-    doc = list_document(
-        data,
-        self_url=f"{base}/webhook_notifications",
-        params=params,
-        page=page,
-        total=total,
-        included=list(docs.included.values()),
+    return list_response(
+        request,
+        query.order_by(WebhookNotification.created_at.desc(), WebhookNotification.id),
+        "webhook_notifications",
+        lambda docs, row: docs.notification(row, includes),
+        documents=NotificationDocuments,
     )
-    return JsonApiResponse(doc)
 
 
 @router.get(
