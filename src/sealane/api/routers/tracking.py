@@ -316,18 +316,47 @@ def update_request(
     request: Request, request_id: str, caller: Auth, payload: Payload
 ) -> JsonApiResponse:
     """Edit a tracking request's ``ref_numbers`` and ``tags``."""
-    attributes = attributes_of(payload, "tracking_request", id_=request_id)
-    _only(attributes, ("ref_numbers", "tags"))
+    return _edit_lists(
+        request,
+        payload,
+        caller,
+        TrackingRequest,
+        request_id,
+        ("ref_numbers", "tags"),
+        lambda docs, row: docs.tracking_request(row),
+    )
+
+
+#: JSON:API type and human name of each editable model.
+_KINDS: dict[type[Any], tuple[str, str]] = {
+    TrackingRequest: ("tracking_request", "tracking request"),
+    Shipment: ("shipment", "shipment"),
+    Container: ("container", "container"),
+}
+
+
+def _edit_lists(
+    request: Request,
+    payload: Any,
+    caller: Caller,
+    model: type[Any],
+    object_id: str,
+    editable: tuple[str, ...],
+    render: Callable[[Documents, Any], dict[str, Any]],
+) -> JsonApiResponse:
+    """PATCH of string-list attributes (reference numbers, tags) of one owned object."""
+    type_, kind = _KINDS[model]
+    attributes = attributes_of(payload, type_, id_=object_id)
+    _only(attributes, editable)
     state = state_of(request)
     with transaction(state.sessions) as session:
-        row = owned(session, TrackingRequest, request_id, caller, "tracking request")
-        for name in ("ref_numbers", "tags"):
+        row = owned(session, model, object_id, caller, kind)
+        for name in editable:
             if name in attributes:
                 setattr(row, name, _strings(attributes[name], name))
         row.updated_at = state.clock.now()
-        doc = Documents(session, state.settings.base_url).single(
-            tracking_request_resource(row, state.settings.base_url)
-        )
+        docs = Documents(session, state.settings.base_url)
+        doc = docs.single(render(docs, row))
     return JsonApiResponse(doc)
 
 
@@ -473,17 +502,15 @@ def update_shipment(
     request: Request, shipment_id: str, caller: Auth, payload: Payload
 ) -> JsonApiResponse:
     """Edit a shipment's ``ref_numbers`` (its containers keep their own)."""
-    attributes = attributes_of(payload, "shipment", id_=shipment_id)
-    _only(attributes, ("ref_numbers",))
-    state = state_of(request)
-    with transaction(state.sessions) as session:
-        row = owned(session, Shipment, shipment_id, caller, "shipment")
-        if "ref_numbers" in attributes:
-            row.ref_numbers = _strings(attributes["ref_numbers"], "ref_numbers")
-            row.updated_at = state.clock.now()
-        docs = Documents(session, state.settings.base_url)
-        doc = docs.single(docs.shipment(row))
-    return JsonApiResponse(doc)
+    return _edit_lists(
+        request,
+        payload,
+        caller,
+        Shipment,
+        shipment_id,
+        ("ref_numbers",),
+        lambda docs, row: docs.shipment(row),
+    )
 
 
 @router.patch(
@@ -576,17 +603,15 @@ def update_container(
     request: Request, container_id: str, caller: Auth, payload: Payload
 ) -> JsonApiResponse:
     """Edit a container's ``ref_numbers`` (its shipment keeps its own)."""
-    attributes = attributes_of(payload, "container", id_=container_id)
-    _only(attributes, ("ref_numbers",))
-    state = state_of(request)
-    with transaction(state.sessions) as session:
-        row = owned(session, Container, container_id, caller, "container")
-        if "ref_numbers" in attributes:
-            row.ref_numbers = _strings(attributes["ref_numbers"], "ref_numbers")
-            row.updated_at = state.clock.now()
-        docs = Documents(session, state.settings.base_url)
-        doc = docs.single(docs.container(row))
-    return JsonApiResponse(doc)
+    return _edit_lists(
+        request,
+        payload,
+        caller,
+        Container,
+        container_id,
+        ("ref_numbers",),
+        lambda docs, row: docs.container(row),
+    )
 
 
 @router.get(
