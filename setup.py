@@ -1,4 +1,4 @@
-"""Build hooks: the C search kernel, and the shipped data copied into wheels as ``sealane/_data``."""
+"""Build hooks: the C extensions, and the shipped data copied into wheels as ``sealane/_data``."""
 
 import shutil
 from pathlib import Path
@@ -28,7 +28,12 @@ setup(
             "sealane.routing._search",
             sources=["src/sealane/routing/_search.c"],
             extra_compile_args=["-O2"],
-        )
+        ),
+        Extension(
+            "sealane.routing._render",
+            sources=["src/sealane/routing/_render.c"],
+            extra_compile_args=["-O2"],
+        ),
     ],
     cmdclass={"build_py": BuildPyWithData},
 )

@@ -1,10 +1,15 @@
-"""``Positions``: a vessel's future track as columns, with the API's record and GeoJSON forms."""
+"""``Positions``: a vessel's future track as columns, with the API's record and GeoJSON forms.
+
+The record form is also written as JSON bytes directly: by the compiled renderer (``_render.c``)
+when it was built, else by its numpy twin :func:`_positions_json_numpy`, which documents the format
+and is the oracle the tests compare the renderer with.
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, Protocol
 
 import numpy as np
 import numpy.typing as npt
@@ -14,6 +19,7 @@ from .placement import Track
 from .routes import Route
 
 TimeArray = npt.NDArray[np.datetime64]
+SecondsArray = npt.NDArray[np.int64]
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,14 +47,15 @@ class Positions:
         """Attach times to a placed track: ``step_s`` apart, the arrival at its own time."""
         n = track.lons.size
         start = np.datetime64(start_time.astimezone(UTC).replace(tzinfo=None), "ms")
-        offsets_ms = np.arange(n, dtype=np.int64) * round(step_s * 1000)
+        offsets_ms = np.arange(n, dtype=np.int64)
+        offsets_ms *= round(step_s * 1000)
         if n > 1 and track.final_m > 0:
             # The arrival is timed by the route's length, so the ETA does not depend on the step:
             # the corners cut between positions are absorbed by the last interval.
             speed_mps = speed_kn * METRES_PER_NM / SECONDS_PER_HOUR
             arrival_ms = round(route.distance_m / speed_mps * 1000)
             offsets_ms[-1] = max(arrival_ms, int(offsets_ms[-2]) + 1)
-        times = start + offsets_ms.astype("timedelta64[ms]")
+        times = offsets_ms.view("timedelta64[ms]") + start
         for column in (track.lons, track.lats, track.headings_deg, times):
             column.setflags(write=False)
         return cls(track.lons, track.lats, track.headings_deg, times, route, speed_kn, step_s)
@@ -95,9 +102,9 @@ class Positions:
             )
         ]
 
-    def to_json(self) -> bytes:
-        """The records as a JSON array (see :func:`positions_json`)."""
-        return positions_json(self)
+    def to_json(self, *, head: bytes = b"", tail: bytes = b"") -> bytes:
+        """The records as a JSON array, between ``head`` and ``tail`` (:func:`positions_json`)."""
+        return positions_json(self, head=head, tail=tail)
 
     def to_geojson(self) -> dict[str, Any]:
         """The track as an RFC 7946 Feature (split at the antimeridian), with ETA and speed."""
@@ -129,29 +136,80 @@ _LAT, _LON, _HEADING, _TIME = (
 )
 
 
-def positions_json(positions: Positions) -> bytes:
-    """Serialise positions as the API's JSON array, column-wise in numpy.
+class Renderer(Protocol):
+    """Signature shared by the compiled renderer and :func:`_positions_json_numpy`."""
+
+    def __call__(
+        self,
+        lats: FloatArray,
+        lons: FloatArray,
+        headings: FloatArray,
+        seconds: SecondsArray,
+        head: bytes,
+        tail: bytes,
+        /,
+    ) -> bytes: ...
+
+
+def positions_json(positions: Positions, *, head: bytes = b"", tail: bytes = b"") -> bytes:
+    """Serialise positions as the API's JSON array, written between ``head`` and ``tail``.
 
     Every record has the same width: numbers are written with fixed decimals (latitude and
     longitude to 1e-6 degrees, about 0.1 m; heading to 0.01 degree) and padded on the left with
-    spaces, which JSON allows before a value. The records are rows of one byte matrix that is a
-    view into the output buffer, filled from a template and then one digit column at a time.
+    spaces, which JSON allows before a value; timestamps are whole UTC seconds. ``head`` and
+    ``tail`` splice the array into an enclosing document without another copy of it. Raises
+    ``ValueError`` for a NaN coordinate or heading, or a year outside 0000-9999.
     """
-    n = len(positions)
+    seconds = positions.times.astype("datetime64[s]").astype(np.int64)
+    columns = (positions.lats, positions.lons, positions.headings_deg)
+    lats, lons, headings = (np.ascontiguousarray(c, dtype=np.float64) for c in columns)
+    return _render_json(lats, lons, headings, seconds, head, tail)
+
+
+def _positions_json_numpy(
+    lats: FloatArray,
+    lons: FloatArray,
+    headings: FloatArray,
+    seconds: SecondsArray,
+    head: bytes,
+    tail: bytes,
+    /,
+) -> bytes:
+    """``head + [records] + tail`` column-wise in numpy: the twin of the compiled renderer.
+
+    Latitudes, longitudes and headings are in degrees, ``seconds`` are Unix seconds (UTC). The
+    records are rows of one byte matrix that is a view into the output buffer, filled from a
+    template and then one digit column at a time.
+    """
+    n = lats.size
+    if not lons.size == headings.size == seconds.size == n:
+        raise ValueError("columns differ in length")
     if n == 0:
-        return b"[]"
-    width = len(_TEMPLATE)
-    buffer = np.empty(n * width + 1, dtype=np.uint8)  # "[" + records; the last "," becomes "]"
-    out = buffer[1:].reshape(n, width)
+        return head + b"[]" + tail
+    width, start = len(_TEMPLATE), len(head) + 1
+    end = start + n * width  # the last record's "," becomes "]"
+    buffer = np.empty(end + len(tail), dtype=np.uint8)
+    buffer[: start - 1] = np.frombuffer(head, dtype=np.uint8)
+    buffer[start - 1] = ord("[")
+    out = buffer[start:end].reshape(n, width)
     out[:] = np.frombuffer(_TEMPLATE, dtype=np.uint8)
-    lons = np.round(positions.lons, 6)
+    lons = np.round(lons, 6)
     lons[lons >= 180.0] -= 360.0  # keep [-180, 180) after rounding
-    _write_fixed(out, _LAT, positions.lats, 3, 6)
+    with np.errstate(invalid="ignore"):  # an infinite heading becomes NaN, rejected below
+        headings = np.round(headings, 2) % 360.0
+    for column, problem in (
+        (lats, "latitude is NaN"),
+        (lons, "longitude is NaN"),
+        (headings, "heading is NaN or infinite"),
+    ):
+        if np.isnan(column).any():
+            raise ValueError(f"row {np.flatnonzero(np.isnan(column))[0]}: {problem}")
+    _write_fixed(out, _LAT, lats, 3, 6)
     _write_fixed(out, _LON, lons, 3, 6)
-    _write_fixed(out, _HEADING, np.round(positions.headings_deg, 2) % 360.0, 3, 2)
-    _write_time(out, _TIME, positions.times)
-    buffer[0] = ord("[")
-    buffer[-1] = ord("]")
+    _write_fixed(out, _HEADING, headings, 3, 2)
+    _write_time(out, _TIME, seconds)
+    buffer[end - 1] = ord("]")
+    buffer[end:] = np.frombuffer(tail, dtype=np.uint8)
     return buffer.tobytes()
 
 
@@ -186,14 +244,12 @@ def _write_fixed(
     out[negative, point - 1 - shown[negative]] = ord("-")
 
 
-def _write_time(out: npt.NDArray[np.uint8], at: int, times: TimeArray) -> None:
-    """Write ``YYYY-MM-DDTHH:MM:SSZ`` (UTC, whole seconds) into the 20 columns from ``at``.
+def _write_time(out: npt.NDArray[np.uint8], at: int, seconds: SecondsArray) -> None:
+    """Write Unix ``seconds`` as ``YYYY-MM-DDTHH:MM:SSZ`` into the 20 columns from ``at``.
 
     Dates are worked out once per distinct day (a voyage spans a few dozen) by the
-    proleptic-Gregorian era arithmetic of Hinnant's ``civil_from_days`` and spread to the rows;
-    years must lie in 0000-9999.
+    proleptic-Gregorian era arithmetic of Hinnant's ``civil_from_days`` and spread to the rows.
     """
-    seconds = times.astype("datetime64[s]").astype(np.int64)
     days, second_of_day = np.divmod(seconds, 86_400)
     unique_days, row_day = np.unique(days, return_inverse=True)
     out[:, at : at + 10] = _civil_dates(unique_days)[row_day]
@@ -209,7 +265,10 @@ def _write_time(out: npt.NDArray[np.uint8], at: int, times: TimeArray) -> None:
 
 
 def _civil_dates(days: npt.NDArray[np.int64]) -> npt.NDArray[np.uint8]:
-    """``YYYY-MM-DD`` of each day number (days since 1970-01-01), as rows of 10 bytes."""
+    """``YYYY-MM-DD`` of each day number (days since 1970-01-01), as rows of 10 bytes.
+
+    Raises ``ValueError`` for a year outside 0000-9999, which four digits cannot show.
+    """
     z = days + 719_468
     era = z // 146_097
     doe = z - era * 146_097
@@ -219,6 +278,8 @@ def _civil_dates(days: npt.NDArray[np.int64]) -> npt.NDArray[np.uint8]:
     day = doy - (153 * mp + 2) // 5 + 1
     month = np.where(mp < 10, mp + 3, mp - 9)
     year = yoe + era * 400 + (month <= 2)
+    if year.size and (year.min() < 0 or year.max() > 9999):
+        raise ValueError("timestamp's year is outside 0000-9999")
     text = np.empty((days.size, 10), dtype=np.uint8)
     for offset, value, width in ((0, year, 4), (5, month, 2), (8, day, 2)):
         for d in range(width):
@@ -241,10 +302,22 @@ def _fixed(values: FloatArray, int_digits: int, decimals: int) -> npt.NDArray[np
 def _iso_seconds(times: TimeArray) -> npt.NDArray[np.uint8]:
     """``times`` as ``YYYY-MM-DDTHH:MM:SSZ`` rows (what :func:`_write_time` writes), for tests."""
     out = np.zeros((times.size, 20), dtype=np.uint8)
-    _write_time(out, 0, times)
+    _write_time(out, 0, times.astype("datetime64[s]").astype(np.int64))
     return out
 
 
 def _to_datetime(moment: np.datetime64) -> datetime:
     millis = int(moment.astype("datetime64[ms]").astype(np.int64))
     return datetime.fromtimestamp(millis / 1000, tz=UTC)
+
+
+def _compiled() -> Renderer:
+    try:
+        from sealane.routing import _render
+    except ImportError:  # pragma: no cover - exercised only where no compiler was available
+        return _positions_json_numpy
+    renderer: Renderer = _render.render
+    return renderer
+
+
+_render_json: Renderer = _compiled()

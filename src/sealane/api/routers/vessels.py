@@ -162,4 +162,4 @@ def _positions_response(
     self_link = f"{base}{request.url.path.removeprefix('/v2')}{query}"
     doc = {"data": resource("vessel", vessel.id, attributes), "links": {"self": self_link}}
     head, tail = orjson.dumps(doc).split(orjson.dumps(_POSITIONS_SLOT), 1)
-    return JsonApiResponse(b"".join((head, positions.to_json(), tail)))  # one copy of the array
+    return JsonApiResponse(positions.to_json(head=head, tail=tail))  # no copy of the array

@@ -1,0 +1,17 @@
+"""Type stub of the compiled JSON renderer (``_render.c``).
+
+Its numpy twin is ``positions._positions_json_numpy``.
+"""
+
+import numpy as np
+import numpy.typing as npt
+
+def render(
+    lats: npt.NDArray[np.float64],
+    lons: npt.NDArray[np.float64],
+    headings: npt.NDArray[np.float64],
+    seconds: npt.NDArray[np.int64],
+    head: bytes,
+    tail: bytes,
+    /,
+) -> bytes: ...
