@@ -31,6 +31,8 @@ ANCHOR_SPACING_M: Final = 32_000.0
 #: Most positions from one anchor to the next (bounds the padding of short runs when the step
 #: is tiny).
 MAX_PER_INTERVAL: Final = 64
+#: Grid cells (positions) interpolated per block: small enough for the temporaries to be reused.
+_BLOCK_CELLS: Final = 4096
 #: Runs with an anchor at a higher latitude (either hemisphere) are placed exactly.
 POLAR_LAT: Final = 75.0
 _A: Final = 6_378_137.0  # WGS84 semi-major axis, metres
@@ -68,7 +70,7 @@ def fill_runs(
     per = min(MAX_PER_INTERVAL, max(1, int(ANCHOR_SPACING_M // step_m)))
     anchors = _Anchors.of(runs, per, step_m)
     n = runs.total
-    lats[:n], lons[:n], azis[:n] = anchors.interpolate()
+    anchors.interpolate((lats[:n], lons[:n], azis[:n]))
     starts = np.cumsum(runs.counts) - runs.counts
     polar = np.maximum.reduceat(np.abs(anchors.lats), anchors.first) > POLAR_LAT
     for r in np.flatnonzero(polar).tolist():
@@ -158,9 +160,11 @@ class _Anchors:
         lats: FloatArray = self.values[0]
         return lats
 
-    def interpolate(self) -> FloatArray:
-        """Latitude, longitude and azimuth (rows) of every position, interval after interval;
-        longitude and azimuth are unwrapped within an interval (the caller wraps them)."""
+    def interpolate(self, out: tuple[FloatArray, FloatArray, FloatArray]) -> None:
+        """Write the latitude, longitude and azimuth of every position, interval after interval,
+        into ``out``; longitude and azimuth are unwrapped within an interval (the caller wraps
+        them). Temporaries are worked on in blocks of intervals that stay in the cache and in
+        the allocator's free lists: fresh megabytes page-fault, which costs more than the maths."""
         a, b = self.a, self.a + 1
         va, vb = self.values[:, a], self.values[:, b]
         vb[1:] = va[1:] + (vb[1:] - va[1:] + 180.0) % 360.0 - 180.0
@@ -169,16 +173,24 @@ class _Anchors:
         c2 = 3.0 * rise - 2.0 * da - db
         c3 = da + db - 2.0 * rise
         inverse = np.divide(1.0, self.steps, out=np.zeros(a.size), where=self.steps > 0)
-        t = inverse[:, None] * np.arange(self.per, dtype=np.float64)
-        grid = np.empty((3, *t.shape))  # C-ordered, so the reshape below is a view
-        np.multiply(c3[:, :, None], t, out=grid)  # Horner's rule, all three quantities at once
-        grid += c2[:, :, None]
-        grid *= t
-        grid += da[:, :, None]
-        grid *= t
-        grid += va[:, :, None]
-        keep = np.flatnonzero(np.arange(self.per) < self.shown[:, None])
-        return np.take(grid.reshape(3, -1), keep, axis=1)  # 6x faster than grid[:, mask]
+        columns = np.arange(self.per, dtype=np.float64)
+        block = max(1, _BLOCK_CELLS // self.per)  # intervals per block
+        ends = np.cumsum(self.shown)
+        for first in range(0, a.size, block):
+            last = min(first + block, a.size)
+            t = inverse[first:last, None] * columns
+            grid = np.empty((3, *t.shape))  # C-ordered, so the reshape below is a view
+            np.multiply(c3[:, first:last, None], t, out=grid)  # Horner, three quantities at once
+            grid += c2[:, first:last, None]
+            grid *= t
+            grid += da[:, first:last, None]
+            grid *= t
+            grid += va[:, first:last, None]
+            keep = np.flatnonzero(columns < self.shown[first:last, None])
+            begin = int(ends[first - 1]) if first else 0
+            flat = grid.reshape(3, -1)
+            for row, column in zip(flat, out, strict=True):
+                np.take(row, keep, out=column[begin : int(ends[last - 1])])
 
 
 def _derivatives(lat_deg: FloatArray, azi_deg: FloatArray) -> FloatArray:

@@ -15,6 +15,7 @@ from __future__ import annotations
 import math
 import numbers
 from collections.abc import Iterable
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from functools import lru_cache
 
@@ -23,6 +24,7 @@ from .geodesy import (
     GEOD,
     METRES_PER_NM,
     SECONDS_PER_HOUR,
+    FloatArray,
     arc_normals,
     lonlat_of,
     nearest_on_arcs,
@@ -129,17 +131,22 @@ def remaining_route(
     if (start.lon, start.lat) == (destination.lon, destination.lat):
         return route(start.coordinates, destination.coordinates)
     leg = _leg(previous.coordinates, destination.coordinates, avoid, allow_arctic)
-    coords = leg.coordinates
-    a, b = unit_vectors(coords[:-1, 0], coords[:-1, 1]), unit_vectors(coords[1:, 0], coords[1:, 1])
-    segment, angle, nearest = nearest_on_arcs(
-        unit_vector(start.lon, start.lat), a, b, arc_normals(a, b)
-    )
+    segment, angle, nearest = nearest_on_arcs(unit_vector(start.lon, start.lat), *leg.arcs)
     if angle * 6_371_008.8 > off_path_nm * METRES_PER_NM:
         return route(
             start.coordinates, destination.coordinates, avoid=avoid, allow_arctic=allow_arctic
         )
     lon, lat = lonlat_of(nearest)
-    return leg.tail(segment, lon, lat, start)
+    return leg.route.tail(segment, lon, lat, start)
+
+
+@dataclass(frozen=True, slots=True)
+class _Leg:
+    """A port-to-port route with its segments as arcs on the sphere (start and end unit vectors
+    and normals), ready for projecting a vessel's position onto it."""
+
+    route: Route
+    arcs: tuple[FloatArray, FloatArray, FloatArray]
 
 
 @lru_cache(maxsize=1024)
@@ -148,9 +155,12 @@ def _leg(
     destination: tuple[float, float],
     avoid: tuple[str, ...],
     allow_arctic: bool,
-) -> Route:
+) -> _Leg:
     """The previous-port -> destination-port leg, shared by every vessel sailing it."""
-    return route(previous, destination, avoid=avoid, allow_arctic=allow_arctic)
+    leg = route(previous, destination, avoid=avoid, allow_arctic=allow_arctic)
+    coords = leg.coordinates
+    a, b = unit_vectors(coords[:-1, 0], coords[:-1, 1]), unit_vectors(coords[1:, 0], coords[1:, 1])
+    return _Leg(leg, (a, b, arc_normals(a, b)))
 
 
 def _at_sea(start: Location) -> Location:
