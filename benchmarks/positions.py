@@ -22,6 +22,7 @@ from pyproj import Geod
 
 from _util import fmt, fmt_ms, machine_lines, render_table, timed_s, warm_median_ms
 from sealane.routing import voyage
+from sealane.routing.placement import place_positions
 from sealane.routing.positions import Positions
 from sealane.routing.voyage import future_positions
 
@@ -227,6 +228,7 @@ def print_geometry(trip: Voyage, positions: Positions) -> None:
             f"{spacing_error(base_lons, base_lats, trip.step_m):.2e}",
         ],
         ["max |heading - bearing to next| deg", f"{heading_error(positions):.2e}", fmt(None)],
+        ["max distance to exact placement (m)", f"{exact_deviation_m(positions):.1e}", fmt(None)],
     ]
     title = "Table 2: geometry of the placed positions"
     print(render_table(title, ["", "sealane", "(b) vectorised"], rows))
@@ -235,6 +237,16 @@ def print_geometry(trip: Voyage, positions: Positions) -> None:
         "pairs, which\nare along-track steps, so its chords are shorter where the track turns. "
         f"(a) and (b) agree\nto {agree:.1e} deg.\n"
     )
+
+
+def exact_deviation_m(positions: Positions) -> float:
+    """Largest distance from sealane's interpolated positions to the same placement done with
+    one pyproj call per position (``place_positions(..., exact=True)``)."""
+    route = positions.route
+    step_m = positions.speed_kn * METRES_PER_NM / 3600.0 * positions.step_s
+    exact = place_positions(route.coordinates, route.segment_m, step_m, exact=True)
+    _, _, apart = GEOD.inv(positions.lons, positions.lats, exact.lons, exact.lats)
+    return float(np.max(apart))
 
 
 def orjson_arrays(positions: Positions) -> bytes:
