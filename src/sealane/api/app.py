@@ -9,7 +9,6 @@ from typing import Any
 from fastapi import FastAPI
 from fastapi.openapi.utils import get_openapi
 from sqlalchemy.orm import Session, sessionmaker
-from starlette.middleware.gzip import GZipMiddleware
 
 from ..clock import Clock, SystemClock
 from ..config import Settings
@@ -20,6 +19,7 @@ from ..tracking.carriers import SimulatedCarrier
 from ..tracking.poller import Poller
 from ..tracking.service import TrackingService
 from ..webhooks.delivery import DeliveryWorker
+from .compression import GzipMiddleware
 from .errors import install_error_handlers
 from .jsonapi import MEDIA_TYPE
 from .negotiation import HeadAsGet, JsonApiNegotiation
@@ -93,7 +93,7 @@ def create_app(
     for router in (reference.router, vessels.router, tracking_routes.router, webhook_routes.router):
         app.include_router(router, prefix=API_PREFIX)
     app.add_middleware(JsonApiNegotiation, prefix=API_PREFIX)
-    app.add_middleware(GZipMiddleware, minimum_size=1024, compresslevel=1)
+    app.add_middleware(GzipMiddleware, minimum_size=1024, level=1)
     app.add_middleware(HeadAsGet)
     app.openapi = lambda: _openapi(app)  # type: ignore[method-assign]
     return app
