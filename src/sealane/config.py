@@ -16,6 +16,8 @@ class Settings:
 
     database_url: str = "sqlite:///./sealane.db"
     rate_limit_per_minute: int = 100
+    #: Seconds a checked API key is remembered (0: check every request against the database).
+    auth_cache_seconds: float = 10.0
     webhook_retry_schedule: tuple[int, ...] = DEFAULT_RETRY_SCHEDULE
     webhook_allow_private: bool = False
     #: Public base address of the API, used in ``links`` (no trailing slash, includes ``/v2``).
@@ -32,6 +34,9 @@ class Settings:
             values["rate_limit_per_minute"] = _positive_int(
                 environ["SEALANE_RATE_LIMIT_PER_MINUTE"], "SEALANE_RATE_LIMIT_PER_MINUTE"
             )
+        if "SEALANE_AUTH_CACHE_SECONDS" in environ:
+            name = "SEALANE_AUTH_CACHE_SECONDS"
+            values["auth_cache_seconds"] = _non_negative_int(environ[name], name)
         if "SEALANE_WEBHOOK_RETRY_SCHEDULE" in environ:
             name = "SEALANE_WEBHOOK_RETRY_SCHEDULE"
             parts = [part for part in environ[name].split(",") if part.strip()]
@@ -54,6 +59,13 @@ def _flag(text: str, name: str) -> bool:
     if value in {"0", "false", "no", "off", ""}:
         return False
     raise ValueError(f"{name} must be 1/0, true/false, yes/no or on/off, got {text!r}")
+
+
+def _non_negative_int(text: str, name: str) -> int:
+    digits = text.strip()
+    if not (digits.isascii() and digits.isdigit()):
+        raise ValueError(f"{name} must be a whole number of seconds (0 or more), got {text!r}")
+    return int(digits)
 
 
 def _positive_int(text: str, name: str) -> int:

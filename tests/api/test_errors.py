@@ -95,8 +95,12 @@ def test_unexpected_error__reference_endpoint_500_document(
 
 
 def test_unexpected_error__in_authentication_500_document(
-    shared_client: TestClient, shared_keys: Keys, monkeypatch: pytest.MonkeyPatch
+    shared_app: FastAPI,
+    shared_client: TestClient,
+    shared_keys: Keys,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
+    shared_app.state.sealane.keys.clear()  # so the key is looked up again
     monkeypatch.setattr("sealane.api.auth.account_for_key", boom)
     response = shared_client.get("/v2/ports/NLRTM", headers=auth(shared_keys.plain))
     assert_error(response, 500)

@@ -35,6 +35,17 @@ def test_from_env__bad_rate_limit_names_the_variable(value: str) -> None:
         Settings.from_env({"SEALANE_RATE_LIMIT_PER_MINUTE": value})
 
 
+@pytest.mark.parametrize(("value", "seconds"), [("30", 30), ("0", 0), (" 5 ", 5)])
+def test_from_env__auth_cache_seconds(value: str, seconds: int) -> None:
+    assert Settings.from_env({"SEALANE_AUTH_CACHE_SECONDS": value}).auth_cache_seconds == seconds
+
+
+@pytest.mark.parametrize("value", ["abc", "", "1.5", "-3"])
+def test_from_env__bad_auth_cache_seconds_names_the_variable(value: str) -> None:
+    with pytest.raises(ValueError, match="SEALANE_AUTH_CACHE_SECONDS"):
+        Settings.from_env({"SEALANE_AUTH_CACHE_SECONDS": value})
+
+
 def test_from_env__retry_schedule() -> None:
     settings = Settings.from_env({"SEALANE_WEBHOOK_RETRY_SCHEDULE": "5, 30,120"})
     assert settings.webhook_retry_schedule == (5, 30, 120)

@@ -22,6 +22,7 @@ from ..webhooks.delivery import DeliveryWorker
 from .compression import GzipMiddleware
 from .errors import install_error_handlers
 from .jsonapi import MEDIA_TYPE
+from .keycache import KeyCache
 from .negotiation import HeadAsGet, JsonApiNegotiation
 from .ratelimit import RateLimiter
 from .routers import reference, vessels
@@ -86,6 +87,7 @@ def create_app(
         sessions=sessions,
         clock=the_clock,
         limiter=RateLimiter(settings.rate_limit_per_minute, the_clock),
+        keys=KeyCache(settings.auth_cache_seconds, the_clock),
         tracking=tracking,
         webhooks=webhooks,
     )

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from fastapi import Request
+from starlette.concurrency import run_in_threadpool
 
 from ..store.accounts import account_for_key
 from .errors import Forbidden, TooManyRequests, Unauthorized
@@ -30,8 +31,12 @@ def bearer_secret(header: str | None, *, schemes: tuple[str, ...] = ("token",)) 
     return secret.strip()
 
 
-def authenticate(request: Request) -> Caller:
-    """The calling account, after the rate limit; 401 without a valid key, 429 over the limit."""
+async def authenticate(request: Request) -> Caller:
+    """The calling account, after the rate limit; 401 without a valid key, 429 over the limit.
+
+    A key checked in the last ``auth_cache_seconds`` is answered from memory, on the event loop;
+    otherwise the database is asked from the thread pool.
+    """
     header = request.headers.get("authorization")
     secret = bearer_secret(header)
     if secret is None:
@@ -42,15 +47,16 @@ def authenticate(request: Request) -> Caller:
         )
         raise Unauthorized(detail, code="unauthorized", headers={"WWW-Authenticate": "Token"})
     state = state_of(request)
-    with state.sessions() as session:
-        account = account_for_key(session, secret)
-        if account is None:
+    caller = state.keys.get(secret)
+    if caller is None:
+        caller = await run_in_threadpool(_caller_for_key, request, secret)
+        if caller is None:
             raise Unauthorized(
                 "the API key is not valid",
                 code="unauthorized",
                 headers={"WWW-Authenticate": "Token"},
             )
-        caller = Caller(account.id, account.routing_enabled)
+        state.keys.put(secret, caller)
     wait = state.limiter.hit(caller.account_id)
     if wait is not None:
         raise TooManyRequests(
@@ -61,6 +67,13 @@ def authenticate(request: Request) -> Caller:
     return caller
 
 
+def _caller_for_key(request: Request, secret: str) -> Caller | None:
+    """The account behind ``secret`` from the database, or None."""
+    with state_of(request).sessions() as session:
+        account = account_for_key(session, secret)
+        return None if account is None else Caller(account.id, account.routing_enabled)
+
+
 def require_routing(caller: Caller) -> None:
     """403 unless the account has the paid routing feature."""
     if not caller.routing_enabled:
@@ -69,8 +82,8 @@ def require_routing(caller: Caller) -> None:
         )
 
 
-def authenticate_routing(request: Request) -> Caller:
+async def authenticate_routing(request: Request) -> Caller:
     """The calling account, which must have the routing feature (403 before anything else)."""
-    caller = authenticate(request)
+    caller = await authenticate(request)
     require_routing(caller)
     return caller
