@@ -221,3 +221,27 @@ def test_streamed_body__identity_gets_vary_and_no_change(accept_encoding: bytes 
     sent = sent_messages(GzipMiddleware(bare_app([], chunks)), accept_encoding)
     assert sent[0]["headers"] == [(b"vary", b"Accept-Encoding")]
     assert [message["body"] for message in sent[1:]] == chunks
+
+
+def test_whole_large_body__pieces_deflated_side_by_side_make_one_member() -> None:
+    body = b"".join(b'{"n":%08d,"text":"%s"},' % (i, b"abc" * (i % 7)) for i in range(4000))
+    headers = [(b"content-type", b"application/json")]
+    middleware = GzipMiddleware(
+        bare_app(headers, [body]), stream_minimum_size=4096, piece_size=8192
+    )
+    sent = sent_messages(middleware)
+    start, bodies = sent[0], sent[1:]
+    assert (b"content-encoding", b"gzip") in start["headers"]
+    assert not any(name == b"content-length" for name, _ in start["headers"])
+    assert bodies[0]["body"][:2] == b"\x1f\x8b"
+    assert [message["more_body"] for message in bodies] == [True] * (len(bodies) - 1) + [False]
+    pieces = (len(body) + 8191) // 8192
+    assert len(bodies) == pieces + 2  # the gzip header, one message per piece, the trailer
+    inflate = zlib.decompressobj(16 + zlib.MAX_WBITS)
+    received = b""
+    for number, message in enumerate(bodies[:-1]):
+        received += inflate.decompress(message["body"])
+        assert len(received) == min(number * 8192, len(body))  # each piece decodes on arrival
+    received += inflate.decompress(bodies[-1]["body"])
+    assert received == body
+    assert inflate.eof and not inflate.unused_data  # one member, CRC and length checked

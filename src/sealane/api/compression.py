@@ -3,12 +3,17 @@
 ISA-L (``isal``) writes standard gzip about four times faster than zlib at level 1, and smaller:
 a 4.2 MB future-positions document takes about 5.5 ms and shrinks to 11.8 % of its size, where
 zlib (Starlette's ``GZipMiddleware``) takes about 23 ms for 13.3 %. Large bodies go out in
-flushed pieces, so the client inflates one piece while the server deflates the next.
+flushed pieces, so the client inflates one piece while the server deflates the next; a large
+body that is complete at once has its pieces deflated side by side on two threads (ISA-L lets go
+of the GIL), each piece a raw deflate stream ending on a byte boundary, as pigz does.
 """
 
 from __future__ import annotations
 
+import asyncio
+import struct
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from typing import Final
 
 import anyio.lowlevel
@@ -18,6 +23,10 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 #: ``wbits`` for a gzip header and trailer around the deflate stream.
 GZIP_WBITS: Final = 16 + isal_zlib.MAX_WBITS
+#: A gzip member's header (RFC 1952): deflate, no flags, no time, unknown OS.
+GZIP_HEADER: Final = b"\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\xff"
+#: Threads deflating the pieces of a large body side by side; created on first use.
+_DEFLATERS: Final = ThreadPoolExecutor(max_workers=2, thread_name_prefix="sealane-gzip")
 #: Statuses whose body is absent or must not be re-encoded (RFC 9110 sections 14.2, 15.3.5, 15.4.5).
 _UNTOUCHED_STATUSES: Final = frozenset({204, 206, 304})
 
@@ -157,9 +166,31 @@ class _Responder:
             await self.downstream({**message, "body": compressed})
             return
         del headers["Content-Length"]
-        self.stream = isal_zlib.compressobj(level, wbits=GZIP_WBITS)
         await self.downstream(start)
+        if not more:
+            await self._deflate_side_by_side(body)
+            return
+        self.stream = isal_zlib.compressobj(level, wbits=GZIP_WBITS)
         await self._deflate(self.stream, body, more=more)
+
+    async def _deflate_side_by_side(self, body: bytes) -> None:
+        """Send a whole ``body`` as one gzip member whose pieces are deflated on two threads,
+        each as its own raw deflate stream (flushed to a byte boundary, the last one final),
+        and sent in order as soon as it is ready; the CRC is worked out meanwhile."""
+        pieces = list(_slices(body, self.middleware.piece_size))
+        level = self.middleware.level
+        jobs = [
+            _DEFLATERS.submit(_deflate_piece, piece, level, number == len(pieces))
+            for number, piece in enumerate(pieces, 1)
+        ]
+        await self.downstream(
+            {"type": "http.response.body", "body": GZIP_HEADER, "more_body": True}
+        )
+        trailer = struct.pack("<II", isal_zlib.crc32(body) & 0xFFFFFFFF, len(body) & 0xFFFFFFFF)
+        for job in jobs:
+            out = await asyncio.wrap_future(job)
+            await self.downstream({"type": "http.response.body", "body": out, "more_body": True})
+        await self.downstream({"type": "http.response.body", "body": trailer, "more_body": False})
 
     async def _deflate(self, stream: isal_zlib.Compress, body: bytes, *, more: bool) -> None:
         """Send ``body`` through ``stream`` one flushed piece at a time, each decodable on arrival;
@@ -174,6 +205,14 @@ class _Responder:
             )
             if not final:
                 await anyio.lowlevel.checkpoint()
+
+
+def _deflate_piece(piece: memoryview, level: int, final: bool) -> bytes:
+    """One piece as a raw deflate stream: flushed to a byte boundary so the next piece's stream
+    can follow it, or finished when it is the last."""
+    stream = isal_zlib.compressobj(level, wbits=-isal_zlib.MAX_WBITS)
+    flush = isal_zlib.Z_FINISH if final else isal_zlib.Z_SYNC_FLUSH
+    return stream.compress(piece) + stream.flush(flush)
 
 
 def _slices(data: bytes, size: int) -> Iterator[memoryview]:
