@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gzip
+import time
 import zlib
 from typing import Any
 
@@ -14,6 +15,7 @@ from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from sealane.api import compression
 from sealane.api.compression import GzipMiddleware, accepts_gzip
 from sealane.store.models import Vessel
 
@@ -245,3 +247,39 @@ def test_whole_large_body__pieces_deflated_side_by_side_make_one_member() -> Non
     received += inflate.decompress(bodies[-1]["body"])
     assert received == body
     assert inflate.eof and not inflate.unused_data  # one member, CRC and length checked
+
+
+def test_whole_large_body__client_gone_cancels_the_pieces_not_started(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    body = bytes(range(256)) * 4096  # 1 MiB in 128 pieces of 8 KiB
+    deflated: list[int] = []
+    real = compression._deflate_piece
+
+    def counting(piece: memoryview, level: int, final: bool) -> bytes:
+        time.sleep(0.002)  # a slow deflate, so the pieces outlast the connection
+        deflated.append(len(piece))
+        return real(piece, level, final)
+
+    monkeypatch.setattr(compression, "_deflate_piece", counting)
+    app = GzipMiddleware(bare_app([], [body]), stream_minimum_size=4096, piece_size=8192)
+    sent: list[Message] = []
+
+    async def receive() -> Message:
+        return {"type": "http.request", "body": b"", "more_body": False}
+
+    async def send(message: Message) -> None:
+        sent.append(message)
+        if len(sent) == 4:  # start, gzip header, one piece: then the connection drops
+            raise OSError("connection reset")
+
+    scope = {
+        "type": "http",
+        "method": "GET",
+        "path": "/",
+        "headers": [(b"accept-encoding", b"gzip")],
+    }
+    with pytest.raises(OSError):
+        anyio.run(app, scope, receive, send)
+    compression._DEFLATERS.submit(lambda: None).result()  # let the pool settle
+    assert len(deflated) < 128

@@ -128,6 +128,18 @@ def test_place_positions__antimeridian_lons_normalised() -> None:
     assert track.lons[-1] == -179.5
 
 
+def test_place_positions__westbound_across_the_antimeridian_never_180() -> None:
+    # Interpolated positions a hair west of -180 must wrap to just below +180, never to 180.0.
+    step = 111_319.49079327357 / 10  # a tenth of an equatorial degree
+    track = place([(-179.5, 0.0), (179.0, 0.0)], step)
+    assert np.all((track.lons >= -180.0) & (track.lons < 180.0))
+    for seed in range(40):
+        rng = np.random.default_rng(seed)
+        start = (-179.0 - rng.uniform(0.0, 1.0), rng.uniform(-5.0, 5.0))
+        track = place([start, (178.0, start[1])], step * rng.uniform(0.5, 2.0))
+        assert np.all((track.lons >= -180.0) & (track.lons < 180.0))
+
+
 def test_place_positions__many_vertices_within_one_step() -> None:
     # A zig-zag of 100 m legs sailed with 1 km steps: the positions skip whole segments.
     points = [(i * 0.001, 0.0005 * (i % 2)) for i in range(60)]

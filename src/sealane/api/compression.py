@@ -179,7 +179,7 @@ class _Responder:
         and sent in order as soon as it is ready; the CRC is worked out meanwhile."""
         pieces = list(_slices(body, self.middleware.piece_size))
         level = self.middleware.level
-        jobs = [
+        jobs = [  # queued all at once: a large response delays others' pieces by a few ms
             _DEFLATERS.submit(_deflate_piece, piece, level, number == len(pieces))
             for number, piece in enumerate(pieces, 1)
         ]
@@ -187,9 +187,14 @@ class _Responder:
             {"type": "http.response.body", "body": GZIP_HEADER, "more_body": True}
         )
         trailer = struct.pack("<II", isal_zlib.crc32(body) & 0xFFFFFFFF, len(body) & 0xFFFFFFFF)
-        for job in jobs:
-            out = await asyncio.wrap_future(job)
-            await self.downstream({"type": "http.response.body", "body": out, "more_body": True})
+        try:
+            for job in jobs:
+                out = await asyncio.wrap_future(job)
+                message = {"type": "http.response.body", "body": out, "more_body": True}
+                await self.downstream(message)
+        finally:  # a client gone or a request cancelled: drop the pieces not yet started
+            for job in jobs:
+                job.cancel()
         await self.downstream({"type": "http.response.body", "body": trailer, "more_body": False})
 
     async def _deflate(self, stream: isal_zlib.Compress, body: bytes, *, more: bool) -> None:

@@ -46,7 +46,7 @@ def place_positions(
     """Positions every ``step_m`` metres along the polyline ``coords`` (N x 2 lon/lat).
 
     ``exact`` places every position with pyproj instead of interpolating between exact anchors
-    (about 4x slower; the two agree to well under a millimetre).
+    (about 3x slower; the two agree to a millimetre below 70 degrees of latitude, 3 mm at 75).
     """
     keep = np.concatenate([[True], segment_m > MIN_SEGMENT_M])
     if not keep[-1] and keep.size > 2:  # keep the destination itself, drop the point next to it
@@ -68,6 +68,7 @@ def place_positions(
     lons[0], lats[0] = lon_v[0], lat_v[0]  # exactly the start, not its round trip through pyproj
     outside = (lons < -180.0) | (lons >= 180.0)
     lons[outside] = normalize_lon(lons[outside])
+    lons[lons >= 180.0] -= 360.0  # -180 - 3e-14 wraps to 360 - 180 = 180.0 in floating point
     turns = np.floor(azis / 360.0)  # np.mod(azis, 360), in place at a quarter of the cost
     turns *= 360.0
     azis -= turns

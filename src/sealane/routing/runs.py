@@ -7,9 +7,10 @@ places anchors about every ``ANCHOR_SPACING_M`` along every run, and the positio
 anchors come from a cubic Hermite interpolation of latitude, longitude and azimuth in the arc
 length, using a geodesic's exact derivatives at both anchors (dphi/ds = cos a / M,
 dlambda/ds = sin a / (N cos phi), da/ds = sin a tan phi / N, with M and N the meridional and
-prime-vertical radii). The error grows as the fourth power of the anchor spacing and is well under
-a millimetre at the default spacing (the tests measure it against the exact placement), far below
-the API's 1e-6 degree (0.1 m) resolution. Runs that reach beyond ``POLAR_LAT``, where longitude
+prime-vertical radii). The error grows as the fourth power of the anchor spacing and as tan^3 of
+the latitude: at the default spacing it is under a millimetre below about 65 degrees and 3 mm at
+75 (the tests measure it against the exact placement), far below the API's 1e-6 degree (0.1 m)
+resolution. Runs that reach beyond ``POLAR_LAT``, where longitude
 and azimuth turn too fast for a cubic, are placed exactly.
 """
 
@@ -26,7 +27,7 @@ from .geodesy import GEOD, FloatArray
 
 IntArray = npt.NDArray[np.int64]
 
-#: Arc length between two anchors, metres (a run shorter than this has no interior anchor).
+#: Longest arc between two anchors, metres (fewer when ``MAX_PER_INTERVAL`` steps are shorter).
 ANCHOR_SPACING_M: Final = 32_000.0
 #: Most positions from one anchor to the next (bounds the padding of short runs when the step
 #: is tiny).
