@@ -109,6 +109,14 @@ def test_place_positions__short_path(
         assert 0.0 < track.final_m < step_m
 
 
+def test_place_positions__last_step_lands_on_the_destination_exactly() -> None:
+    _, lengths = polyline([(0.0, 0.0), (1.0, 0.0)])
+    track = place([(0.0, 0.0), (1.0, 0.0)], float(lengths[0]) / 10)  # ten whole steps
+    assert track.final_m == 0.0
+    assert track.lons.size == 11
+    assert (track.lons[-1], track.lats[-1]) == (1.0, 0.0)
+
+
 def test_place_positions__tiny_segment_merged() -> None:
     with_tiny = place([(0.0, 0.0), (0.5, 0.0), (0.5 + 1e-9, 0.0), (1.0, 0.0)], 1_000.0)
     without = place([(0.0, 0.0), (1.0, 0.0)], 1_000.0)

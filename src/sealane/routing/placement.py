@@ -90,8 +90,9 @@ def _turn_headings(
     if final_m > 0.0:
         arrival = runs.total
         lons[arrival], lats[arrival] = destination
-    else:
-        last = last[:-1]  # the final run ends at the destination itself
+    else:  # the final run ends within a millimetre of the destination: put it exactly there
+        lons[-1], lats[-1] = destination
+        last = last[:-1]
     if last.size == 0:
         return
     heading, back, _ = GEOD.inv(lons[last], lats[last], lons[last + 1], lats[last + 1])
