@@ -7,6 +7,7 @@ from typing import Any
 
 from ..routing.ports import Port, port_id
 from ..store.models import ShippingLine, Terminal, Vessel
+from ..store.vessels import VesselRecord
 from .jsonapi import resource, to_one
 
 
@@ -68,7 +69,7 @@ def shipping_line_resource(line: ShippingLine, base_url: str) -> dict[str, Any]:
     )
 
 
-def vessel_attributes(vessel: Vessel) -> dict[str, Any]:
+def vessel_attributes(vessel: Vessel | VesselRecord) -> dict[str, Any]:
     """The attributes of a ``vessel`` resource, latest known position included."""
     return {
         "name": vessel.name,
@@ -82,7 +83,7 @@ def vessel_attributes(vessel: Vessel) -> dict[str, Any]:
     }
 
 
-def vessel_resource(vessel: Vessel, base_url: str) -> dict[str, Any]:
+def vessel_resource(vessel: Vessel | VesselRecord, base_url: str) -> dict[str, Any]:
     """A ``vessel`` resource."""
     return resource(
         "vessel",
