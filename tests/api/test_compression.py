@@ -17,6 +17,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from sealane.api import compression
 from sealane.api.compression import GzipMiddleware, accepts_gzip
+from sealane.api.negotiation import HeadAsGet
 from sealane.store.models import Vessel
 
 from .conftest import Keys, auth
@@ -137,6 +138,49 @@ def test_head__large_document_without_body(client: TestClient, keys: Keys, vesse
     assert head.headers["vary"] == "Accept-Encoding"
 
 
+def test_head__large_document_not_deflated(
+    client: TestClient, keys: Keys, vessel: Vessel, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    deflated: list[int] = []
+    real = compression._deflate_piece
+
+    def counting(piece: memoryview, level: int, final: bool) -> bytes:
+        deflated.append(len(piece))
+        return real(piece, level, final)
+
+    monkeypatch.setattr(compression, "_deflate_piece", counting)
+    headers = {**auth(keys.routing), "Accept-Encoding": "gzip"}
+    head = client.head(voyage_url(vessel), params=VOYAGE, headers=headers)
+    assert head.status_code == 200 and head.content == b""
+    assert deflated == []  # the whole body would be thrown away
+    got, wire = raw_get(client, voyage_url(vessel), headers, params=VOYAGE)
+    assert deflated  # a GET does deflate it, with the same headers
+    assert gzip.decompress(wire)
+    for name in ("content-encoding", "content-type", "vary"):
+        assert head.headers[name] == got.headers[name], name
+    assert "content-length" not in head.headers and "content-length" not in got.headers
+
+
+def test_head__streamed_body_neither_deflated_nor_sent(monkeypatch: pytest.MonkeyPatch) -> None:
+    streams: list[int] = []
+    real = compression.isal_zlib.compressobj
+
+    def counting(*args: Any, **kwargs: Any) -> Any:
+        streams.append(1)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(compression.isal_zlib, "compressobj", counting)
+    chunks = [bytes(range(256)) * 64] * 8  # 16 KiB pieces, streamed
+    inner = GzipMiddleware(bare_app([], chunks), stream_minimum_size=4096)
+    sent = sent_messages(HeadAsGet(inner), method="HEAD")
+    start, bodies = sent[0], sent[1:]
+    assert (b"content-encoding", b"gzip") in start["headers"]
+    assert bodies == [{"type": "http.response.body", "body": b"", "more_body": False}]
+    assert streams == []
+    fresh = GzipMiddleware(bare_app([], chunks), stream_minimum_size=4096)
+    assert len(sent_messages(fresh)) == 1 + len(chunks) and streams == [1]  # a GET deflates
+
+
 def test_error_document__small_one_uncompressed(client: TestClient) -> None:
     response = client.get(SMALL, headers={"Accept-Encoding": "gzip"})
     assert_error(response, 401, code="unauthorized")
@@ -167,8 +211,11 @@ def bare_app(headers: list[tuple[bytes, bytes]], chunks: list[bytes], status: in
     return app
 
 
-def sent_messages(app: ASGIApp, accept_encoding: bytes | None = b"gzip") -> list[Message]:
-    """The messages ``app`` sends for one GET with ``accept_encoding`` (None: no such header)."""
+def sent_messages(
+    app: ASGIApp, accept_encoding: bytes | None = b"gzip", *, method: str = "GET"
+) -> list[Message]:
+    """The messages ``app`` sends for one request with ``accept_encoding`` (None: no such
+    header)."""
     sent: list[Message] = []
 
     async def receive() -> Message:
@@ -178,7 +225,7 @@ def sent_messages(app: ASGIApp, accept_encoding: bytes | None = b"gzip") -> list
         sent.append(message)
 
     headers = [] if accept_encoding is None else [(b"accept-encoding", accept_encoding)]
-    scope = {"type": "http", "method": "GET", "path": "/", "headers": headers}
+    scope = {"type": "http", "method": method, "path": "/", "headers": headers}
     anyio.run(app, scope, receive, send)
     return sent
 

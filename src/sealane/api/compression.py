@@ -21,6 +21,8 @@ from isal import isal_zlib
 from starlette.datastructures import MutableHeaders
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from .negotiation import HEAD_REQUEST
+
 #: ``wbits`` for a gzip header and trailer around the deflate stream.
 GZIP_WBITS: Final = 16 + isal_zlib.MAX_WBITS
 #: A gzip member's header (RFC 1952): deflate, no flags, no time, unknown OS.
@@ -74,8 +76,10 @@ class GzipMiddleware:
     not; bodies that already carry a ``Content-Encoding`` (or a 204, 206 or 304 status) pass
     untouched. A whole body under ``stream_minimum_size`` bytes is compressed in one go and keeps
     a ``Content-Length``; a larger or streamed one goes out in flushed pieces of ``piece_size``
-    input bytes (chunked), with a pause for the event loop between pieces. ``level`` is ISA-L's:
-    0 (fastest) to 3.
+    input bytes (chunked), with a pause for the event loop between pieces. A ``HEAD`` that
+    :class:`~sealane.api.negotiation.HeadAsGet` passes on as ``GET`` gets the same headers, but a
+    body that would go out in pieces is not deflated at all. ``level`` is ISA-L's: 0 (fastest)
+    to 3.
     """
 
     def __init__(
@@ -98,16 +102,21 @@ class GzipMiddleware:
             await self.app(scope, receive, send)
             return
         accept = b",".join(v for k, v in scope["headers"] if k == b"accept-encoding")
-        responder = _Responder(self, accepts_gzip(accept.decode("latin-1")), send)
+        gzip = accepts_gzip(accept.decode("latin-1"))
+        responder = _Responder(self, gzip, send, head=bool(scope.get(HEAD_REQUEST, False)))
         await self.app(scope, receive, responder.send)
 
 
 class _Responder:
     """The ``send`` of one response: holds the start message until the first body decides."""
 
-    def __init__(self, middleware: GzipMiddleware, gzip: bool, send: Send) -> None:
+    def __init__(
+        self, middleware: GzipMiddleware, gzip: bool, send: Send, *, head: bool = False
+    ) -> None:
         self.middleware = middleware
         self.gzip = gzip
+        #: A HEAD answered as GET: its body is dropped, so a streamed one is not deflated.
+        self.head = head
         self.downstream = send
         self.start: Message | None = None
         self.passthrough = False
@@ -167,6 +176,10 @@ class _Responder:
             return
         del headers["Content-Length"]
         await self.downstream(start)
+        if self.head:  # GET's headers, and no body worth deflating
+            self.passthrough = True
+            await self.downstream({"type": "http.response.body", "body": b"", "more_body": False})
+            return
         if not more:
             await self._deflate_side_by_side(body)
             return

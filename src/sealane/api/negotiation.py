@@ -9,6 +9,9 @@ from .errors import NotAcceptable, UnsupportedMediaType, error_response
 from .jsonapi import MEDIA_TYPE
 
 WRITE_METHODS = frozenset({"POST", "PATCH", "PUT"})
+#: Scope key set (True) on a ``HEAD`` request that :class:`HeadAsGet` passes on as ``GET``, so
+#: inner layers can skip work whose result is dropped (the gzip middleware does).
+HEAD_REQUEST = "sealane.head"
 ALLOWED_PARAMETERS = frozenset({"ext", "profile"})
 
 
@@ -93,4 +96,6 @@ class HeadAsGet:
             await send(message)
 
         sent_final = [False]
-        await self.app(dict(scope, method="GET"), receive, send_without_body)
+        as_get = dict(scope, method="GET")
+        as_get[HEAD_REQUEST] = True
+        await self.app(as_get, receive, send_without_body)
