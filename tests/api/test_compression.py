@@ -296,6 +296,46 @@ def test_whole_large_body__pieces_deflated_side_by_side_make_one_member() -> Non
     assert inflate.eof and not inflate.unused_data  # one member, CRC and length checked
 
 
+def test_whole_large_body__at_most_a_few_pieces_queued_at_a_time(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    body = bytes(range(256)) * 4096  # 1 MiB in 128 pieces of 8 KiB
+    sent_pieces = [0]
+    outstanding: list[int] = []  # pieces queued but not yet sent, at each submit
+    real = compression._DEFLATERS
+
+    class Recording:
+        submitted = 0
+
+        def submit(self, *args: Any) -> Any:
+            self.submitted += 1
+            outstanding.append(self.submitted - sent_pieces[0])
+            return real.submit(*args)
+
+    monkeypatch.setattr(compression, "_DEFLATERS", Recording())
+    app = GzipMiddleware(bare_app([], [body]), stream_minimum_size=4096, piece_size=8192)
+    received: list[bytes] = []
+
+    async def receive() -> Message:
+        return {"type": "http.request", "body": b"", "more_body": False}
+
+    async def send(message: Message) -> None:
+        if message["type"] == "http.response.body":
+            received.append(message["body"])
+            sent_pieces[0] = max(len(received) - 1, 0)  # after the gzip header
+
+    scope = {
+        "type": "http",
+        "method": "GET",
+        "path": "/",
+        "headers": [(b"accept-encoding", b"gzip")],
+    }
+    anyio.run(app, scope, receive, send)
+    assert len(outstanding) == 128
+    assert max(outstanding) == compression.IN_FLIGHT + 1  # queued, and the one being sent
+    assert gzip.decompress(b"".join(received)) == body
+
+
 def test_whole_large_body__client_gone_cancels_the_pieces_not_started(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:

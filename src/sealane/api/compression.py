@@ -12,8 +12,9 @@ from __future__ import annotations
 
 import asyncio
 import struct
+from collections import deque
 from collections.abc import Iterator
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Final
 
 import anyio.lowlevel
@@ -29,6 +30,9 @@ GZIP_WBITS: Final = 16 + isal_zlib.MAX_WBITS
 GZIP_HEADER: Final = b"\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\xff"
 #: Threads deflating the pieces of a large body side by side; created on first use.
 _DEFLATERS: Final = ThreadPoolExecutor(max_workers=2, thread_name_prefix="sealane-gzip")
+#: Pieces of one body queued on those threads at a time: enough to keep both busy while the
+#: event loop sends the previous piece.
+IN_FLIGHT: Final = 4
 #: Statuses whose body is absent or must not be re-encoded (RFC 9110 sections 14.2, 15.3.5, 15.4.5).
 _UNTOUCHED_STATUSES: Final = frozenset({204, 206, 304})
 
@@ -192,17 +196,30 @@ class _Responder:
         and sent in order as soon as it is ready; the CRC is worked out meanwhile."""
         pieces = list(_slices(body, self.middleware.piece_size))
         level = self.middleware.level
-        jobs = [  # queued all at once: a large response delays others' pieces by a few ms
-            _DEFLATERS.submit(_deflate_piece, piece, level, number == len(pieces))
-            for number, piece in enumerate(pieces, 1)
-        ]
+        last = len(pieces)
+        # At most IN_FLIGHT pieces queued at a time, so that another response's pieces wait
+        # for a few of this one's, not for all of them.
+        jobs: deque[Future[bytes]] = deque()
+        queued = 0
+
+        def top_up() -> None:
+            nonlocal queued
+            while queued < last and len(jobs) < IN_FLIGHT:
+                jobs.append(
+                    _DEFLATERS.submit(_deflate_piece, pieces[queued], level, queued + 1 == last)
+                )
+                queued += 1
+
+        top_up()
         await self.downstream(
             {"type": "http.response.body", "body": GZIP_HEADER, "more_body": True}
         )
         trailer = struct.pack("<II", isal_zlib.crc32(body) & 0xFFFFFFFF, len(body) & 0xFFFFFFFF)
         try:
-            for job in jobs:
-                out = await asyncio.wrap_future(job)
+            while jobs:
+                out = await asyncio.wrap_future(jobs[0])
+                jobs.popleft()
+                top_up()
                 message = {"type": "http.response.body", "body": out, "more_body": True}
                 await self.downstream(message)
         finally:  # a client gone or a request cancelled: drop the pieces not yet started
