@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import sys
+from pathlib import Path
 
 import pytest
 
@@ -101,3 +103,20 @@ def test_route__malformed_point_is_usage_error(capsys: pytest.CaptureFixture[str
         cli.main(["route", "4,abc", "NLRTM"])
     assert exit_info.value.code == 2
     assert "4,abc" in capsys.readouterr().err
+
+
+def test_serve__shortens_the_thread_switch_interval(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    import uvicorn
+
+    seen: list[float] = []
+    monkeypatch.setattr(uvicorn, "run", lambda *a, **k: seen.append(sys.getswitchinterval()))
+    default = sys.getswitchinterval()
+    try:
+        url = f"sqlite:///{tmp_path / 'serve.db'}"
+        assert cli.main(["serve", "--database", url, "--poll-interval", "0"]) == 0
+    finally:
+        sys.setswitchinterval(default)
+    assert seen == [pytest.approx(cli.SERVER_SWITCH_INTERVAL_S)]
+    assert default > cli.SERVER_SWITCH_INTERVAL_S
