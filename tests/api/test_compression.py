@@ -5,6 +5,7 @@ from __future__ import annotations
 import gzip
 import time
 import zlib
+from concurrent.futures import Future
 from typing import Any
 
 import anyio
@@ -13,6 +14,7 @@ import orjson
 import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
+from isal import isal_zlib
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from sealane.api import compression
@@ -163,13 +165,13 @@ def test_head__large_document_not_deflated(
 
 def test_head__streamed_body_neither_deflated_nor_sent(monkeypatch: pytest.MonkeyPatch) -> None:
     streams: list[int] = []
-    real = compression.isal_zlib.compressobj
+    real = isal_zlib.compressobj
 
     def counting(*args: Any, **kwargs: Any) -> Any:
         streams.append(1)
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(compression.isal_zlib, "compressobj", counting)
+    monkeypatch.setattr(isal_zlib, "compressobj", counting)
     chunks = [bytes(range(256)) * 64] * 8  # 16 KiB pieces, streamed
     inner = GzipMiddleware(bare_app([], chunks), stream_minimum_size=4096)
     sent = sent_messages(HeadAsGet(inner), method="HEAD")
@@ -211,6 +213,22 @@ def bare_app(headers: list[tuple[bytes, bytes]], chunks: list[bytes], status: in
     return app
 
 
+def server_receive(disconnect: anyio.Event | None = None) -> Receive:
+    """An ASGI ``receive`` as a server gives it: the (empty) request body once, then nothing
+    until ``disconnect`` is set (never, without one), then ``http.disconnect``."""
+    requested = False
+
+    async def receive() -> Message:
+        nonlocal requested
+        if not requested:
+            requested = True
+            return {"type": "http.request", "body": b"", "more_body": False}
+        await (disconnect or anyio.Event()).wait()
+        return {"type": "http.disconnect"}
+
+    return receive
+
+
 def sent_messages(
     app: ASGIApp, accept_encoding: bytes | None = b"gzip", *, method: str = "GET"
 ) -> list[Message]:
@@ -218,8 +236,7 @@ def sent_messages(
     header)."""
     sent: list[Message] = []
 
-    async def receive() -> Message:
-        return {"type": "http.request", "body": b"", "more_body": False}
+    receive = server_receive()
 
     async def send(message: Message) -> None:
         sent.append(message)
@@ -316,8 +333,7 @@ def test_whole_large_body__at_most_a_few_pieces_queued_at_a_time(
     app = GzipMiddleware(bare_app([], [body]), stream_minimum_size=4096, piece_size=8192)
     received: list[bytes] = []
 
-    async def receive() -> Message:
-        return {"type": "http.request", "body": b"", "more_body": False}
+    receive = server_receive()
 
     async def send(message: Message) -> None:
         if message["type"] == "http.response.body":
@@ -336,37 +352,80 @@ def test_whole_large_body__at_most_a_few_pieces_queued_at_a_time(
     assert gzip.decompress(b"".join(received)) == body
 
 
-def test_whole_large_body__client_gone_cancels_the_pieces_not_started(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    body = bytes(range(256)) * 4096  # 1 MiB in 128 pieces of 8 KiB
-    deflated: list[int] = []
+class RecordingPool:
+    """Stands in for the deflate pool: the real one, keeping every future it hands out."""
+
+    def __init__(self) -> None:
+        self.futures: list[Future[bytes]] = []
+
+    def submit(self, *args: Any) -> Future[bytes]:
+        future: Future[bytes] = REAL_POOL.submit(*args)
+        self.futures.append(future)
+        return future
+
+
+REAL_POOL = compression._DEFLATERS
+
+
+def slow_pieces(monkeypatch: pytest.MonkeyPatch) -> RecordingPool:
+    """Deflate pieces slowly (2 ms each, so they outlast the connection) on a recording pool."""
     real = compression._deflate_piece
 
-    def counting(piece: memoryview, level: int, final: bool) -> bytes:
-        time.sleep(0.002)  # a slow deflate, so the pieces outlast the connection
-        deflated.append(len(piece))
+    def slow(piece: memoryview, level: int, final: bool) -> bytes:
+        time.sleep(0.002)
         return real(piece, level, final)
 
-    monkeypatch.setattr(compression, "_deflate_piece", counting)
+    pool = RecordingPool()
+    monkeypatch.setattr(compression, "_deflate_piece", slow)
+    monkeypatch.setattr(compression, "_DEFLATERS", pool)
+    return pool
+
+
+GZIP_SCOPE = {
+    "type": "http",
+    "method": "GET",
+    "path": "/",
+    "headers": [(b"accept-encoding", b"gzip")],
+}
+
+
+def test_whole_large_body__failed_send_cancels_the_pieces_not_started(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    pool = slow_pieces(monkeypatch)
+    body = bytes(range(256)) * 4096  # 1 MiB in 128 pieces of 8 KiB
     app = GzipMiddleware(bare_app([], [body]), stream_minimum_size=4096, piece_size=8192)
     sent: list[Message] = []
-
-    async def receive() -> Message:
-        return {"type": "http.request", "body": b"", "more_body": False}
 
     async def send(message: Message) -> None:
         sent.append(message)
         if len(sent) == 4:  # start, gzip header, one piece: then the connection drops
             raise OSError("connection reset")
 
-    scope = {
-        "type": "http",
-        "method": "GET",
-        "path": "/",
-        "headers": [(b"accept-encoding", b"gzip")],
-    }
     with pytest.raises(OSError):
-        anyio.run(app, scope, receive, send)
-    compression._DEFLATERS.submit(lambda: None).result()  # let the pool settle
-    assert len(deflated) < 128
+        anyio.run(app, GZIP_SCOPE, server_receive(), send)
+    assert len(pool.futures) < 128
+    assert any(future.cancelled() for future in pool.futures)
+    assert all(future.cancelled() or future.result() for future in pool.futures)
+
+
+def test_whole_large_body__client_gone_stops_deflating(monkeypatch: pytest.MonkeyPatch) -> None:
+    pool = slow_pieces(monkeypatch)
+    body = bytes(range(256)) * 4096  # 1 MiB in 128 pieces of 8 KiB
+    app = GzipMiddleware(bare_app([], [body]), stream_minimum_size=4096, piece_size=8192)
+    sent: list[Message] = []
+
+    async def run() -> None:
+        gone = anyio.Event()
+
+        async def send(message: Message) -> None:  # like uvicorn: quiet once the client left
+            sent.append(message)
+            if len(sent) == 4:
+                gone.set()
+
+        await app(GZIP_SCOPE, server_receive(gone), send)
+
+    anyio.run(run)
+    assert len(pool.futures) < 128
+    assert any(future.cancelled() for future in pool.futures)
+    assert sent[-1]["more_body"]  # no trailer for nobody

@@ -107,7 +107,8 @@ class GzipMiddleware:
             return
         accept = b",".join(v for k, v in scope["headers"] if k == b"accept-encoding")
         gzip = accepts_gzip(accept.decode("latin-1"))
-        responder = _Responder(self, gzip, send, head=bool(scope.get(HEAD_REQUEST, False)))
+        head = scope["method"] == "HEAD" or bool(scope.get(HEAD_REQUEST, False))
+        responder = _Responder(self, gzip, send, receive, head=head)
         await self.app(scope, receive, responder.send)
 
 
@@ -115,10 +116,19 @@ class _Responder:
     """The ``send`` of one response: holds the start message until the first body decides."""
 
     def __init__(
-        self, middleware: GzipMiddleware, gzip: bool, send: Send, *, head: bool = False
+        self,
+        middleware: GzipMiddleware,
+        gzip: bool,
+        send: Send,
+        receive: Receive,
+        *,
+        head: bool = False,
     ) -> None:
         self.middleware = middleware
         self.gzip = gzip
+        #: Where the server says the client has gone (``http.disconnect``); uvicorn's ``send``
+        #: then returns quietly instead of failing, so deflating would go on for nobody.
+        self.receive = receive
         #: A HEAD answered as GET: its body is dropped, so a streamed one is not deflated.
         self.head = head
         self.downstream = send
@@ -193,7 +203,8 @@ class _Responder:
     async def _deflate_side_by_side(self, body: bytes) -> None:
         """Send a whole ``body`` as one gzip member whose pieces are deflated on two threads,
         each as its own raw deflate stream (flushed to a byte boundary, the last one final),
-        and sent in order as soon as it is ready; the CRC is worked out meanwhile."""
+        and sent in order as soon as it is ready; the CRC is worked out meanwhile. Pieces not
+        yet started are dropped when the client goes away or the request is cancelled."""
         pieces = list(_slices(body, self.middleware.piece_size))
         level = self.middleware.level
         last = len(pieces)
@@ -210,22 +221,33 @@ class _Responder:
                 )
                 queued += 1
 
-        top_up()
-        await self.downstream(
-            {"type": "http.response.body", "body": GZIP_HEADER, "more_body": True}
-        )
-        trailer = struct.pack("<II", isal_zlib.crc32(body) & 0xFFFFFFFF, len(body) & 0xFFFFFFFF)
+        gone = asyncio.ensure_future(self._client_gone())
         try:
-            while jobs:
+            top_up()
+            await self.downstream(
+                {"type": "http.response.body", "body": GZIP_HEADER, "more_body": True}
+            )
+            crc = isal_zlib.crc32(body) & 0xFFFFFFFF
+            while jobs and not gone.done():
                 out = await asyncio.wrap_future(jobs[0])
                 jobs.popleft()
                 top_up()
                 message = {"type": "http.response.body", "body": out, "more_body": True}
                 await self.downstream(message)
-        finally:  # a client gone or a request cancelled: drop the pieces not yet started
+        finally:
+            gone.cancel()
             for job in jobs:
                 job.cancel()
+        if jobs:  # the client went away
+            return
+        trailer = struct.pack("<II", crc, len(body) & 0xFFFFFFFF)
         await self.downstream({"type": "http.response.body", "body": trailer, "more_body": False})
+
+    async def _client_gone(self) -> None:
+        """Return once the server reports the client gone (any other message is ignored: the
+        request body, if any, is no longer wanted once the response is being sent)."""
+        while (await self.receive())["type"] != "http.disconnect":
+            await anyio.lowlevel.checkpoint()  # a server that answers at once must not spin
 
     async def _deflate(self, stream: isal_zlib.Compress, body: bytes, *, more: bool) -> None:
         """Send ``body`` through ``stream`` one flushed piece at a time, each decodable on arrival;
