@@ -566,7 +566,7 @@ def print_voyage(run: VoyageRun) -> None:
         "gzip adds work the library call does not do, a deflate in the server and an inflate in\n"
         "the client, together about as long as the library call itself (Table 2); httpx spends\n"
         "several milliseconds of its own reading and joining a 4 MB body. Both share this\n"
-        "machine's two CPUs with the server, so neither can come within 2x here.\n"
+        "machine's two CPUs with the server; neither came within 2x in the runs of 2026-11-22.\n"
     )
 
 
@@ -665,9 +665,9 @@ def print_breakdown(run: VoyageRun, repeat: int) -> None:
         "out in flushed 256 KiB pieces, so the client inflates one while the server deflates the\n"
         "next ('-> headers' then covers the server's work before the first piece). 'not the\n"
         "steps above' is the phase minus the in-process step times: HTTP parsing, middleware,\n"
-        "the key and vessel look-ups, the gzip pieces' thread hand-offs and the loopback\n"
-        "transfer. Server CPU is all its threads' (kernel time of the sends included), per\n"
-        "request.\n"
+        "the key and vessel look-ups, the hand-offs to the thread pool and the gzip threads, and\n"
+        "the loopback transfer. Server CPU is all its threads' (kernel time of the sends\n"
+        "included), per request.\n"
     )
 
 
