@@ -18,6 +18,7 @@ import socket
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import zlib
 from collections import Counter
@@ -51,6 +52,8 @@ SPEED_KN = 18.0
 #: High enough that no benchmark request is rate limited.
 RATE_LIMIT_PER_MINUTE = "10000000"
 CLIENTS = 32
+#: Connections of the port look-ups that run beside the voyage loop (Table 4).
+MIXED_CLIENTS = 8
 #: Upper bound on the requests of one throughput run, whatever its duration.
 MAX_REQUESTS = 200_000
 READY_TIMEOUT_S = 60.0
@@ -707,18 +710,20 @@ async def worker(client: httpx.AsyncClient, url: str, deadline: float, load: Loa
         load.statuses[response.status_code] += 1
 
 
-async def run_load(service: Service, label: str, path: str, duration_s: float) -> Load:
-    """``CLIENTS`` concurrent keep-alive clients on ``path`` for ``duration_s`` seconds."""
+async def run_load(
+    service: Service, label: str, path: str, duration_s: float, clients: int = CLIENTS
+) -> Load:
+    """``clients`` concurrent keep-alive clients on ``path`` for ``duration_s`` seconds."""
     load = Load(label)
-    limits = httpx.Limits(max_connections=CLIENTS, max_keepalive_connections=CLIENTS)
+    limits = httpx.Limits(max_connections=clients, max_keepalive_connections=clients)
     url = f"{service.base_url}{path}"
     async with httpx.AsyncClient(headers=service.auth, limits=limits, timeout=30.0) as client:
-        warm = await asyncio.gather(*(client.get(url) for _ in range(CLIENTS * 2)))
+        warm = await asyncio.gather(*(client.get(url) for _ in range(clients * 2)))
         if any(response.status_code != 200 for response in warm):
             raise RuntimeError(f"warm-up of {url} answered {Counter(r.status_code for r in warm)}")
         start = time.perf_counter()
         deadline = start + duration_s
-        await asyncio.gather(*(worker(client, url, deadline, load) for _ in range(CLIENTS)))
+        await asyncio.gather(*(worker(client, url, deadline, load) for _ in range(clients)))
         load.elapsed_s = time.perf_counter() - start
     return load
 
@@ -734,10 +739,12 @@ def wrk_ms(text: str) -> float:
     return float(match[1]) * _UNITS_MS[match[2]]
 
 
-def run_wrk(service: Service, label: str, path: str, duration_s: float) -> Wrk:
-    """``wrk -t2 -c32 --latency`` on ``path`` for ``duration_s`` seconds, parsed."""
+def run_wrk(
+    service: Service, label: str, path: str, duration_s: float, clients: int = CLIENTS
+) -> Wrk:
+    """``wrk -t2 -c<clients> --latency`` on ``path`` for ``duration_s`` seconds, parsed."""
     url = f"{service.base_url}{path}"
-    command = ["wrk", "-t2", f"-c{CLIENTS}", f"-d{max(1, round(duration_s))}s", "--latency"]
+    command = ["wrk", "-t2", f"-c{clients}", f"-d{max(1, round(duration_s))}s", "--latency"]
     command += ["-H", f"Authorization: Token {service.key}", url]
     out = subprocess.run(command, capture_output=True, text=True, check=True).stdout
     done = re.search(r"(\d+) requests in ([\d.]+)(us|ms|s|m),", out)
@@ -801,6 +808,13 @@ def wrk_row(run: Wrk) -> list[str]:
     ]
 
 
+def lost_requests(run: Load | Wrk) -> int:
+    """Requests of a load run that did not get a 200 (other statuses and transport errors)."""
+    if isinstance(run, Wrk):
+        return run.non_2xx + run.socket_errors
+    return run.completed - run.statuses[200] + sum(run.errors.values()) + run.lost
+
+
 def run_throughput(service: Service, duration_s: float) -> None:
     """Port look-ups by uuid and by LOCODE with httpx, then wrk when it is available."""
     paths = [("uuid", f"/ports/{get_port(DESTINATION).id}"), ("LOCODE", f"/ports/{DESTINATION}")]
@@ -824,9 +838,82 @@ def run_throughput(service: Service, duration_s: float) -> None:
         print(f"{run.label}: " + " | ".join(run.summary))
     if not shutil.which("wrk"):
         print("wrk: not on PATH (apt-get install wrk); only the httpx figures are shown")
-    lost = sum(load.completed - load.statuses[200] + sum(load.errors.values()) for load in loads)
-    lost += sum(load.lost for load in loads) + sum(r.non_2xx + r.socket_errors for r in wrk_runs)
+    runs: list[Load | Wrk] = [*loads, *wrk_runs]
+    lost = sum(lost_requests(run) for run in runs)
     print(f"zero requests lost (non-200 + transport errors = 0): {verdict(lost == 0)} ({lost})\n")
+
+
+# --- mixed load ---------------------------------------------------------------------------------
+
+
+@dataclass
+class VoyageLoop:
+    """The voyage requested back to back on one connection while another load runs."""
+
+    latencies_ms: list[float] = field(default_factory=list)
+    statuses: Counter[int] = field(default_factory=Counter)
+
+
+def loop_voyage(service: Service, stop: threading.Event, into: VoyageLoop) -> None:
+    """Request the voyage (identity, http.client) until ``stop`` is set, recording into ``into``."""
+    url = f"{service.base_url}/vessels/{service.vessel_id}/future_positions_with_coordinates"
+    target = httpx.URL(url, params=voyage_params()).raw_path.decode()
+    connection = http.client.HTTPConnection(HOST, httpx.URL(url).port, timeout=120.0)
+    headers = {**service.auth, "Accept-Encoding": "identity"}
+    buffer = ReceiveBuffer()
+    try:
+        while not stop.is_set():
+            start = time.perf_counter()
+            connection.request("GET", target, headers=headers)
+            response = connection.getresponse()
+            if response.length is not None:
+                buffer.read(response)
+            else:
+                response.read()
+            into.latencies_ms.append((time.perf_counter() - start) * 1e3)
+            into.statuses[response.status] += 1
+    finally:
+        connection.close()
+
+
+def run_mixed(service: Service, duration_s: float) -> None:
+    """Port look-ups (as in Table 3, by LOCODE) while one client loops on the 25-day voyage:
+    whether the computation leaves the event loop free for the small requests."""
+    path = f"/ports/{DESTINATION}"
+    rows, lost = [], 0
+    clients = MIXED_CLIENTS
+    runs: list[tuple[str, Callable[[], Load | Wrk]]] = [
+        ("httpx async", lambda: asyncio.run(run_load(service, "", path, duration_s, clients)))
+    ]
+    if shutil.which("wrk"):
+        runs.append(("wrk -t2", lambda: run_wrk(service, "", path, duration_s, clients)))
+    for label, run in runs:
+        stop, voyage = threading.Event(), VoyageLoop()
+        looping = threading.Thread(target=loop_voyage, args=(service, stop, voyage), daemon=True)
+        looping.start()
+        try:
+            ports = run()
+        finally:
+            stop.set()
+            looping.join()
+        row = load_row(ports) if isinstance(ports, Load) else wrk_row(ports)
+        row[0] = label
+        lat = voyage.latencies_ms
+        row += [fmt(len(lat)), fmt_ms(percentile(lat, 50)) if lat else "-"]
+        rows.append(row)
+        lost += lost_requests(ports) + voyage.statuses.total() - voyage.statuses[200]
+    headers = ["ports client", "requests", "s", "req/s", "p50 ms", "p99 ms", "non-200", "errors"]
+    headers += ["voyages", "voyage p50 ms"]
+    title = (
+        f"Table 4: GET /v2/ports/{DESTINATION} ({MIXED_CLIENTS} connections) while one client "
+        "loops on the 25-day voyage"
+    )
+    print(render_table(title, headers, rows))
+    print(
+        "Set against Table 3: the voyage is computed in the server's thread pool, so the event\n"
+        "loop keeps answering the small requests meanwhile; the two loads share the CPUs.\n"
+        f"zero requests lost under the mixed load: {verdict(lost == 0)} ({lost})\n"
+    )
 
 
 # --- entry point --------------------------------------------------------------------------------
@@ -878,6 +965,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         print()
         print_breakdown(run, args.repeat)
         run_throughput(service, args.duration)
+        run_mixed(service, args.duration)
 
 
 if __name__ == "__main__":

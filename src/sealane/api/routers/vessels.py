@@ -1,11 +1,12 @@
 """Vessels, and the paid routing feature: their estimated future positions.
 
 A future-positions request looks the vessel up and computes the positions in the thread pool, so
-the event loop keeps serving other requests meanwhile: on the 2-CPU dev machine, ``wrk -c8`` on
-``/v2/ports/NLRTM`` next to one client looping on a 25-day voyage got 14-19 ms p50 and 400-550
-requests/s, against 36-40 ms and 200/s with the computation on the loop. The document is then
-rendered on the loop (in C; the loop waits for it, 1.5-3 ms for 4 MB), which measured up to
-2-3 ms faster per response than rendering it in the worker as well.
+the event loop keeps serving other requests meanwhile. Next to one client looping on a 25-day
+voyage (``benchmarks/api.py``, Table 4: ``wrk -c8`` on ``/v2/ports/NLRTM``, 2-CPU dev machine),
+port look-ups got 13-14 ms p50 and 530-560 requests/s, against 34-40 ms and 190-230/s with the
+computation on the loop; the voyage itself got 59-60 ms p50 instead of 13-17, sharing the CPUs
+with them. The document is then rendered on the loop (in C; the loop waits for it, 1.5-3 ms for
+4 MB), which measured up to 2-3 ms faster per response than rendering it in the worker as well.
 """
 
 from __future__ import annotations
