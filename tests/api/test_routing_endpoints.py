@@ -435,6 +435,22 @@ def test_future_positions__unknown_port_422(
     assert_error(response, 422, parameter="port_id", code="unknown_port")
 
 
+@pytest.mark.parametrize(
+    ("vessel", "expected"),
+    [("9999999", (404, "not_found")), ("no_position", (422, "no_position"))],
+)
+def test_future_positions__unknown_vessel_then_no_position_come_before_an_unknown_port(
+    shared_client: TestClient,
+    shared_keys: Keys,
+    ships: dict[str, Vessel],
+    vessel: str,
+    expected: tuple[int, str],
+) -> None:
+    key = ships[vessel].id if vessel in ships else vessel
+    response = from_last_position(shared_client, shared_keys.routing, key, port_id="ZZZZZ")
+    assert_error(response, expected[0], code=expected[1])
+
+
 def test_with_coordinates__no_sea_route_422(
     shared_client: TestClient,
     shared_keys: Keys,
