@@ -882,12 +882,12 @@ def run_mixed(service: Service, duration_s: float) -> None:
     path = f"/ports/{DESTINATION}"
     rows, lost = [], 0
     clients = MIXED_CLIENTS
-    runs: list[tuple[str, Callable[[], Load | Wrk]]] = [
-        ("httpx async", lambda: asyncio.run(run_load(service, "", path, duration_s, clients)))
+    runs: list[Callable[[], Load | Wrk]] = [
+        lambda: asyncio.run(run_load(service, "httpx async", path, duration_s, clients))
     ]
     if shutil.which("wrk"):
-        runs.append(("wrk -t2", lambda: run_wrk(service, "", path, duration_s, clients)))
-    for label, run in runs:
+        runs.append(lambda: run_wrk(service, "wrk -t2", path, duration_s, clients))
+    for run in runs:
         stop, voyage = threading.Event(), VoyageLoop()
         looping = threading.Thread(target=loop_voyage, args=(service, stop, voyage), daemon=True)
         looping.start()
@@ -897,7 +897,6 @@ def run_mixed(service: Service, duration_s: float) -> None:
             stop.set()
             looping.join()
         row = load_row(ports) if isinstance(ports, Load) else wrk_row(ports)
-        row[0] = label
         lat = voyage.latencies_ms
         row += [fmt(len(lat)), fmt_ms(percentile(lat, 50)) if lat else "-"]
         rows.append(row)

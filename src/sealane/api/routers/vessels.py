@@ -80,7 +80,7 @@ def get_vessel(request: Request, vessel_id: str, _caller: Auth) -> JsonApiRespon
     """One vessel, by id or IMO number, with its latest known position."""
     parse_include(request.query_params, ())
     state = state_of(request)
-    vessel = _vessel(request, vessel_id)
+    vessel = _vessel(state, vessel_id)
     base = state.settings.base_url
     return JsonApiResponse(
         {"data": vessel_resource(vessel, base), "links": {"self": f"{base}/vessels/{vessel.id}"}}
@@ -133,12 +133,8 @@ async def future_positions_from_last_position(
     return await _positions_response(request, vessel_id, None, previous, destination)
 
 
-def _vessel(request: Request, key: str) -> VesselRecord:
+def _vessel(state: AppState, key: str) -> VesselRecord:
     """The vessel ``key`` names (id or IMO number); 404 if there is none."""
-    return _find(state_of(request), key)
-
-
-def _find(state: AppState, key: str) -> VesselRecord:
     vessel = find_vessel(state.engine, key)
     if vessel is None:
         raise NotFound(f"no vessel with id or IMO {key!r}", code="not_found")
@@ -179,7 +175,7 @@ def _sail(
     Checked in the order the endpoints always answered: unknown vessel (404), no known position
     (422), unknown port (422).
     """
-    vessel = _find(state, vessel_key)
+    vessel = _vessel(state, vessel_key)
     if start is None:
         if vessel.latitude is None or vessel.longitude is None:
             raise Unprocessable(f"vessel {vessel.id} has no known position yet", code="no_position")
