@@ -140,58 +140,46 @@ def cmd_serve(args: argparse.Namespace) -> int:
     import uvicorn
 
     from .api.app import create_app
-    from .clock import SystemClock
-    from .store.database import transaction
-    from .store.seed import seed_demo
-    from .tracking.demo import seed_demo_tracking
+    from .service.demo import seed_demo
 
     settings = _settings(args)
     _warn_private(settings)
     if args.base_url is None and "SEALANE_BASE_URL" not in os.environ:
         settings = replace(settings, base_url=f"http://{args.host}:{args.port}/v2")
-    clock = SystemClock()
-    app = create_app(settings, clock=clock, poll_interval_s=args.poll_interval)
+    app = create_app(settings, poll_interval_s=args.poll_interval)
     if args.demo:
-        with transaction(app.state.sealane.sessions) as session:
-            keys = seed_demo(session, clock.now())
-            seed_demo_tracking(session, keys[0][1].account_id, clock.now())
-        app.state.sealane.tracking.tick()  # shipments exist before the first request
-        print(f"sealane demo on {settings.base_url} (database {settings.database_url})")
-        for name, key in keys:
-            print(f"  {name:<18} token {key.secret}")
-        vessel_hint = "/vessels?filter[name]=aurora"
-        token = keys[0][1].secret
-        print(
-            f"  try: curl -g -H 'Authorization: Token {token}' '{settings.base_url}{vessel_hint}'"
-        )
-        print(
-            f"       curl --compressed -H 'Authorization: Token {token}' "
-            f"'{settings.base_url}/vessels/9811000/future_positions?port_id=NLRTM&previous_port_id=CNSHA'"
-        )
-        shipments = f"{settings.base_url}/shipments?include=containers"
-        print(f"       curl -g -H 'Authorization: Token {token}' '{shipments}'")
-        sys.stdout.flush()
+        keys = seed_demo(app.state.sealane)
+        _print_demo(settings, [(name, key.secret) for name, key in keys])
     sys.setswitchinterval(SERVER_SWITCH_INTERVAL_S)
     uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level)
     return 0
+
+
+def _print_demo(settings: Settings, keys: list[tuple[str, str]]) -> None:
+    """The demo's tokens and a few requests to try."""
+    base = settings.base_url
+    print(f"sealane demo on {base} (database {settings.database_url})")
+    for name, secret in keys:
+        print(f"  {name:<18} token {secret}")
+    token = keys[0][1]
+    print(f"  try: curl -g -H 'Authorization: Token {token}' '{base}/vessels?filter[name]=aurora'")
+    print(
+        f"       curl --compressed -H 'Authorization: Token {token}' "
+        f"'{base}/vessels/9811000/future_positions?port_id=NLRTM&previous_port_id=CNSHA'"
+    )
+    print(f"       curl -g -H 'Authorization: Token {token}' '{base}/shipments?include=containers'")
+    sys.stdout.flush()
 
 
 def cmd_webhooks_worker(args: argparse.Namespace) -> int:
     """``sealane webhooks worker``: deliver webhook notifications from the database, forever."""
     import time
 
-    from .api.app import make_delivery_worker
-    from .clock import SystemClock
-    from .store.database import make_engine, session_factory
-    from .store.migrate import upgrade
+    from .service.runtime import build_runtime
 
     settings = _settings(args)
     _warn_private(settings)
-    engine = make_engine(settings.database_url)
-    upgrade(engine)
-    worker = make_delivery_worker(
-        settings, session_factory(engine), SystemClock(), lease_s=args.lease
-    )
+    worker = build_runtime(settings, webhook_lease_s=args.lease).webhooks
     try:
         while True:
             attempts = worker.run_once()
@@ -217,15 +205,11 @@ def _warn_private(settings: Settings) -> None:
 
 def cmd_accounts_create(args: argparse.Namespace) -> int:
     """``sealane accounts create NAME``: prints the new API key alone on the last line."""
-    from .store.accounts import create_account
-    from .store.database import make_engine, session_factory, transaction
-    from .store.migrate import upgrade
+    from .service.accounts import create_account
+    from .service.runtime import build_runtime
 
-    settings = _settings(args)
-    engine = make_engine(settings.database_url)
-    upgrade(engine)
-    with transaction(session_factory(engine)) as session:
-        key = create_account(session, args.name, routing=args.routing)
+    runtime = build_runtime(_settings(args))
+    key = create_account(runtime.context, args.name, routing=args.routing)
     print(f"account {key.account_id} ({args.name}), routing {'on' if args.routing else 'off'}")
     print(key.secret)
     return 0

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import math
 from typing import Any
 
 from fastapi import FastAPI, Request
@@ -10,7 +11,8 @@ from fastapi.exceptions import RequestValidationError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.responses import Response
 
-from ..routing.errors import NoRouteError, RoutingError, UnknownPortError
+from ..routing.errors import RoutingError
+from ..service import errors as domain
 from .jsonapi import JsonApiResponse
 
 log = logging.getLogger("sealane.api")
@@ -107,6 +109,40 @@ def error_response(*errors: ApiError) -> JsonApiResponse:
     )
 
 
+#: API names of the application layer's fields that are query parameters.
+_PARAMETERS = {"page_number": "page[number]", "page_size": "page[size]"}
+#: Methods whose inputs are query parameters (a 400 names the parameter); the others have a body.
+_QUERY_METHODS = frozenset({"GET", "HEAD", "DELETE", "OPTIONS"})
+
+
+def from_service(error: domain.ServiceError, request: Request) -> ApiError:
+    """The API error for an application-layer error: where the input came from decides whether
+    the field is a query parameter (400) or a body attribute (422, JSON pointer)."""
+    if isinstance(error, domain.NotFound):
+        return NotFound(error.detail, code=error.code)
+    if isinstance(error, domain.FeatureDisabled):
+        return Forbidden(error.detail, code=error.code)
+    if isinstance(error, domain.Unauthenticated):
+        return Unauthorized(error.detail, code=error.code, headers={"WWW-Authenticate": "Token"})
+    if isinstance(error, domain.RateLimited):
+        wait = str(max(1, math.ceil(error.retry_after_s)))
+        return TooManyRequests(error.detail, code=error.code, headers={"Retry-After": wait})
+    in_query = request.method in _QUERY_METHODS
+    field = error.field
+    parameter = _parameter(field, request) if field is not None and in_query else None
+    pointer = f"/data/attributes/{field}" if field is not None and not in_query else None
+    kind = BadRequest if isinstance(error, domain.InvalidInput) and in_query else Unprocessable
+    return kind(error.detail, code=error.code, parameter=parameter, pointer=pointer)
+
+
+def _parameter(field: str, request: Request) -> str:
+    """The query parameter a field of the application layer came from."""
+    if field in _PARAMETERS:
+        return _PARAMETERS[field]
+    filtered = f"filter[{field}]"
+    return filtered if filtered in request.query_params else field
+
+
 def validation_errors(exc: RequestValidationError) -> list[ApiError]:
     """FastAPI's validation failures as typed errors: bad JSON 400, bad query 400, bad body 422."""
     found: list[ApiError] = []
@@ -154,13 +190,9 @@ def install_error_handlers(app: FastAPI) -> None:
         error.status, error.title = exc.status_code, "Error"
         return error_response(error)
 
-    @app.exception_handler(UnknownPortError)
-    async def _unknown_port(_request: Request, exc: UnknownPortError) -> Response:
-        return error_response(Unprocessable(str(exc), code=exc.code))
-
-    @app.exception_handler(NoRouteError)
-    async def _no_route(_request: Request, exc: NoRouteError) -> Response:
-        return error_response(Unprocessable(str(exc), code=exc.code))
+    @app.exception_handler(domain.ServiceError)
+    async def _service(request: Request, exc: domain.ServiceError) -> Response:
+        return error_response(from_service(exc, request))
 
     @app.exception_handler(RoutingError)
     async def _routing(_request: Request, exc: RoutingError) -> Response:

@@ -1,19 +1,12 @@
-"""Resource objects of the reference resources: ports, terminals, shipping lines, vessels."""
+"""Resource objects of the reference data: ports, terminals, shipping lines, vessels."""
 
 from __future__ import annotations
 
-from datetime import datetime
 from typing import Any
 
 from ..routing.ports import Port, port_id
-from ..store.models import ShippingLine, Terminal, Vessel
-from ..store.vessels import VesselRecord
-from .jsonapi import resource, to_one
-
-
-def iso(moment: datetime | None) -> str | None:
-    """ISO 8601 UTC with a ``Z``, or None."""
-    return None if moment is None else moment.strftime("%Y-%m-%dT%H:%M:%SZ")
+from ..service.records import ShippingLineRecord, TerminalRecord, VesselRecord
+from .objects import iso, resource, to_one
 
 
 def port_resource(port: Port, base_url: str) -> dict[str, Any]:
@@ -34,15 +27,15 @@ def port_resource(port: Port, base_url: str) -> dict[str, Any]:
     )
 
 
-def terminal_resource(terminal: Terminal, base_url: str) -> dict[str, Any]:
+def terminal_resource(terminal: TerminalRecord, base_url: str) -> dict[str, Any]:
     """A ``terminal`` resource with its ``port`` relationship."""
     return resource(
         "terminal",
         terminal.id,
         {
             "name": terminal.name,
-            "firms_code": terminal.firms_code or None,
-            "smdg_code": terminal.smdg_code or None,
+            "firms_code": terminal.firms_code,
+            "smdg_code": terminal.smdg_code,
             "operator": terminal.operator,
             "port_code": terminal.port_locode,
             "latitude": terminal.lat,
@@ -53,9 +46,8 @@ def terminal_resource(terminal: Terminal, base_url: str) -> dict[str, Any]:
     )
 
 
-def shipping_line_resource(line: ShippingLine, base_url: str) -> dict[str, Any]:
+def shipping_line_resource(line: ShippingLineRecord, base_url: str) -> dict[str, Any]:
     """A ``shipping_line`` resource."""
-    prefixes = [p for p in line.bill_of_lading_prefixes.split("|") if p]
     return resource(
         "shipping_line",
         line.id,
@@ -63,13 +55,13 @@ def shipping_line_resource(line: ShippingLine, base_url: str) -> dict[str, Any]:
             "scac": line.scac,
             "name": line.name,
             "short_name": line.short_name,
-            "bill_of_lading_prefixes": prefixes,
+            "bill_of_lading_prefixes": list(line.bill_of_lading_prefixes),
         },
         links={"self": f"{base_url}/shipping_lines/{line.id}"},
     )
 
 
-def vessel_attributes(vessel: Vessel | VesselRecord) -> dict[str, Any]:
+def vessel_attributes(vessel: VesselRecord) -> dict[str, Any]:
     """The attributes of a ``vessel`` resource, latest known position included."""
     return {
         "name": vessel.name,
@@ -83,7 +75,7 @@ def vessel_attributes(vessel: Vessel | VesselRecord) -> dict[str, Any]:
     }
 
 
-def vessel_resource(vessel: Vessel | VesselRecord, base_url: str) -> dict[str, Any]:
+def vessel_resource(vessel: VesselRecord, base_url: str) -> dict[str, Any]:
     """A ``vessel`` resource."""
     return resource(
         "vessel",

@@ -4,27 +4,19 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..routing.ports import get_port, port_id
-from ..store.models import (
-    Container,
-    ContainerUpdatedEvent,
-    EstimatedEvent,
-    Shipment,
-    ShippingLine,
-    TrackingRequest,
-    TransportEvent,
-    Vessel,
+from ..routing.ports import port_id
+from ..service.records import (
+    ContainerRecord,
+    ContainerUpdatedEventRecord,
+    EstimatedEventRecord,
+    ShipmentRecord,
+    TrackingRequestRecord,
+    TransportEventRecord,
 )
-from .jsonapi import resource, to_one
-from .resources import iso
+from .objects import iso, resource, to_many, to_one
 
 
-def to_many(type_: str, ids: list[str]) -> dict[str, Any]:
-    """A to-many relationship object."""
-    return {"data": [{"type": type_, "id": id_} for id_ in ids]}
-
-
-def tracking_request_resource(request: TrackingRequest, base_url: str) -> dict[str, Any]:
+def tracking_request_resource(request: TrackingRequestRecord, base_url: str) -> dict[str, Any]:
     """A ``tracking_request`` resource."""
     return resource(
         "tracking_request",
@@ -37,8 +29,8 @@ def tracking_request_resource(request: TrackingRequest, base_url: str) -> dict[s
             "failed_reason": request.failed_reason,
             "is_retrying": request.is_retrying,
             "retry_count": request.retry_count,
-            "ref_numbers": list(request.ref_numbers or []),
-            "tags": list(request.tags or []),
+            "ref_numbers": list(request.ref_numbers),
+            "tags": list(request.tags),
             "created_at": iso(request.created_at),
             "updated_at": iso(request.updated_at),
         },
@@ -47,24 +39,9 @@ def tracking_request_resource(request: TrackingRequest, base_url: str) -> dict[s
     )
 
 
-def _port(locode: str | None) -> tuple[str | None, str | None]:
-    if not locode:
-        return None, None
-    port = get_port(locode)
-    return port.name, port.time_zone
-
-
-def shipment_resource(
-    shipment: Shipment,
-    base_url: str,
-    *,
-    container_ids: list[str],
-    vessel: Vessel | None,
-    line: ShippingLine | None,
-) -> dict[str, Any]:
+def shipment_resource(shipment: ShipmentRecord, base_url: str) -> dict[str, Any]:
     """A ``shipment`` resource with its ports, terminal and containers."""
-    pol_name, pol_tz = _port(shipment.port_of_lading_locode)
-    pod_name, pod_tz = _port(shipment.port_of_discharge_locode)
+    pol, pod, vessel = shipment.port_of_lading, shipment.port_of_discharge, shipment.pod_vessel
     return resource(
         "shipment",
         shipment.id,
@@ -73,14 +50,14 @@ def shipment_resource(
             "updated_at": iso(shipment.updated_at),
             "bill_of_lading_number": shipment.bill_of_lading_number,
             "booking_number": shipment.booking_number,
-            "ref_numbers": list(shipment.ref_numbers or []),
+            "ref_numbers": list(shipment.ref_numbers),
             "shipping_line_scac": shipment.shipping_line_scac,
-            "shipping_line_name": line.name if line else None,
-            "port_of_lading_locode": shipment.port_of_lading_locode,
-            "port_of_lading_name": pol_name,
-            "port_of_discharge_locode": shipment.port_of_discharge_locode,
-            "port_of_discharge_name": pod_name,
-            "transshipment_locodes": list(shipment.transshipment_locodes or []),
+            "shipping_line_name": shipment.shipping_line_name,
+            "port_of_lading_locode": pol.locode,
+            "port_of_lading_name": pol.name,
+            "port_of_discharge_locode": pod.locode,
+            "port_of_discharge_name": pod.name,
+            "transshipment_locodes": list(shipment.transshipment_locodes),
             "pod_vessel_name": vessel.name if vessel else None,
             "pod_vessel_imo": vessel.imo if vessel else None,
             "pod_voyage_number": shipment.pod_voyage_number,
@@ -91,39 +68,27 @@ def shipment_resource(
             "destination_eta_at": None,
             "pol_etd_at": iso(shipment.pol_etd_at),
             "pol_atd_at": iso(shipment.pol_atd_at),
-            "pol_timezone": pol_tz,
+            "pol_timezone": pol.time_zone,
             "pod_eta_at": iso(shipment.pod_eta_at),
             "pod_ata_at": iso(shipment.pod_ata_at),
-            "pod_timezone": pod_tz,
+            "pod_timezone": pod.time_zone,
             "line_tracking_stopped_at": iso(shipment.tracking_stopped_at),
         },
         relationships={
-            "port_of_lading": to_one("port", port_id(shipment.port_of_lading_locode)),
-            "port_of_discharge": to_one("port", port_id(shipment.port_of_discharge_locode)),
+            "port_of_lading": to_one("port", pol.id),
+            "port_of_discharge": to_one("port", pod.id),
             "pod_terminal": to_one("terminal", shipment.pod_terminal_id),
-            "pod_vessel": to_one("vessel", shipment.pod_vessel_id),
+            "pod_vessel": to_one("vessel", vessel.id if vessel else None),
             "destination": {"data": None},
-            "containers": to_many("container", container_ids),
+            "containers": to_many("container", shipment.container_ids),
         },
         links={"self": f"{base_url}/shipments/{shipment.id}"},
     )
 
 
-def container_resource(
-    container: Container,
-    base_url: str,
-    *,
-    pod_locode: str | None,
-    event_ids: list[str] | None = None,
-) -> dict[str, Any]:
+def container_resource(container: ContainerRecord, base_url: str) -> dict[str, Any]:
     """A ``container`` resource."""
-    _, pod_tz = _port(pod_locode)
-    relationships: dict[str, Any] = {
-        "shipment": to_one("shipment", container.shipment_id),
-        "pod_terminal": to_one("terminal", container.pod_terminal_id),
-    }
-    if event_ids is not None:
-        relationships["transport_events"] = to_many("transport_event", event_ids)
+    pod_tz = container.port_of_discharge.time_zone if container.port_of_discharge else None
     return resource(
         "container",
         container.id,
@@ -136,8 +101,8 @@ def container_resource(
             "equipment_length": container.equipment_length,
             "equipment_height": container.equipment_height,
             "weight_in_lbs": container.weight_in_lbs,
-            "fees_at_pod_terminal": list(container.fees_at_pod_terminal or []),
-            "holds_at_pod_terminal": list(container.holds_at_pod_terminal or []),
+            "fees_at_pod_terminal": list(container.fees_at_pod_terminal),
+            "holds_at_pod_terminal": list(container.holds_at_pod_terminal),
             "pickup_lfd": iso(container.pickup_lfd),
             "pickup_appointment_at": iso(container.pickup_appointment_at),
             "availability_known": container.availability_known,
@@ -151,14 +116,22 @@ def container_resource(
             "final_destination_timezone": None,
             "empty_terminated_timezone": pod_tz if container.empty_terminated_at else None,
             "current_status": container.current_status,
-            "ref_numbers": list(container.ref_numbers or []),
+            "ref_numbers": list(container.ref_numbers),
         },
-        relationships=relationships,
+        relationships={
+            "shipment": to_one("shipment", container.shipment_id),
+            "pod_terminal": to_one("terminal", container.pod_terminal_id),
+            "transport_events": to_many("transport_event", container.event_ids),
+        },
         links={"self": f"{base_url}/containers/{container.id}"},
     )
 
 
-def transport_event_resource(event: TransportEvent, base_url: str) -> dict[str, Any]:
+def _port(locode: str | None) -> dict[str, Any]:
+    return to_one("port", port_id(locode) if locode else None)
+
+
+def transport_event_resource(event: TransportEventRecord, base_url: str) -> dict[str, Any]:
     """A ``transport_event`` resource."""
     return resource(
         "transport_event",
@@ -175,16 +148,14 @@ def transport_event_resource(event: TransportEvent, base_url: str) -> dict[str, 
         relationships={
             "shipment": to_one("shipment", event.shipment_id),
             "container": to_one("container", event.container_id),
-            "location": to_one(
-                "port", port_id(event.location_locode) if event.location_locode else None
-            ),
+            "location": _port(event.location_locode),
             "vessel": to_one("vessel", event.vessel_id),
             "terminal": to_one("terminal", event.terminal_id),
         },
     )
 
 
-def estimated_event_resource(event: EstimatedEvent, base_url: str) -> dict[str, Any]:
+def estimated_event_resource(event: EstimatedEventRecord, base_url: str) -> dict[str, Any]:
     """An ``estimated_event`` resource."""
     return resource(
         "estimated_event",
@@ -200,15 +171,15 @@ def estimated_event_resource(event: EstimatedEvent, base_url: str) -> dict[str, 
         },
         relationships={
             "shipment": to_one("shipment", event.shipment_id),
-            "port": to_one(
-                "port", port_id(event.location_locode) if event.location_locode else None
-            ),
+            "port": _port(event.location_locode),
             "vessel": to_one("vessel", event.vessel_id),
         },
     )
 
 
-def container_updated_event_resource(event: ContainerUpdatedEvent, base_url: str) -> dict[str, Any]:
+def container_updated_event_resource(
+    event: ContainerUpdatedEventRecord, base_url: str
+) -> dict[str, Any]:
     """A ``container_updated_event`` resource."""
     return resource(
         "container_updated_event",

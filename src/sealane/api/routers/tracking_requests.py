@@ -1,0 +1,99 @@
+"""``/tracking_requests``: start tracking a number, list, read and edit requests."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import APIRouter, Depends, Query, Request
+
+from ...jsonapi import Included
+from ...service import tracking_requests as requests
+from ...service.access import Caller
+from ...service.records import TrackingRequestRecord
+from ...tracking.lifecycle import REQUEST_TYPES, RequestStatus
+from ..auth import authenticate
+from ..documents import attributes_of
+from ..jsonapi import JsonApiResponse
+from ..listing import Include, PageNumber, PageSize, Payload
+from ..params import (
+    optional_choice,
+    optional_enum,
+    optional_text,
+    optional_time,
+    parse_include,
+    parse_page,
+)
+from ..render import many, one
+from ..state import context_of
+from .responses import ERRORS
+
+router = APIRouter(tags=["tracking_requests"])
+Auth = Annotated[Caller, Depends(authenticate)]
+
+
+def render(included: Included, record: TrackingRequestRecord) -> dict[str, object]:
+    """A tracking request with its shipment, when it was loaded."""
+    return included.tracking_request(record)
+
+
+@router.post(
+    "/tracking_requests", status_code=201, response_class=JsonApiResponse, responses=ERRORS
+)
+def create_request(request: Request, caller: Auth, payload: Payload) -> JsonApiResponse:
+    """Start tracking a BL, booking or container number with a carrier (201, status pending)."""
+    new = requests.NewTrackingRequest.of(attributes_of(payload, "tracking_request"))
+    created = requests.create_request(context_of(request), caller, new)
+    return one(request, created, render, status_code=201)
+
+
+@router.get("/tracking_requests", response_class=JsonApiResponse, responses=ERRORS)
+def list_requests(
+    request: Request,
+    caller: Auth,
+    status: Annotated[str | None, Query(alias="filter[status]")] = None,
+    request_type: Annotated[str | None, Query(alias="filter[request_type]")] = None,
+    scac: Annotated[str | None, Query(alias="filter[scac]")] = None,
+    number: Annotated[str | None, Query(alias="filter[request_number]")] = None,
+    created_start: Annotated[str | None, Query(alias="filter[created_at][start]")] = None,
+    created_end: Annotated[str | None, Query(alias="filter[created_at][end]")] = None,
+    include: Include = None,
+    page_number: PageNumber = None,
+    page_size: PageSize = None,
+) -> JsonApiResponse:
+    """The account's tracking requests, newest first."""
+    params = request.query_params
+    page = parse_page(params)  # a bad page is reported before the other parameters
+    includes = parse_include(params, requests.INCLUDES)
+    filters = requests.RequestFilter(
+        status=optional_enum(params, "filter[status]", RequestStatus),
+        request_type=optional_choice(params, "filter[request_type]", REQUEST_TYPES),
+        scac=optional_text(params, "filter[scac]"),
+        number=optional_text(params, "filter[request_number]"),
+        created_from=optional_time(params, "filter[created_at][start]"),
+        created_to=optional_time(params, "filter[created_at][end]"),
+    )
+    found = requests.list_requests(context_of(request), caller, filters, page, includes)
+    return many(request, found, "tracking_requests", render)
+
+
+@router.get("/tracking_requests/{request_id}", response_class=JsonApiResponse, responses=ERRORS)
+def get_request(
+    request: Request, request_id: str, caller: Auth, include: Include = None
+) -> JsonApiResponse:
+    """One tracking request; ``include=tracked_object`` adds its shipment."""
+    includes = parse_include(request.query_params, requests.INCLUDES)
+    return one(
+        request, requests.get_request(context_of(request), caller, request_id, includes), render
+    )
+
+
+@router.patch("/tracking_requests/{request_id}", response_class=JsonApiResponse, responses=ERRORS)
+def update_request(
+    request: Request, request_id: str, caller: Auth, payload: Payload
+) -> JsonApiResponse:
+    """Edit a tracking request's ``ref_numbers`` and ``tags``."""
+    attributes = attributes_of(payload, "tracking_request", id_=request_id)
+    changes = requests.ListChanges.of(attributes, requests.EDITABLE)
+    return one(
+        request, requests.update_request(context_of(request), caller, request_id, changes), render
+    )

@@ -1,0 +1,247 @@
+"""One database row to one record: the only place that knows both shapes."""
+
+from __future__ import annotations
+
+from ..routing.ports import Port, get_port
+from ..store.models import (
+    Container,
+    ContainerUpdatedEvent,
+    EstimatedEvent,
+    Shipment,
+    ShippingLine,
+    Terminal,
+    TrackingRequest,
+    TransportEvent,
+    Vessel,
+    Webhook,
+    WebhookNotificationLog,
+)
+from ..store.vessels import VesselRecord
+from .records import (
+    ContainerRecord,
+    ContainerUpdatedEventRecord,
+    EstimatedEventRecord,
+    NotificationLogRecord,
+    ShipmentRecord,
+    ShippingLineRecord,
+    TerminalRecord,
+    TrackingRequestRecord,
+    TransportEventRecord,
+    WebhookRecord,
+)
+
+
+def tracking_request_record(
+    row: TrackingRequest, shipment: ShipmentRecord | None = None
+) -> TrackingRequestRecord:
+    """The record of a tracking request row."""
+    return TrackingRequestRecord(
+        id=row.id,
+        request_number=row.request_number,
+        request_type=row.request_type,
+        scac=row.scac,
+        status=row.status,
+        failed_reason=row.failed_reason,
+        is_retrying=row.is_retrying,
+        retry_count=row.retry_count,
+        ref_numbers=tuple(row.ref_numbers or ()),
+        tags=tuple(row.tags or ()),
+        shipment_id=row.shipment_id,
+        created_at=row.created_at,
+        updated_at=row.updated_at,
+        shipment=shipment,
+    )
+
+
+def shipment_record(
+    row: Shipment,
+    *,
+    container_ids: tuple[str, ...],
+    vessel: VesselRecord | None,
+    line_name: str | None,
+    containers: tuple[ContainerRecord, ...] | None = None,
+    terminal: TerminalRecord | None = None,
+) -> ShipmentRecord:
+    """The record of a shipment row with what the loader found for it."""
+    return ShipmentRecord(
+        id=row.id,
+        bill_of_lading_number=row.bill_of_lading_number,
+        booking_number=row.booking_number,
+        ref_numbers=tuple(row.ref_numbers or ()),
+        shipping_line_scac=row.shipping_line_scac,
+        shipping_line_name=line_name,
+        port_of_lading=get_port(row.port_of_lading_locode),
+        port_of_discharge=get_port(row.port_of_discharge_locode),
+        transshipment_locodes=tuple(row.transshipment_locodes or ()),
+        pod_vessel=vessel,
+        pod_voyage_number=row.pod_voyage_number,
+        pod_terminal_id=row.pod_terminal_id,
+        pol_etd_at=row.pol_etd_at,
+        pol_atd_at=row.pol_atd_at,
+        pod_eta_at=row.pod_eta_at,
+        pod_ata_at=row.pod_ata_at,
+        tracking_stopped_at=row.tracking_stopped_at,
+        created_at=row.created_at,
+        updated_at=row.updated_at,
+        container_ids=container_ids,
+        containers=containers,
+        pod_terminal=terminal,
+    )
+
+
+def container_record(
+    row: Container,
+    *,
+    port_of_discharge: Port | None,
+    event_ids: tuple[str, ...],
+    events: tuple[TransportEventRecord, ...] | None = None,
+    shipment: ShipmentRecord | None = None,
+    terminal: TerminalRecord | None = None,
+) -> ContainerRecord:
+    """The record of a container row with what the loader found for it."""
+    return ContainerRecord(
+        id=row.id,
+        number=row.number,
+        shipment_id=row.shipment_id,
+        seal_number=row.seal_number,
+        equipment_type=row.equipment_type,
+        equipment_length=row.equipment_length,
+        equipment_height=row.equipment_height,
+        weight_in_lbs=row.weight_in_lbs,
+        current_status=row.current_status,
+        ref_numbers=tuple(row.ref_numbers or ()),
+        pod_terminal_id=row.pod_terminal_id,
+        fees_at_pod_terminal=tuple(row.fees_at_pod_terminal or ()),
+        holds_at_pod_terminal=tuple(row.holds_at_pod_terminal or ()),
+        pickup_lfd=row.pickup_lfd,
+        pickup_appointment_at=row.pickup_appointment_at,
+        availability_known=row.availability_known,
+        available_for_pickup=row.available_for_pickup,
+        pod_arrived_at=row.pod_arrived_at,
+        pod_discharged_at=row.pod_discharged_at,
+        pod_full_out_at=row.pod_full_out_at,
+        empty_terminated_at=row.empty_terminated_at,
+        created_at=row.created_at,
+        updated_at=row.updated_at,
+        port_of_discharge=port_of_discharge,
+        event_ids=event_ids,
+        events=events,
+        shipment=shipment,
+        pod_terminal=terminal,
+    )
+
+
+def transport_event_record(row: TransportEvent) -> TransportEventRecord:
+    """The record of a transport event row."""
+    return TransportEventRecord(
+        id=row.id,
+        event=row.event,
+        shipment_id=row.shipment_id,
+        container_id=row.container_id,
+        voyage_number=row.voyage_number,
+        timestamp=row.timestamp,
+        timezone=row.timezone,
+        location_locode=row.location_locode,
+        vessel_id=row.vessel_id,
+        terminal_id=row.terminal_id,
+        data_source=row.data_source,
+        created_at=row.created_at,
+    )
+
+
+def estimated_event_record(row: EstimatedEvent) -> EstimatedEventRecord:
+    """The record of an estimated event row."""
+    return EstimatedEventRecord(
+        id=row.id,
+        event=row.event,
+        shipment_id=row.shipment_id,
+        estimated_timestamp=row.estimated_timestamp,
+        location_locode=row.location_locode,
+        timezone=row.timezone,
+        voyage_number=row.voyage_number,
+        vessel_id=row.vessel_id,
+        data_source=row.data_source,
+        created_at=row.created_at,
+    )
+
+
+def container_updated_event_record(row: ContainerUpdatedEvent) -> ContainerUpdatedEventRecord:
+    """The record of a container-updated event row."""
+    return ContainerUpdatedEventRecord(
+        id=row.id,
+        container_id=row.container_id,
+        terminal_id=row.terminal_id,
+        changeset=dict(row.changeset),
+        timestamp=row.timestamp,
+        timezone=row.timezone,
+        data_source=row.data_source,
+    )
+
+
+def vessel_record(row: Vessel) -> VesselRecord:
+    """The record of a vessel row."""
+    return VesselRecord(
+        id=row.id,
+        name=row.name,
+        imo=row.imo,
+        mmsi=row.mmsi,
+        latitude=row.latitude,
+        longitude=row.longitude,
+        nautical_speed_knots=row.nautical_speed_knots,
+        navigational_heading_degrees=row.navigational_heading_degrees,
+        position_timestamp=row.position_timestamp,
+    )
+
+
+def terminal_record(row: Terminal) -> TerminalRecord:
+    """The record of a terminal row."""
+    return TerminalRecord(
+        id=row.id,
+        name=row.name,
+        port_locode=row.port_locode,
+        firms_code=row.firms_code or None,
+        smdg_code=row.smdg_code or None,
+        operator=row.operator,
+        lon=row.lon,
+        lat=row.lat,
+    )
+
+
+def shipping_line_record(row: ShippingLine) -> ShippingLineRecord:
+    """The record of a shipping line row."""
+    prefixes = tuple(p for p in row.bill_of_lading_prefixes.split("|") if p)
+    return ShippingLineRecord(
+        id=row.id,
+        scac=row.scac,
+        name=row.name,
+        short_name=row.short_name,
+        bill_of_lading_prefixes=prefixes,
+    )
+
+
+def webhook_record(row: Webhook) -> WebhookRecord:
+    """The record of a webhook row (secret included; shells decide whether to show it)."""
+    return WebhookRecord(
+        id=row.id,
+        url=row.url,
+        active=row.active,
+        events=tuple(row.events),
+        secret=row.secret,
+        headers=tuple(dict(h) for h in row.headers or ()),
+        created_at=row.created_at,
+        updated_at=row.updated_at,
+    )
+
+
+def notification_log_record(row: WebhookNotificationLog) -> NotificationLogRecord:
+    """The record of one delivery attempt."""
+    return NotificationLogRecord(
+        id=row.id,
+        notification_id=row.notification_id,
+        attempt=row.attempt,
+        attempted_at=row.attempted_at,
+        status_code=row.status_code,
+        duration_ms=row.duration_ms,
+        error=row.error,
+        response_excerpt=row.response_excerpt,
+    )

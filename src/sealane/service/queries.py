@@ -1,0 +1,52 @@
+"""Query helpers every use case shares: paging, ownership, text and JSON-array matching."""
+
+from __future__ import annotations
+
+import json
+from typing import Any, TypeVar
+
+from sqlalchemy import ColumnElement, String, cast, func, select
+from sqlalchemy.orm import Session
+from sqlalchemy.sql import Select
+
+from .errors import NotFound
+from .paging import PageRequest
+
+T = TypeVar("T")
+
+
+def fetch_page(session: Session, query: Select[Any], page: PageRequest) -> tuple[int, list[Any]]:
+    """The row count of ``query`` and the rows of ``page`` (two statements, whatever the size)."""
+    total = session.scalar(select(func.count()).select_from(query.order_by(None).subquery())) or 0
+    rows = session.scalars(query.offset(page.offset).limit(page.size)).all()
+    return total, list(rows)
+
+
+def owned(session: Session, model: type[T], object_id: str, account_id: str, kind: str) -> T:
+    """The account's object ``object_id``; another account's object is not found, like none."""
+    obj = session.get(model, object_id) if _plausible_id(object_id) else None
+    if obj is None or getattr(obj, "account_id", None) != account_id:
+        raise NotFound(kind, object_id)
+    return obj
+
+
+def _plausible_id(text: str) -> bool:
+    """Ids are uuid strings: anything longer, or holding a NUL, cannot name a row."""
+    return 0 < len(text) <= 64 and "\x00" not in text
+
+
+def like_pattern(text: str) -> str:
+    """A case-insensitive substring pattern for SQL LIKE with ``\\`` escaping ``%`` and ``_``."""
+    escaped = text.lower().replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+    return f"%{escaped}%"
+
+
+def contains_text(column: Any, text: str) -> ColumnElement[bool]:
+    """Rows whose ``column`` holds ``text``, case-insensitively."""
+    return func.lower(column).like(like_pattern(text), escape="\\")
+
+
+def json_array_contains(column: Any, value: str) -> ColumnElement[bool]:
+    """Rows whose JSON array ``column`` holds the string ``value`` (portable: a text match on the
+    value as JSON encodes it, so quotes and non-ASCII letters are found too)."""
+    return func.lower(cast(column, String)).like(like_pattern(json.dumps(value)), escape="\\")

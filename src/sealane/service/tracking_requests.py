@@ -1,0 +1,220 @@
+"""Tracking requests: list, read, create (validated, deduplicated) and edit reference lists."""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Mapping
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import func, select
+from sqlalchemy.sql import Select
+
+from ..store.models import ShippingLine, TrackingRequest
+from ..tracking.lifecycle import OPEN_STATUSES, REQUEST_TYPES, RequestStatus
+from ..tracking.numbers import is_container_number, normalize_container_number
+from .access import Caller
+from .context import ServiceContext
+from .convert import tracking_request_record
+from .errors import InvalidInput
+from .inputs import check_text, editable_only, string_list
+from .loading import Loader
+from .paging import Page, PageRequest
+from .queries import fetch_page, owned
+from .records import TrackingRequestRecord
+
+INCLUDES = ("tracked_object", "tracked_object.containers")
+EDITABLE = ("ref_numbers", "tags")
+MAX_NUMBER_CHARS = 64
+
+
+@dataclass(frozen=True, slots=True)
+class RequestFilter:
+    """Filters of the tracking request list; None means any."""
+
+    status: RequestStatus | None = None
+    request_type: str | None = None
+    scac: str | None = None
+    number: str | None = None
+    created_from: datetime | None = None
+    created_to: datetime | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class NewTrackingRequest:
+    """A request to track a number with a carrier, checked and normalised (see :meth:`of`)."""
+
+    request_type: str
+    request_number: str
+    scac: str
+    ref_numbers: tuple[str, ...] = ()
+    tags: tuple[str, ...] = ()
+
+    @classmethod
+    def of(cls, attributes: Mapping[str, Any]) -> NewTrackingRequest:
+        """Checked from untyped attributes; :class:`InvalidInput` names the first bad one."""
+        request_type = attributes.get("request_type")
+        if request_type not in REQUEST_TYPES:
+            raise InvalidInput(
+                f"request_type must be one of {', '.join(REQUEST_TYPES)}, got {request_type!r}",
+                field="request_type",
+            )
+        number = attributes.get("request_number")
+        if not isinstance(number, str) or not number.strip():
+            raise InvalidInput("request_number must be a non-blank string", field="request_number")
+        number = check_text(number.strip(), "request_number")
+        if len(number) > MAX_NUMBER_CHARS:
+            raise InvalidInput(
+                f"request_number is longer than {MAX_NUMBER_CHARS} characters",
+                field="request_number",
+            )
+        if request_type == "container":
+            if not is_container_number(number):
+                raise InvalidInput(
+                    f"{number!r} is not a valid ISO 6346 container number "
+                    "(bad check digit or format)",
+                    field="request_number",
+                    code="invalid_number",
+                )
+            number = normalize_container_number(number)
+        scac = attributes.get("scac")
+        if not isinstance(scac, str) or len(scac) != 4 or not scac.isascii():
+            raise InvalidInput("scac must be exactly 4 characters", field="scac")
+        return cls(
+            request_type=request_type,
+            request_number=number,
+            scac=check_text(scac, "scac").upper(),
+            ref_numbers=string_list(attributes.get("ref_numbers"), "ref_numbers"),
+            tags=string_list(attributes.get("tags"), "tags"),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class ListChanges:
+    """New values of an object's string lists; None leaves a list as it is."""
+
+    ref_numbers: tuple[str, ...] | None = None
+    tags: tuple[str, ...] | None = None
+
+    @classmethod
+    def of(cls, attributes: Mapping[str, Any], editable: Collection[str]) -> ListChanges:
+        """Checked from untyped attributes, refusing any outside ``editable``."""
+        editable_only(attributes, editable)
+        return cls(
+            ref_numbers=string_list(attributes["ref_numbers"], "ref_numbers")
+            if "ref_numbers" in attributes
+            else None,
+            tags=string_list(attributes["tags"], "tags") if "tags" in attributes else None,
+        )
+
+
+def list_requests(
+    ctx: ServiceContext,
+    caller: Caller,
+    filters: RequestFilter,
+    page: PageRequest,
+    includes: Collection[str] = (),
+) -> Page[TrackingRequestRecord]:
+    """The account's tracking requests, newest first."""
+    query = _filtered(select(TrackingRequest), caller, filters)
+    query = query.order_by(TrackingRequest.created_at.desc(), TrackingRequest.id)
+    with ctx.reading() as session:
+        total, rows = fetch_page(session, query, page)
+        return Page(tuple(Loader(session).tracking_requests(rows, includes)), total, page)
+
+
+def get_request(
+    ctx: ServiceContext, caller: Caller, request_id: str, includes: Collection[str] = ()
+) -> TrackingRequestRecord:
+    """One of the account's tracking requests."""
+    with ctx.reading() as session:
+        row = owned(session, TrackingRequest, request_id, caller.account_id, "tracking request")
+        return Loader(session).tracking_requests([row], includes)[0]
+
+
+def create_request(
+    ctx: ServiceContext, caller: Caller, new: NewTrackingRequest
+) -> TrackingRequestRecord:
+    """Store a pending request, due for its first lookup now; 422-style errors for an unknown
+    carrier or a number the account already tracks with it."""
+    now = ctx.clock.now()
+    with ctx.writing() as session:
+        if session.scalar(select(ShippingLine.id).where(ShippingLine.scac == new.scac)) is None:
+            raise InvalidInput(
+                f"{new.scac} is not a supported shipping line", field="scac", code="unknown_scac"
+            )
+        if session.scalar(_open_duplicate(caller.account_id, new)):
+            raise InvalidInput(
+                f"{new.request_number} with {new.scac} is already being tracked in this account",
+                field="request_number",
+                code="duplicate",
+            )
+        row = TrackingRequest(
+            account_id=caller.account_id,
+            request_type=new.request_type,
+            request_number=new.request_number,
+            scac=new.scac,
+            status=RequestStatus.PENDING.value,
+            is_retrying=False,
+            retry_count=0,
+            next_attempt_at=now,
+            ref_numbers=list(new.ref_numbers),
+            tags=list(new.tags),
+            created_at=now,
+            updated_at=now,
+        )
+        session.add(row)
+        session.flush()
+        return tracking_request_record(row)
+
+
+def update_request(
+    ctx: ServiceContext, caller: Caller, request_id: str, changes: ListChanges
+) -> TrackingRequestRecord:
+    """Replace a tracking request's ``ref_numbers`` and/or ``tags``."""
+    with ctx.writing() as session:
+        row = owned(session, TrackingRequest, request_id, caller.account_id, "tracking request")
+        apply_list_changes(row, changes, ctx.clock.now())
+        return tracking_request_record(row)
+
+
+def apply_list_changes(row: Any, changes: ListChanges, now: datetime) -> None:
+    """Set the lists ``changes`` gives on ``row`` and stamp it updated."""
+    if changes.ref_numbers is not None:
+        row.ref_numbers = list(changes.ref_numbers)
+    if changes.tags is not None:
+        row.tags = list(changes.tags)
+    row.updated_at = now
+
+
+def _open_duplicate(account_id: str, new: NewTrackingRequest) -> Select[Any]:
+    return (
+        select(func.count())
+        .select_from(TrackingRequest)
+        .where(
+            TrackingRequest.account_id == account_id,
+            func.upper(TrackingRequest.request_number) == new.request_number.upper(),
+            TrackingRequest.scac == new.scac,
+            TrackingRequest.status.in_([s.value for s in OPEN_STATUSES]),
+        )
+    )
+
+
+def _filtered(
+    query: Select[tuple[TrackingRequest]], caller: Caller, filters: RequestFilter
+) -> Select[tuple[TrackingRequest]]:
+    query = query.where(TrackingRequest.account_id == caller.account_id)
+    if filters.status is not None:
+        query = query.where(TrackingRequest.status == filters.status.value)
+    if filters.request_type is not None:
+        query = query.where(TrackingRequest.request_type == filters.request_type)
+    if filters.scac is not None:
+        query = query.where(TrackingRequest.scac == filters.scac.upper())
+    if filters.number is not None:
+        forms = {filters.number.upper(), normalize_container_number(filters.number)}
+        query = query.where(func.upper(TrackingRequest.request_number).in_(forms))
+    if filters.created_from is not None:
+        query = query.where(TrackingRequest.created_at >= filters.created_from)
+    if filters.created_to is not None:
+        query = query.where(TrackingRequest.created_at <= filters.created_to)
+    return query

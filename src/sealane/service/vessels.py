@@ -1,0 +1,84 @@
+"""Vessels, and the paid routing feature: a vessel's estimated future positions."""
+
+from __future__ import annotations
+
+import math
+
+from sqlalchemy import select
+
+from ..routing.errors import UnknownPortError
+from ..routing.ports import Port, registry
+from ..routing.positions import Positions
+from ..routing.voyage import future_positions
+from ..store.models import Vessel
+from ..store.vessels import VesselRecord, find_vessel
+from .access import Caller
+from .context import ServiceContext
+from .convert import vessel_record
+from .errors import NotFound, Unprocessable
+from .paging import Page, PageRequest
+from .queries import contains_text, fetch_page
+
+
+def list_vessels(
+    ctx: ServiceContext, page: PageRequest, *, name: str | None = None, imo: str | None = None
+) -> Page[VesselRecord]:
+    """Vessels by name, filtered by name (case-insensitive substring) or IMO number."""
+    query = select(Vessel)
+    if name:
+        query = query.where(contains_text(Vessel.name, name))
+    if imo:
+        query = query.where(Vessel.imo == imo)
+    with ctx.reading() as session:
+        total, rows = fetch_page(session, query.order_by(Vessel.name, Vessel.id), page)
+    return Page(tuple(vessel_record(row) for row in rows), total, page)
+
+
+def get_vessel(ctx: ServiceContext, key: str) -> VesselRecord:
+    """One vessel by id or IMO number, with its latest known position."""
+    vessel = find_vessel(ctx.engine, key) if 0 < len(key) <= 64 and "\x00" not in key else None
+    if vessel is None:
+        raise NotFound("vessel", key, by="id or IMO")
+    return vessel
+
+
+def vessel_future_positions(
+    ctx: ServiceContext,
+    caller: Caller,
+    vessel_key: str,
+    *,
+    previous_port: str,
+    destination_port: str,
+    start: tuple[float, float] | None = None,
+) -> tuple[VesselRecord, Positions]:
+    """The vessel and its positions one minute apart from ``start`` (lon, lat; None: its last
+    known position) to the destination, at its reported speed (blocking: database and CPU).
+
+    Checked in this order: routing feature (403), unknown vessel (404), no known position (422),
+    unknown port (422, naming ``previous_port_id`` or ``port_id``).
+    """
+    caller.require_routing()
+    vessel = get_vessel(ctx, vessel_key)
+    if start is None:
+        if vessel.latitude is None or vessel.longitude is None:
+            raise Unprocessable(f"vessel {vessel.id} has no known position yet", code="no_position")
+        start = (vessel.longitude, vessel.latitude)
+    previous = _port(previous_port, "previous_port_id")
+    destination = _port(destination_port, "port_id")
+    speed = vessel.nautical_speed_knots
+    usable = speed is not None and math.isfinite(speed) and speed >= 0
+    positions = future_positions(
+        start,
+        previous,
+        destination,
+        speed_kn=speed if usable else None,  # a bad stored speed is no speed: use the default
+        start_time=ctx.clock.now(),
+    )
+    return vessel, positions
+
+
+def _port(key: str, field: str) -> Port:
+    try:
+        return registry().get(key)
+    except UnknownPortError as error:
+        raise Unprocessable(str(error), code=error.code, field=field) from None
