@@ -6,9 +6,9 @@ from __future__ import annotations
 from fastapi import FastAPI
 
 from sealane.api.app import create_app
-from sealane.service.runtime import delivery_worker
 from sealane.clock import ManualClock
 from sealane.config import Settings
+from sealane.service.runtime import delivery_worker
 from sealane.store.database import make_engine, session_factory
 
 from .receiver import free_port, receiving

@@ -64,15 +64,11 @@ def validate_url(url: Any, *, allow_private: bool, resolver: Resolver = system_r
 def validate_events(events: Any) -> list[str]:
     """At least one known event name, each once."""
     if not isinstance(events, list) or not events:
-        raise InvalidSubscription(
-            "events must be a non-empty array of event names", field="events"
-        )
+        raise InvalidSubscription("events must be a non-empty array of event names", field="events")
     if not all(isinstance(event, str) for event in events):
         raise InvalidSubscription("events must be strings", field="events")
     if len(set(events)) != len(events):
-        raise InvalidSubscription(
-            "events must not repeat a name", field="events", code="duplicate"
-        )
+        raise InvalidSubscription("events must not repeat a name", field="events", code="duplicate")
     unknown = [event for event in events if event not in EVENT_NAMES]
     if unknown:
         raise InvalidSubscription(
