@@ -518,7 +518,7 @@ def check_route_invariants(
     result: sealane.Route, start: tuple[float, float], end: tuple[float, float]
 ) -> None:
     coordinates = result.coordinates
-    # Exact equality is pinned by test_route__ends_exactly_on_destination_that_is_a_node (xfail).
+    # Exact equality is pinned by test_route__ends_exactly_on_destination_that_is_a_node.
     assert tuple(coordinates[0]) == pytest.approx(start, abs=END_TOL_DEG)
     assert tuple(coordinates[-1]) == pytest.approx(end, abs=END_TOL_DEG)
     assert np.all((coordinates[:, 0] >= -180.0) & (coordinates[:, 0] < 180.0))
