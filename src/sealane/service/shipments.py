@@ -15,7 +15,7 @@ from .loading import Loader
 from .paging import Page, PageRequest
 from .queries import fetch_page, owned
 from .records import ShipmentRecord
-from .tracking_requests import ListChanges, apply_list_changes
+from .tracking_requests import ListChanges, apply_list_changes, open_request_unique
 
 INCLUDES = (
     "containers",
@@ -68,10 +68,12 @@ def update_shipment(
 def set_tracking(
     ctx: ServiceContext, caller: Caller, shipment_id: str, *, stop: bool
 ) -> ShipmentRecord:
-    """Stop following a shipment (its tracking request becomes tracking_stopped), or resume."""
+    """Stop following a shipment (its tracking request becomes tracking_stopped), or resume
+    (refused as a duplicate when the number was asked again while it was stopped)."""
     with ctx.writing() as session:
         row = owned(session, Shipment, shipment_id, caller.account_id, "shipment")
         change = tracking.stop_tracking if stop else tracking.resume_tracking
         change(session, row, ctx.clock.now())
-        session.flush()
+        with open_request_unique(row.carrier_number, row.shipping_line_scac):
+            session.flush()
         return Loader(session).shipments([row])[0]

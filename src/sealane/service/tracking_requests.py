@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping
+from collections.abc import Collection, Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
 from sqlalchemy import func, select
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.sql import Select
 
 from ..store.models import ShippingLine, TrackingRequest
@@ -24,6 +26,8 @@ from .queries import fetch_page, owned
 from .records import TrackingRequestRecord
 
 INCLUDES = ("tracked_object", "tracked_object.containers")
+#: The unique index that keeps one open request per account, carrier and number.
+OPEN_REQUEST_INDEX = "uq_tracking_requests_open"
 EDITABLE = ("ref_numbers", "tags")
 MAX_NUMBER_CHARS = 64
 
@@ -138,17 +142,13 @@ def create_request(
     """Store a pending request, due for its first lookup now; 422-style errors for an unknown
     carrier or a number the account already tracks with it."""
     now = ctx.clock.now()
-    with ctx.writing() as session:
+    with open_request_unique(new.request_number, new.scac), ctx.writing() as session:
         if session.scalar(select(ShippingLine.id).where(ShippingLine.scac == new.scac)) is None:
             raise InvalidInput(
                 f"{new.scac} is not a supported shipping line", field="scac", code="unknown_scac"
             )
         if session.scalar(_open_duplicate(caller.account_id, new)):
-            raise InvalidInput(
-                f"{new.request_number} with {new.scac} is already being tracked in this account",
-                field="request_number",
-                code="duplicate",
-            )
+            raise _duplicate(new.request_number, new.scac)
         row = TrackingRequest(
             account_id=caller.account_id,
             request_type=new.request_type,
@@ -176,6 +176,26 @@ def update_request(
         row = owned(session, TrackingRequest, request_id, caller.account_id, "tracking request")
         apply_list_changes(row, changes, ctx.clock.now())
         return tracking_request_record(row)
+
+
+@contextmanager
+def open_request_unique(number: str, scac: str) -> Iterator[None]:
+    """Turn the database's refusal of a second open request for a number into the duplicate
+    error: the check before the insert is only for a quick answer, this is the guarantee."""
+    try:
+        yield
+    except IntegrityError as error:
+        if OPEN_REQUEST_INDEX not in str(error.orig):
+            raise
+        raise _duplicate(number, scac) from None
+
+
+def _duplicate(number: str, scac: str) -> InvalidInput:
+    return InvalidInput(
+        f"{number} with {scac} is already being tracked in this account",
+        field="request_number",
+        code="duplicate",
+    )
 
 
 def apply_list_changes(row: Any, changes: ListChanges, now: datetime) -> None:

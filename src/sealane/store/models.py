@@ -17,6 +17,8 @@ from sqlalchemy import (
     Text,
     TypeDecorator,
     UniqueConstraint,
+    func,
+    text,
 )
 from sqlalchemy.engine import Dialect
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
@@ -167,6 +169,36 @@ class TrackingRequest(Base):
     shipment_id: Mapped[str | None] = mapped_column(ForeignKey("shipments.id"), nullable=True)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime())
     updated_at: Mapped[datetime] = mapped_column(UTCDateTime())
+
+
+#: Statuses of a tracking request that is still open (the same number cannot be asked again).
+OPEN_REQUEST_STATUSES = ("pending", "awaiting_manifest", "created")
+_OPEN = text("status IN ('pending', 'awaiting_manifest', 'created')")
+
+#: One open request per account, carrier and number (case-insensitive), enforced by the
+#: database so that simultaneous identical requests cannot both be stored.
+Index(
+    "uq_tracking_requests_open",
+    TrackingRequest.account_id,
+    TrackingRequest.scac,
+    func.upper(TrackingRequest.request_number),
+    unique=True,
+    sqlite_where=_OPEN,
+    postgresql_where=_OPEN,
+)
+
+
+class RateLimitHit(Base):
+    """One admitted request of a rate-limited key (an account, or an address failing to sign in),
+    kept for the length of the window; every server process counts the same rows."""
+
+    __tablename__ = "rate_limit_hits"
+    __table_args__ = (Index("ix_rate_limit_hits_key_at", "key", "at"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    key: Mapped[str] = mapped_column(String(120))
+    #: Wall-clock time of the hit, seconds since the epoch (every process reads the same clock).
+    at: Mapped[float] = mapped_column(Float)
 
 
 class Shipment(Base):
