@@ -239,7 +239,7 @@ class DeliveryWorker:
         the rest of the batch, which belongs to other webhooks and other accounts."""
         try:
             return self._send(job)
-        except Exception as failure:  # noqa: BLE001 - every failure becomes a logged attempt
+        except Exception as failure:
             log.exception("delivery of notification %s failed", job.notification_id)
             return Attempt(None, 0.0, error=f"{type(failure).__name__}: {failure}"[:500])
 
