@@ -16,6 +16,8 @@ class Settings:
 
     database_url: str = "sqlite:///./sealane.db"
     rate_limit_per_minute: int = 100
+    #: Requests with an invalid API key allowed per client address and rolling minute.
+    auth_failures_per_minute: int = 30
     #: Seconds a checked API key is remembered (0: check every request against the database).
     auth_cache_seconds: float = 10.0
     webhook_retry_schedule: tuple[int, ...] = DEFAULT_RETRY_SCHEDULE
@@ -34,6 +36,9 @@ class Settings:
             values["rate_limit_per_minute"] = _positive_int(
                 environ["SEALANE_RATE_LIMIT_PER_MINUTE"], "SEALANE_RATE_LIMIT_PER_MINUTE"
             )
+        if "SEALANE_AUTH_FAILURES_PER_MINUTE" in environ:
+            name = "SEALANE_AUTH_FAILURES_PER_MINUTE"
+            values["auth_failures_per_minute"] = _positive_int(environ[name], name)
         if "SEALANE_AUTH_CACHE_SECONDS" in environ:
             name = "SEALANE_AUTH_CACHE_SECONDS"
             values["auth_cache_seconds"] = _non_negative_int(environ[name], name)

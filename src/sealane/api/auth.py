@@ -27,8 +27,8 @@ def bearer_secret(header: str | None, *, schemes: tuple[str, ...] = ("token",)) 
 async def authenticate(request: Request) -> Caller:
     """The calling account, after the rate limit; 401 without a valid key, 429 over the limit.
 
-    A key checked in the last ``auth_cache_seconds`` is answered from memory, on the event loop;
-    otherwise the database is asked from the thread pool.
+    A key checked in the last ``auth_cache_seconds`` is answered from memory; the key look-up
+    (when needed) and the shared rate-limit counter are one trip to the thread pool.
     """
     header = request.headers.get("authorization")
     secret = bearer_secret(header)
@@ -40,10 +40,11 @@ async def authenticate(request: Request) -> Caller:
         )
     gate = state_of(request).gate
     caller = gate.cached(secret)
-    if caller is None:
-        caller = await run_in_threadpool(gate.caller_for, secret)
-    gate.admit(caller)
-    return caller
+    if caller is not None:
+        await run_in_threadpool(gate.admit, caller)
+        return caller
+    address = request.client.host if request.client else ""
+    return await run_in_threadpool(lambda: gate.authorize(secret, address=address))
 
 
 async def authenticate_routing(request: Request) -> Caller:

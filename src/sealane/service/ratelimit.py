@@ -1,40 +1,71 @@
-"""Per-account rate limit over a rolling 60-second window, safe under concurrent requests."""
+"""Rate limits over a rolling window, counted in the shared database.
+
+Every server process (and the MCP endpoint) counts the same rows, so a limit of 100 requests a
+minute holds however many processes serve an account. Each admitted request is one row; a hit
+runs in one short transaction that first takes a lock for its key (an advisory lock on
+PostgreSQL; SQLite's single writer lock, taken by the pruning ``DELETE``), so two processes
+cannot both admit the last request of a window. Rejected requests are not counted, so waiting
+out ``Retry-After`` always works.
+"""
 
 from __future__ import annotations
 
+import hashlib
 import math
-import threading
-from collections import deque
+
+from sqlalchemy import Connection, Engine, Table, delete, func, insert, select, text
 
 from ..clock import Clock
+from ..store.models import RateLimitHit
 
 WINDOW_S = 60.0
+_HITS: Table = RateLimitHit.__table__  # type: ignore[assignment]
 
 
 class RateLimiter:
-    """Sliding-window counter per key: at most ``limit`` hits in any ``WINDOW_S`` seconds.
+    """At most ``limit`` hits per key in any ``window_s`` seconds of the clock's wall time."""
 
-    State lives in this process (one server process per database in the default deployment);
-    a lock makes check-and-record atomic across request threads.
-    """
-
-    def __init__(self, limit: int, clock: Clock) -> None:
+    def __init__(self, engine: Engine, limit: int, clock: Clock, window_s: float = WINDOW_S):
+        self.engine = engine
         self.limit = limit
         self.clock = clock
-        self._hits: dict[str, deque[float]] = {}
-        self._lock = threading.Lock()
+        self.window_s = window_s
 
     def hit(self, key: str) -> float | None:
-        """Record a request for ``key``; None if allowed, else seconds until one is allowed."""
-        now = self.clock.monotonic()
-        with self._lock:
-            hits = self._hits.setdefault(key, deque())
-            while hits and hits[0] <= now - WINDOW_S:
-                hits.popleft()
-            if len(hits) >= self.limit:
-                return max(hits[0] + WINDOW_S - now, 0.0)
-            hits.append(now)
+        """Count a request for ``key``: None if admitted, else seconds until one would be."""
+        now = self.clock.now().timestamp()
+        with self.engine.begin() as connection:
+            self._lock(connection, key)
+            connection.execute(
+                delete(_HITS).where(_HITS.c.key == key, _HITS.c.at <= now - self.window_s)
+            )
+            wait = self._wait(connection, key, now)
+            if wait is None:
+                connection.execute(insert(_HITS).values(key=key, at=now))
+            return wait
+
+    def exceeded(self, key: str) -> float | None:
+        """Seconds until ``key`` may be counted again if it is at its limit now, else None (a
+        look without counting)."""
+        with self.engine.connect() as connection:
+            return self._wait(connection, key, self.clock.now().timestamp())
+
+    def _wait(self, connection: Connection, key: str, now: float) -> float | None:
+        count, oldest = connection.execute(
+            select(func.count(), func.min(_HITS.c.at)).where(
+                _HITS.c.key == key, _HITS.c.at > now - self.window_s
+            )
+        ).one()
+        if count < self.limit:
             return None
+        return max(float(oldest) + self.window_s - now, 0.0)
+
+    def _lock(self, connection: Connection, key: str) -> None:
+        """Serialise the hits of one key until the transaction ends."""
+        if connection.dialect.name == "postgresql":
+            digest = hashlib.blake2b(key.encode(), digest_size=8).digest()
+            lock = int.from_bytes(digest, "big", signed=True)
+            connection.execute(text("SELECT pg_advisory_xact_lock(:lock)"), {"lock": lock})
 
 
 def retry_after_header(wait_s: float) -> str:

@@ -102,7 +102,8 @@ def build_runtime(
     gate = Gatekeeper(
         context.sessions,
         KeyCache(settings.auth_cache_seconds, the_clock),
-        RateLimiter(settings.rate_limit_per_minute, the_clock),
+        RateLimiter(engine, settings.rate_limit_per_minute, the_clock),
+        RateLimiter(engine, settings.auth_failures_per_minute, the_clock),
     )
     tracking = TrackingService(context.sessions, the_clock, {"TEST": SimulatedCarrier()})
     webhooks = delivery_worker(settings, context.sessions, the_clock, lease_s=webhook_lease_s)
