@@ -44,17 +44,17 @@ class Positions:
     def from_track(
         cls, track: Track, *, route: Route, speed_kn: float, step_s: float, start_time: datetime
     ) -> Positions:
-        """Attach times to a placed track: ``step_s`` apart, the arrival at its own time."""
+        """Attach times to a placed track: ``step_s`` apart, the arrival at most one step later."""
         n = track.lons.size
         start = np.datetime64(start_time.astimezone(UTC).replace(tzinfo=None), "ms")
         offsets_ms = np.arange(n, dtype=np.int64)
         offsets_ms *= round(step_s * 1000)
         if n > 1 and track.final_m > 0:
-            # The arrival is timed by the route's length, so the ETA does not depend on the step:
-            # the corners cut between positions are absorbed by the last interval.
+            # Position k is k steps along the route, so the arrival is the rest of the route's
+            # length at the speed: at most one step after the last position, whatever the step.
             speed_mps = speed_kn * METRES_PER_NM / SECONDS_PER_HOUR
-            arrival_ms = round(route.distance_m / speed_mps * 1000)
-            offsets_ms[-1] = max(arrival_ms, int(offsets_ms[-2]) + 1)
+            final_ms = round(track.final_m / speed_mps * 1000)
+            offsets_ms[-1] = offsets_ms[-2] + min(max(final_ms, 1), round(step_s * 1000))
         times = offsets_ms.view("timedelta64[ms]") + start
         for column in (track.lons, track.lats, track.headings_deg, times):
             column.setflags(write=False)

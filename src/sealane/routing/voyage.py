@@ -3,11 +3,11 @@
 The vessel is taken to be on the sea-lane leg from its previous port to its destination port. Its
 start coordinate is projected onto that leg and the rest of the leg is sailed at a constant speed;
 a start far off the leg (``off_path_nm``) is routed on its own from where it is. Positions are
-exactly ``step_s`` apart in time and ``speed x step`` apart in geodesic distance: where the track
-turns between two positions the vessel cuts the corner, so each heading is the bearing to the
-next position. The arrival (the last position) is timed by the route's length at the speed, so
-the ETA does not depend on the step; the last interval absorbs the corners cut (with one-minute
-steps that is a few seconds on an ocean crossing).
+exactly ``step_s`` apart in time and ``speed x step`` apart along the route, so each is where the
+vessel is after that many steps; the straight line between two positions cuts the corner where
+the track turns, and each heading is the bearing to the next position. The arrival (the last
+position) is timed by the route's length at the speed, at most one step after the position
+before it, so the ETA does not depend on the step.
 """
 
 from __future__ import annotations
