@@ -9,14 +9,18 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 import numpy as np
 import numpy.typing as npt
 
 from .geodesy import METRES_PER_NM, SECONDS_PER_HOUR, FloatArray, split_at_antimeridian
+from .interop import lines_to_shapely
 from .placement import Track
 from .routes import Route
+
+if TYPE_CHECKING:
+    from shapely.geometry import LineString, MultiLineString
 
 TimeArray = npt.NDArray[np.datetime64]
 SecondsArray = npt.NDArray[np.int64]
@@ -123,6 +127,11 @@ class Positions:
             "passages": list(self.route.passages),
         }
         return {"type": "Feature", "geometry": geometry, "properties": properties}
+
+    def to_shapely(self) -> LineString | MultiLineString:
+        """The track through the positions as a shapely LineString, a MultiLineString when it
+        crosses the antimeridian (needs the ``geo`` extra)."""
+        return lines_to_shapely(self.lons, self.lats)
 
 
 #: One record of the API's position array, with the widths of its fields (``_`` marks a field).
