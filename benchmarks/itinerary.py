@@ -19,7 +19,7 @@ from typing import Any
 import searoute
 
 import sealane
-from _util import fmt, fmt_ms, fmt_pct, machine_lines, render_table, timed_s, warm_median_ms
+from _util import fmt, fmt_ms, fmt_pct, machine_lines, render_table, timed_s
 from sealane.routing import voyage
 from sealane.routing.graph import default_graph
 
@@ -75,33 +75,43 @@ def forget() -> None:
     default_graph()._snap_cached.cache_clear()
 
 
-def cold_median_ms(fn: Callable[[], object], repeat: int) -> float:
-    """Median milliseconds of ``fn`` with sealane's memos dropped before each call."""
-    fn()
-    samples = []
+def interleaved_ms(runs: list[Callable[[], object]], repeat: int, *, cold: bool) -> list[float]:
+    """Median milliseconds of each run, timed in ``repeat`` rounds that call every run once (so
+    a change of load on the shared machine hits all of them alike); ``cold`` drops sealane's
+    memos before each call."""
+    for fn in runs:
+        fn()
+    samples: list[list[float]] = [[] for _ in runs]
     for _ in range(repeat):
-        forget()
-        samples.append(timed_s(fn))
-    return statistics.median(samples) * 1e3
+        for fn, times in zip(runs, samples, strict=True):
+            if cold:
+                forget()
+            times.append(timed_s(fn))
+    return [statistics.median(times) * 1e3 for times in samples]
+
+
+RUNS: list[tuple[str, Callable[[], object], bool]] = [
+    ("sealane itinerary (3 legs, ETAs)", sealane_itinerary, True),
+    ("sealane itinerary + vessel mid-leg (split, 60 s positions)", sealane_mid_leg, True),
+    ("sealane itinerary + vessel + map GeoJSON", sealane_map, True),
+    ("sealane.route x 3, one by one", sealane_routes, True),
+    ("searoute x 3, one by one", searoute_legs, False),
+    ("searoute x 3 + vessel -> Algeciras", searoute_legs_and_vessel, False),
+]
+BASELINE = 4  # the row searoute x 3, one by one
 
 
 def print_latency(repeat: int) -> None:
     """Table 1: warm (memos kept) and cold (memos dropped) medians, and ratios to searoute."""
-    baseline = warm_median_ms(searoute_legs, repeat)
-    runs: list[tuple[str, Callable[[], object], bool]] = [
-        ("sealane itinerary (3 legs, ETAs)", sealane_itinerary, True),
-        ("sealane itinerary + vessel mid-leg (split, 60 s positions)", sealane_mid_leg, True),
-        ("sealane itinerary + vessel + map GeoJSON", sealane_map, True),
-        ("sealane.route x 3, one by one", sealane_routes, True),
-        ("searoute x 3, one by one", searoute_legs, False),
-        ("searoute x 3 + vessel -> Algeciras", searoute_legs_and_vessel, False),
-    ]
+    warm = interleaved_ms([fn for _, fn, _ in RUNS], repeat, cold=False)
+    with_memos = [fn for _, fn, memos in RUNS if memos]
+    cold = iter(interleaved_ms(with_memos, repeat, cold=True))
+    baseline = warm[BASELINE]
     rows = []
-    for label, fn, has_memos in runs:
-        warm = baseline if fn is searoute_legs else warm_median_ms(fn, repeat)
-        cold = cold_median_ms(fn, repeat) if has_memos else None
+    for (label, _, memos), ms in zip(RUNS, warm, strict=True):
+        cold_ms = next(cold) if memos else None
         rows.append(
-            [label, fmt_ms(warm), fmt_ms(cold), fmt(warm / baseline, 3), fmt(baseline / warm, 1)]
+            [label, fmt_ms(ms), fmt_ms(cold_ms), fmt(ms / baseline, 3), fmt(baseline / ms, 1)]
         )
     headers = ["run", "warm ms", "cold ms", "x searoute x3", "searoute x3 / run"]
     print(render_table("Table 1: latency, median of each run", headers, rows))
@@ -146,8 +156,9 @@ def main() -> None:
         print(line)
     print(
         f"settings: {' -> '.join(PORTS)} at {SPEED_KN:g} kn, vessel on leg {VESSEL_LEG + 1}; "
-        f"median of {repeat} calls after one untimed call; 'cold' drops sealane's memos (leg "
-        "projections, point snapping) before each call; searoute keeps none\n"
+        f"median of {repeat} rounds, each calling every run once, after one untimed call; 'cold' "
+        "drops sealane's memos (leg projections, point snapping) before each call; searoute "
+        "keeps none\n"
     )
     print_latency(repeat)
     print_legs()
