@@ -482,6 +482,14 @@ def test_future_positions__eta_independent_of_step() -> None:
         assert (eta - T0).total_seconds() == pytest.approx(expected_s, rel=0.005)
 
 
+def test_future_positions__exported_from_sealane() -> None:
+    assert sealane.future_positions is future_positions
+    assert sealane.Positions is Positions
+    positions = sealane.future_positions((60.1, 12.3), "CNSHA", "NLRTM", start_time=T0)
+    assert isinstance(positions, sealane.Positions)
+    assert {"future_positions", "Positions"} <= set(sealane.__all__)
+
+
 # --- speed, step and time inputs -----------------------------------------------------------------
 
 

@@ -268,7 +268,7 @@ def _per_leg_speeds(speed_kn: float | Sequence[float | None] | None, legs: int) 
 def plan_speed(speed_kn: float | None) -> float:
     """The speed to plan with, in knots: as :func:`~.voyage.service_speed` (None or below 1 kn
     is the service speed), but a negative speed is an error rather than a missing one."""
-    if _is_number(speed_kn) and speed_kn < 0:  # type: ignore[operator]
+    if speed_kn is not None and _is_number(speed_kn) and speed_kn < 0:
         raise InvalidSpeedError(f"speed must not be negative, got {speed_kn!r} kn")
     return service_speed(speed_kn)
 
