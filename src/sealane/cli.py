@@ -13,13 +13,14 @@ import os
 import sys
 from collections.abc import Sequence
 from dataclasses import replace
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
 from .routing import Route, RoutingError, route
 
 if TYPE_CHECKING:
     from .config import Settings
+    from .routing.progress import Progress
 
 #: The interpreter's thread switch interval in the server, in seconds (Python's default is 5 ms).
 #: A worker thread computing future positions holds the GIL between its numpy and C calls; with
@@ -127,6 +128,70 @@ def cmd_positions(args: argparse.Namespace) -> int:
     for t, lat, lon, h in rows:
         print(f"{t:<21} {lat:>10.5f} {lon:>11.5f} {h:>8.2f}")
     return 0
+
+
+def cmd_itinerary(args: argparse.Namespace) -> int:
+    """``sealane itinerary POL [TS ...] POD``: legs, distances and ETAs as a table or GeoJSON,
+    with the vessel of one leg at sea when ``--vessel`` is given."""
+    from .routing.itinerary import itinerary
+
+    departed = datetime.fromisoformat(args.departed_at) if args.departed_at else None
+    trip = itinerary(
+        args.ports,
+        speed_kn=args.speed,
+        dwell_h=args.dwell,
+        avoid=args.avoid,
+        allow_arctic=args.allow_arctic,
+        departed_at=departed,
+    )
+    if args.vessel is not None:
+        at = datetime.fromisoformat(args.at) if args.at else datetime.now(UTC)
+        progress = trip.at_sea(args.leg - 1, args.vessel, at)
+    else:
+        progress = trip.at_port(0)
+    if args.format == "geojson":
+        print(json.dumps(progress.to_geojson()))
+    else:
+        print(_itinerary_table(progress, trip.dwell_h))
+    return 0
+
+
+def _itinerary_table(progress: Progress, dwell_h: tuple[float, ...]) -> str:
+    """Summary lines, then one row per port call and one per leg."""
+
+    def stamp(moment: datetime | None) -> str:
+        return moment.strftime("%Y-%m-%dT%H:%M:%SZ") if moment else "-"
+
+    legs, calls = progress.legs, progress.calls
+    distance_nm = sum(leg.distance_nm for leg in legs)
+    sailing_h = sum(leg.duration_h for leg in legs)
+    lines = [
+        "ports     " + " -> ".join(f"{c.port.locode} {c.port.name}" for c in calls),
+        f"distance  {distance_nm:,.1f} nm",
+        f"duration  {sailing_h:,.1f} h at sea + {sum(dwell_h):g} h in port"
+        f" ({(sailing_h + sum(dwell_h)) / 24:,.2f} days)",
+        f"eta       {stamp(progress.eta)}",
+    ]
+    if progress.underway is not None:
+        vessel = progress.underway
+        lines.append(
+            f"vessel    {vessel.lon:.5f}, {vessel.lat:.5f} on leg {vessel.leg.sequence} at "
+            f"{stamp(vessel.at)}, {vessel.remaining.distance_nm:,.1f} nm to go"
+        )
+    lines += ["", f"{'call':<5}{'label':<6}{'port':<6} {'arrival':<21} {'departure':<21} name"]
+    for c in calls:
+        lines.append(
+            f"{c.sequence:<5}{c.label:<6}{c.port.locode:<6} {stamp(c.arrival_at):<21} "
+            f"{stamp(c.departure_at):<21} {c.port.name}"
+        )
+    lines += ["", f"{'leg':<4}{'from':<6}{'to':<6}{'nm':>10}{'kn':>6}{'hours':>8}  passages"]
+    for leg in legs:
+        lines.append(
+            f"{leg.sequence:<4}{leg.origin.locode:<6}{leg.destination.locode:<6}"
+            f"{leg.distance_nm:>10,.1f}{leg.speed_kn:>6g}{leg.duration_h:>8,.1f}  "
+            + (", ".join(leg.route.passages) or "-")
+        )
+    return "\n".join(lines)
 
 
 def _settings(args: argparse.Namespace) -> Settings:
@@ -246,6 +311,25 @@ def build_parser() -> argparse.ArgumentParser:
     p_pos.add_argument("--allow-arctic", action="store_true", help="open the Arctic passages")
     p_pos.add_argument("--format", choices=["table", "csv", "geojson"], default="table")
     p_pos.set_defaults(handler=cmd_positions)
+
+    p_trip = commands.add_parser(
+        "itinerary", help="a container's port calls: legs, distances and ETAs"
+    )
+    p_trip.add_argument("ports", nargs="+", help="LOCODEs or port ids, POL first, POD last")
+    p_trip.add_argument("--speed", type=float, default=None, help="knots (default: 14)")
+    p_trip.add_argument(
+        "--dwell", type=float, default=24.0, help="hours at each transshipment port (24)"
+    )
+    p_trip.add_argument("--departed-at", default=None, help="ISO 8601 departure from the POL")
+    p_trip.add_argument("--avoid", action="append", default=[], help="passage to avoid")
+    p_trip.add_argument("--allow-arctic", action="store_true", help="open the Arctic passages")
+    p_trip.add_argument(
+        "--vessel", type=_location, default=None, help="'lon,lat' (or a port) of the vessel"
+    )
+    p_trip.add_argument("--leg", type=int, default=1, help="leg the vessel is on (1 = first)")
+    p_trip.add_argument("--at", default=None, help="ISO 8601 time of --vessel (default: now)")
+    p_trip.add_argument("--format", choices=["table", "geojson"], default="table")
+    p_trip.set_defaults(handler=cmd_itinerary)
 
     p_serve = commands.add_parser("serve", help="run the JSON:API service")
     p_serve.add_argument("--host", default="127.0.0.1")
