@@ -18,6 +18,8 @@ class Settings:
     rate_limit_per_minute: int = 100
     #: Requests with an invalid API key allowed per client address and rolling minute.
     auth_failures_per_minute: int = 30
+    #: Largest request body accepted, in bytes (413 above it).
+    max_body_bytes: int = 1_048_576
     #: Seconds a checked API key is remembered (0: check every request against the database).
     auth_cache_seconds: float = 10.0
     webhook_retry_schedule: tuple[int, ...] = DEFAULT_RETRY_SCHEDULE
@@ -39,6 +41,9 @@ class Settings:
         if "SEALANE_AUTH_FAILURES_PER_MINUTE" in environ:
             name = "SEALANE_AUTH_FAILURES_PER_MINUTE"
             values["auth_failures_per_minute"] = _positive_int(environ[name], name)
+        if "SEALANE_MAX_BODY_BYTES" in environ:
+            name = "SEALANE_MAX_BODY_BYTES"
+            values["max_body_bytes"] = _positive_int(environ[name], name)
         if "SEALANE_AUTH_CACHE_SECONDS" in environ:
             name = "SEALANE_AUTH_CACHE_SECONDS"
             values["auth_cache_seconds"] = _non_negative_int(environ[name], name)

@@ -325,13 +325,22 @@ def test_create_webhook__attributes_not_an_object(
     assert_invalid(response, "/data/attributes")
 
 
-def test_create_webhook__json_content_type_415(
+def test_create_webhook__json_content_type_201(client: TestClient, keys: Keys) -> None:
+    response = client.post(
+        URL,
+        json=document(VALID),
+        headers={**auth(keys.routing), "Content-Type": "application/json"},
+    )
+    assert response.status_code == 201, response.text
+
+
+def test_create_webhook__form_content_type_415(
     shared_client: TestClient, shared_keys: Keys
 ) -> None:
     response = shared_client.post(
         URL,
-        json=document(VALID),
-        headers={**auth(shared_keys.routing), "Content-Type": "application/json"},
+        content=b"url=x",
+        headers={**auth(shared_keys.routing), "Content-Type": "application/x-www-form-urlencoded"},
     )
     assert_error(response, 415)
 

@@ -30,6 +30,9 @@ async def authenticate(request: Request) -> Caller:
     A key checked in the last ``auth_cache_seconds`` is answered from memory; the key look-up
     (when needed) and the shared rate-limit counter are one trip to the thread pool.
     """
+    known: Caller | None = getattr(request.state, "caller", None)
+    if known is not None:  # already checked (and counted) for this request
+        return known
     header = request.headers.get("authorization")
     secret = bearer_secret(header)
     if secret is None:
@@ -42,9 +45,11 @@ async def authenticate(request: Request) -> Caller:
     caller = gate.cached(secret)
     if caller is not None:
         await run_in_threadpool(gate.admit, caller)
-        return caller
-    address = request.client.host if request.client else ""
-    return await run_in_threadpool(lambda: gate.authorize(secret, address=address))
+    else:
+        address = request.client.host if request.client else ""
+        caller = await run_in_threadpool(lambda: gate.authorize(secret, address=address))
+    request.state.caller = caller
+    return caller
 
 
 async def authenticate_routing(request: Request) -> Caller:

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import logging
 import math
+from http import HTTPStatus
 from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.responses import Response
+from starlette.routing import BaseRoute, Match
 
 from ..routing.errors import RoutingError
 from ..service import errors as domain
@@ -83,6 +85,10 @@ class NotAcceptable(ApiError):
 
 class Conflict(ApiError):
     status, title = 409, "Conflict"
+
+
+class PayloadTooLarge(ApiError):
+    status, title = 413, "Content Too Large"
 
 
 class UnsupportedMediaType(ApiError):
@@ -168,6 +174,33 @@ def validation_errors(exc: RequestValidationError) -> list[ApiError]:
     return found or [BadRequest("invalid request")]
 
 
+_METHODS = ("GET", "POST", "PUT", "PATCH", "DELETE")
+#: Codes of the failures Starlette raises on its own (a body that cannot be read, say).
+_CODES = {400: "invalid_body", 413: "payload_too_large", 415: "unsupported_media_type"}
+
+
+def _path(request: Request) -> str:
+    """The request path for a message, cut so a huge path is not echoed whole."""
+    path = request.url.path
+    return path if len(path) <= 200 else path[:200] + "..."
+
+
+def allowed_methods(request: Request) -> list[str]:
+    """Every method some route answers at the request's path (HEAD with GET, and OPTIONS), for
+    ``Allow``: several routes may share one path, one method each, so each method is tried."""
+    routes = [route for route in request.app.routes if isinstance(route, BaseRoute)]
+    methods = {
+        method
+        for method in _METHODS
+        if any(
+            route.matches({**request.scope, "method": method})[0] == Match.FULL for route in routes
+        )
+    }
+    if "GET" in methods:
+        methods.add("HEAD")
+    return sorted(methods | {"OPTIONS"})
+
+
 def install_error_handlers(app: FastAPI) -> None:
     """Route every failure through :func:`error_response`; no default body or traceback escapes."""
 
@@ -182,12 +215,16 @@ def install_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(StarletteHTTPException)
     async def _http(request: Request, exc: StarletteHTTPException) -> Response:
         if exc.status_code == 404:
-            return error_response(NotFound(f"no route for {request.method} {request.url.path}"))
+            return error_response(NotFound(f"no route for {request.method} {_path(request)}"))
         if exc.status_code == 405:
-            detail = f"{request.method} is not allowed on {request.url.path}"
-            return error_response(MethodNotAllowed(detail, headers=dict(exc.headers or {})))
-        error = ApiError(str(exc.detail))
-        error.status, error.title = exc.status_code, "Error"
+            allowed = ", ".join(allowed_methods(request))
+            if request.method == "OPTIONS":
+                return Response(status_code=204, headers={"Allow": allowed})
+            detail = f"{request.method} is not allowed on {_path(request)}"
+            return error_response(MethodNotAllowed(detail, headers={"Allow": allowed}))
+        error = ApiError(str(exc.detail), code=_CODES.get(exc.status_code, "http_error"))
+        error.status = exc.status_code
+        error.title = HTTPStatus(exc.status_code).phrase
         return error_response(error)
 
     @app.exception_handler(domain.ServiceError)

@@ -50,7 +50,19 @@ def editable_only(attributes: Mapping[str, Any], editable: Collection[str]) -> N
     for name in attributes:
         if name not in editable:
             raise InvalidInput(
-                f"{name} cannot be changed; editable: {', '.join(editable)}",
-                field=name,
+                f"{name[:80]!r} cannot be changed; editable: {', '.join(editable)}",
+                field=name[:200],
                 code="read_only",
+            )
+
+
+def known_only(attributes: Mapping[str, Any], known: Collection[str]) -> None:
+    """Refuse any attribute outside ``known`` (code ``unknown_attribute``): a misspelt or
+    unsupported attribute is reported, never silently dropped."""
+    for name in attributes:
+        if name not in known:
+            raise InvalidInput(
+                f"{name[:80]!r} is not an attribute here; known: {', '.join(known)}",
+                field=name[:200],
+                code="unknown_attribute",
             )

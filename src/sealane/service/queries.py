@@ -24,14 +24,15 @@ def fetch_page(session: Session, query: Select[Any], page: PageRequest) -> tuple
 
 def owned(session: Session, model: type[T], object_id: str, account_id: str, kind: str) -> T:
     """The account's object ``object_id``; another account's object is not found, like none."""
-    obj = session.get(model, object_id) if _plausible_id(object_id) else None
+    obj = session.get(model, object_id) if plausible_key(object_id) else None
     if obj is None or getattr(obj, "account_id", None) != account_id:
         raise NotFound(kind, object_id)
     return obj
 
 
-def _plausible_id(text: str) -> bool:
-    """Ids are uuid strings: anything longer, or holding a NUL, cannot name a row."""
+def plausible_key(text: str) -> bool:
+    """Whether ``text`` could name a row (an id, a code): keys are short and never hold a NUL,
+    which PostgreSQL refuses in any text it is asked to compare."""
     return 0 < len(text) <= 64 and "\x00" not in text
 
 

@@ -13,7 +13,7 @@ from .context import ServiceContext
 from .convert import shipping_line_record, terminal_record
 from .errors import NotFound
 from .paging import Page, PageRequest
-from .queries import contains_text, fetch_page
+from .queries import contains_text, fetch_page, plausible_key
 from .records import ShippingLineRecord, TerminalRecord
 
 #: Most ports a text search considers before paging.
@@ -67,10 +67,12 @@ def list_terminals(
 
 def get_terminal(ctx: ServiceContext, key: str) -> TerminalRecord:
     """One terminal by id or FIRMS code."""
-    with ctx.reading() as session:
-        row = session.get(Terminal, key) or session.scalar(
-            select(Terminal).where(Terminal.firms_code == key.upper())
-        )
+    row = None
+    if plausible_key(key):
+        with ctx.reading() as session:
+            row = session.get(Terminal, key) or session.scalar(
+                select(Terminal).where(Terminal.firms_code == key.upper())
+            )
     if row is None:
         raise NotFound("terminal", key, by="id or FIRMS code")
     return terminal_record(row)
@@ -96,10 +98,12 @@ def list_shipping_lines(
 
 def get_shipping_line(ctx: ServiceContext, key: str) -> ShippingLineRecord:
     """One carrier by id or SCAC."""
-    with ctx.reading() as session:
-        row = session.get(ShippingLine, key) or session.scalar(
-            select(ShippingLine).where(ShippingLine.scac == key.upper())
-        )
+    row = None
+    if plausible_key(key):
+        with ctx.reading() as session:
+            row = session.get(ShippingLine, key) or session.scalar(
+                select(ShippingLine).where(ShippingLine.scac == key.upper())
+            )
     if row is None:
         raise NotFound("shipping line", key, by="id or SCAC")
     return shipping_line_record(row)

@@ -19,7 +19,7 @@ from .access import Caller
 from .context import ServiceContext
 from .convert import tracking_request_record
 from .errors import InvalidInput
-from .inputs import check_text, editable_only, string_list
+from .inputs import check_text, editable_only, known_only, string_list
 from .loading import Loader
 from .paging import Page, PageRequest
 from .queries import fetch_page, owned
@@ -29,6 +29,8 @@ INCLUDES = ("tracked_object", "tracked_object.containers")
 #: The unique index that keeps one open request per account, carrier and number.
 OPEN_REQUEST_INDEX = "uq_tracking_requests_open"
 EDITABLE = ("ref_numbers", "tags")
+#: What a new tracking request may say.
+ATTRIBUTES = ("request_type", "request_number", "scac", "ref_numbers", "tags")
 MAX_NUMBER_CHARS = 64
 
 
@@ -57,6 +59,7 @@ class NewTrackingRequest:
     @classmethod
     def of(cls, attributes: Mapping[str, Any]) -> NewTrackingRequest:
         """Checked from untyped attributes; :class:`InvalidInput` names the first bad one."""
+        known_only(attributes, ATTRIBUTES)
         request_type = attributes.get("request_type")
         if request_type not in REQUEST_TYPES:
             raise InvalidInput(

@@ -17,7 +17,7 @@ from .context import ServiceContext
 from .convert import vessel_record
 from .errors import NotFound, Unprocessable
 from .paging import Page, PageRequest
-from .queries import contains_text, fetch_page
+from .queries import contains_text, fetch_page, plausible_key
 
 
 def list_vessels(
@@ -36,7 +36,7 @@ def list_vessels(
 
 def get_vessel(ctx: ServiceContext, key: str) -> VesselRecord:
     """One vessel by id or IMO number, with its latest known position."""
-    vessel = find_vessel(ctx.engine, key) if 0 < len(key) <= 64 and "\x00" not in key else None
+    vessel = find_vessel(ctx.engine, key) if plausible_key(key) else None
     if vessel is None:
         raise NotFound("vessel", key, by="id or IMO")
     return vessel

@@ -18,11 +18,12 @@ from ..jsonapi import JsonApiResponse
 from ..listing import Include, PageNumber, PageSize, Payload
 from ..params import parse_include, parse_page
 from ..render import many, one
+from ..route import ApiRoute
 from ..state import context_of
 from .responses import ERRORS
 from .shipments import Filters, tracking_filter
 
-router = APIRouter(tags=["containers"])
+router = APIRouter(tags=["containers"], route_class=ApiRoute)
 Auth = Annotated[Caller, Depends(authenticate)]
 
 

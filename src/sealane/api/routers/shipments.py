@@ -19,10 +19,11 @@ from ..jsonapi import JsonApiResponse
 from ..listing import Include, PageNumber, PageSize, Payload
 from ..params import optional_enum, optional_text, optional_time, parse_include, parse_page
 from ..render import many, one
+from ..route import ApiRoute
 from ..state import context_of
 from .responses import ERRORS
 
-router = APIRouter(tags=["shipments"])
+router = APIRouter(tags=["shipments"], route_class=ApiRoute)
 Auth = Annotated[Caller, Depends(authenticate)]
 
 

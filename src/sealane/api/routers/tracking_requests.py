@@ -24,10 +24,11 @@ from ..params import (
     parse_page,
 )
 from ..render import many, one
+from ..route import ApiRoute
 from ..state import context_of
 from .responses import ERRORS
 
-router = APIRouter(tags=["tracking_requests"])
+router = APIRouter(tags=["tracking_requests"], route_class=ApiRoute)
 Auth = Annotated[Caller, Depends(authenticate)]
 
 

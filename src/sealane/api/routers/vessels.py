@@ -23,10 +23,11 @@ from ..jsonapi import JsonApiResponse
 from ..listing import PageNumber, PageSize
 from ..params import number, optional_text, parse_include, parse_page, required
 from ..render import many, one
+from ..route import ApiRoute
 from ..state import context_of
 from .responses import ERRORS
 
-router = APIRouter(tags=["vessels"])
+router = APIRouter(tags=["vessels"], route_class=ApiRoute)
 Auth = Annotated[Caller, Depends(authenticate)]
 #: Authenticated with the routing feature: answered 403 before parameters are even looked at.
 RoutingAuth = Annotated[Caller, Depends(authenticate_routing)]

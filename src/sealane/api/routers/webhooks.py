@@ -18,10 +18,11 @@ from ..jsonapi import JsonApiResponse
 from ..listing import PageNumber, PageSize, Payload
 from ..params import optional_text, parse_include, parse_page
 from ..render import many, one
+from ..route import ApiRoute
 from ..state import context_of
 from .responses import ERRORS
 
-router = APIRouter(tags=["webhooks"])
+router = APIRouter(tags=["webhooks"], route_class=ApiRoute)
 Auth = Annotated[Caller, Depends(authenticate)]
 
 
