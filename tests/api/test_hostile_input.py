@@ -10,7 +10,6 @@ requested id.
 from __future__ import annotations
 
 import json
-
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from typing import Any
