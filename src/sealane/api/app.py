@@ -11,6 +11,8 @@ from fastapi.openapi.utils import get_openapi
 
 from ..clock import Clock
 from ..config import Settings
+from ..mcp.apps import endpoint_for
+from ..mcp.http import routes as mcp_routes
 from ..service.runtime import build_runtime
 from .compression import GzipMiddleware
 from .errors import install_error_handlers
@@ -35,13 +37,16 @@ def create_app(
     server does this); without it, tests call ``app.state.sealane.tracking.tick()`` themselves.
     """
     runtime = build_runtime(settings, clock=clock, migrate=migrate, poll_interval_s=poll_interval_s)
+    mcp = endpoint_for(settings, runtime)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         runtime.start()
         try:
-            yield
+            async with mcp.running():
+                yield
         finally:
+            await mcp.state.backend.aclose()
             runtime.stop()
 
     app = FastAPI(
@@ -57,6 +62,7 @@ def create_app(
     install_error_handlers(app)
     for module in (reference, vessels, tracking_requests, shipments, containers, webhooks):
         app.include_router(module.router, prefix=API_PREFIX)
+    app.router.routes += mcp_routes(mcp)  # the MCP server: POST /mcp and /api/mcp
     app.add_middleware(JsonApiNegotiation, prefix=API_PREFIX)
     app.add_middleware(GzipMiddleware, minimum_size=1024, level=1)
     app.add_middleware(HeadAsGet)
