@@ -221,7 +221,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
 
 def cmd_mcp(args: argparse.Namespace) -> int:
-    """``sealane mcp``: the MCP server over streamable HTTP (``/mcp``), or stdio with ``--stdio``."""
+    """``sealane mcp``: the MCP server over streamable HTTP (``/mcp``), or on stdio."""
     import anyio
 
     from .mcp.apps import serve_stdio, standalone_app

@@ -18,11 +18,13 @@ from pydantic import Field
 from ..service.errors import InvalidInput
 from ..service.inputs import check_text
 from ..service.paging import PageRequest
-from .listings import DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE
+from .listings import MAX_PAGE_SIZE
 
 E = TypeVar("E", bound=StrEnum)
 
-Id = Annotated[str, Field(description="the object's id (a UUID)", json_schema_extra={"format": "uuid"})]
+Id = Annotated[
+    str, Field(description="the object's id (a UUID)", json_schema_extra={"format": "uuid"})
+]
 PageNumber = Annotated[
     int, Field(description="1-based page number", json_schema_extra={"minimum": 1})
 ]

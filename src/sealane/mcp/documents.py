@@ -84,7 +84,10 @@ def terminal(obj: Resource) -> Terminal:
     """A terminal."""
     a = obj["attributes"]
     return Terminal(
-        id=obj["id"], name=a.get("name"), firms_code=a.get("firms_code"), port_locode=a.get("port_code")
+        id=obj["id"],
+        name=a.get("name"),
+        firms_code=a.get("firms_code"),
+        port_locode=a.get("port_code"),
     )
 
 

@@ -64,7 +64,9 @@ class HostPolicy:
             return ServiceError(f"Host {host[:100]!r} is not allowed", code="host_not_allowed")
         origin = headers.get("origin")
         if origin is not None and not _allowed(origin.lower().rstrip("/"), self.origins):
-            return ServiceError(f"Origin {origin[:100]!r} is not allowed", code="origin_not_allowed")
+            return ServiceError(
+                f"Origin {origin[:100]!r} is not allowed", code="origin_not_allowed"
+            )
         return None
 
 
@@ -117,13 +119,19 @@ class McpEndpoint:
         headers = Headers(scope=scope)
         refused = self.policy.refusal(headers)
         if refused is not None:
-            status, title = (421, "Misdirected Request") if refused.code == "host_not_allowed" else (403, "Forbidden")
+            status, title = (
+                (421, "Misdirected Request")
+                if refused.code == "host_not_allowed"
+                else (403, "Forbidden")
+            )
             await problem(status, title, refused.detail, refused.code)(scope, receive, send)
             return
         client = scope.get("client")
         try:
             secret = credential(headers.get("authorization"), self.state.env_token)
-            account = await self.state.backend.authorize(secret, address=client[0] if client else "")
+            account = await self.state.backend.authorize(
+                secret, address=client[0] if client else ""
+            )
         except (Unauthenticated, RateLimited) as error:
             await http_error(error)(scope, receive, send)
             return

@@ -21,12 +21,25 @@ from ..service.tracking_requests import RequestFilter
 from ..tracking.events import ContainerStatus
 from ..tracking.lifecycle import REQUEST_TYPES, RequestStatus
 from . import documents
-from .arguments import PageNumber, PageSize, Timestamp, parse_choice, parse_includes, parse_page
-from .arguments import parse_text, parse_time
+from .arguments import (
+    PageNumber,
+    PageSize,
+    Timestamp,
+    parse_choice,
+    parse_includes,
+    parse_page,
+    parse_text,
+    parse_time,
+)
 from .backend import Account
 from .calls import Ctx, answer
-from .listings import DEFAULT_PAGE_SIZE, ContainerList, NotApplied, ShipmentList
-from .listings import TrackingRequestList
+from .listings import (
+    DEFAULT_PAGE_SIZE,
+    ContainerList,
+    NotApplied,
+    ShipmentList,
+    TrackingRequestList,
+)
 from .tracking_tools import CONTAINER_INCLUDES
 
 Status = Annotated[
@@ -44,7 +57,14 @@ Carrier = Annotated[
     str | None, Field(description="carrier: SCAC code (MAEU) or a name naming one carrier")
 ]
 #: Names ``filters`` of list_tracking_requests understands.
-REQUEST_FILTERS = ("status", "request_type", "scac", "request_number", "created_after", "created_before")
+REQUEST_FILTERS = (
+    "status",
+    "request_type",
+    "scac",
+    "request_number",
+    "created_after",
+    "created_before",
+)
 
 
 @dataclass
@@ -121,7 +141,9 @@ async def list_shipments(
     port: Port = None,
     carrier: Carrier = None,
     updated_after: Timestamp = None,
-    include_containers: Annotated[bool, Field(description="add each shipment's containers")] = False,
+    include_containers: Annotated[
+        bool, Field(description="add each shipment's containers")
+    ] = False,
     page: PageNumber = 1,
     page_size: PageSize = DEFAULT_PAGE_SIZE,
 ) -> Annotated[CallToolResult, ShipmentList]:
@@ -229,7 +251,9 @@ def request_filter(
     name it does not know, or one given twice, is recorded as not applied."""
     for name in list(extra):
         if name not in REQUEST_FILTERS:
-            gathered.skip(name, extra.pop(name), f"unknown filter; known: {', '.join(REQUEST_FILTERS)}")
+            gathered.skip(
+                name, extra.pop(name), f"unknown filter; known: {', '.join(REQUEST_FILTERS)}"
+            )
         elif (name == "status" and status is not None) or (
             name == "request_type" and request_type is not None
         ):

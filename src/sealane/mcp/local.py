@@ -78,9 +78,7 @@ class LocalAccount:
 
     async def shipping_lines(self, search: str | None, page: PageRequest) -> Document:
         """A page of carriers."""
-        found = await blocking(
-            lambda: reference.list_shipping_lines(self.ctx, page, search=search)
-        )
+        found = await blocking(lambda: reference.list_shipping_lines(self.ctx, page, search=search))
         data = [shipping_line_resource(line, self.base) for line in found.items]
         query: Query = [("filter[search]", search)] if search else []
         return self._page(data, found, "shipping_lines", query)

@@ -154,9 +154,10 @@ class Container(Output):
         lines.append(f"Fees: {_fees(self.fees_at_pod_terminal)}")
         if self.transport_events:
             last = self.transport_events[-1]
+            where = last.location_name or last.location_locode or ""
             lines.append(
                 f"Last of {len(self.transport_events)} events: {last.label} "
-                f"{last.timestamp or ''} {last.location_name or last.location_locode or ''}".rstrip()
+                f"{last.timestamp or ''} {where}".rstrip()
             )
         return "\n".join(lines)
 

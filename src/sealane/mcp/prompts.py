@@ -13,7 +13,9 @@ from .arguments import parse_id, parse_text
 
 
 def track_shipment(
-    container_number: Annotated[str, Field(description="container, bill of lading or booking number")],
+    container_number: Annotated[
+        str, Field(description="container, bill of lading or booking number")
+    ],
     carrier: Annotated[str | None, Field(description="carrier SCAC code, if known")] = None,
 ) -> list[Message]:
     """Find or start tracking a shipment by its number, then report where it is."""

@@ -78,7 +78,9 @@ class RemoteAccount:
 
     async def get(self, path: str, query: Query) -> Document:
         """``GET`` a document; error documents are raised as the application layer's errors."""
-        response = await self.client.get(self.base + path, params=query, headers=self.headers)
+        response = await self.client.get(
+            self.base + path, params=tuple(query), headers=self.headers
+        )
         return _document(response)
 
     async def get_container(self, container_id: str, includes: Sequence[str]) -> Document:

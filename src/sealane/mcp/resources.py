@@ -41,7 +41,10 @@ def container_markdown(container: Container) -> str:
     ]
     lines += [f"- {name}: {value or '-'}" for name, value in dates]
     if container.pod_terminal is not None:
-        lines += ["", f"Terminal: {container.pod_terminal.name} ({container.pod_terminal.firms_code or '-'})"]
+        lines += [
+            "",
+            f"Terminal: {container.pod_terminal.name} ({container.pod_terminal.firms_code or '-'})",
+        ]
     lines += ["", "## Milestones", "", "| time (UTC) | milestone | place |", "|---|---|---|"]
     for event in container.transport_events or ():
         place = event.location_name or event.location_locode or ""

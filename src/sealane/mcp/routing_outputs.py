@@ -80,7 +80,10 @@ class SeaRoute(Output):
 
     def summary(self) -> str:
         """Distance, duration and passages."""
-        ends = " -> ".join(p.locode or f"{p.longitude:.3f},{p.latitude:.3f}" for p in (self.origin, self.destination))
+        ends = " -> ".join(
+            p.locode or f"{p.longitude:.3f},{p.latitude:.3f}"
+            for p in (self.origin, self.destination)
+        )
         via = ", ".join(self.passages) or "no named passage"
         return (
             f"{ends}: {self.distance_nm:,.1f} nm, {self.duration_h:,.1f} h "

@@ -65,8 +65,12 @@ async def get_vessel_future_positions(
             destination_port=_text(destination_port, "destination_port"),
             start=start,
         )
-        return future_positions(found, _port(previous_port), _port(destination_port),
-                                None if all_positions else track_points)
+        return future_positions(
+            found,
+            _port(previous_port),
+            _port(destination_port),
+            None if all_positions else track_points,
+        )
 
     return await answer(ctx, work)
 
@@ -157,7 +161,9 @@ def _place(text: str, field: str) -> str | tuple[float, float]:
     try:
         return (float(lon), float(lat))
     except ValueError:
-        raise InvalidInput(f"{field} must be a port or 'lon,lat', got {value!r}", field=field) from None
+        raise InvalidInput(
+            f"{field} must be a port or 'lon,lat', got {value!r}", field=field
+        ) from None
 
 
 def _end(where: Location) -> Place:
@@ -195,4 +201,3 @@ def _port(key: str) -> PortRef:
     except UnknownPortError:  # the backend reports it; this only names the port
         return PortRef(locode=key.strip().upper()[:64])
     return PortRef(locode=port.locode, name=port.name, timezone=port.time_zone)
-

@@ -54,7 +54,9 @@ class KnownToolsOnly:
     def __init__(self, names: set[str]) -> None:
         self.names = names
 
-    async def __call__(self, ctx: ServerRequestContext[Any, Any], call_next: CallNext) -> HandlerResult:
+    async def __call__(
+        self, ctx: ServerRequestContext[Any, Any], call_next: CallNext
+    ) -> HandlerResult:
         if ctx.method == "tools/call":
             name = (ctx.params or {}).get("name")
             if name not in self.names:

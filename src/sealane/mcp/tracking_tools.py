@@ -14,7 +14,7 @@ from .arguments import Id, PageNumber, PageSize, parse_id, parse_includes, parse
 from .backend import Account
 from .calls import Ctx, answer
 from .listings import DEFAULT_PAGE_SIZE, ShippingLineList
-from .outputs import Container, ContainerEvents, Shipment
+from .outputs import Container, ContainerEvents, Shipment, TransportEvent
 
 CONTAINER_INCLUDES = ("shipment", "pod_terminal", "transport_events")
 #: Most events a timeline reads (pages of the API's largest size).
@@ -69,7 +69,9 @@ async def get_shipment_details(
     return await answer(ctx, work)
 
 
-async def get_container_transport_events(id: Id, ctx: Ctx) -> Annotated[CallToolResult, ContainerEvents]:
+async def get_container_transport_events(
+    id: Id, ctx: Ctx
+) -> Annotated[CallToolResult, ContainerEvents]:
     """The event timeline of a container, in time order: each milestone (loaded, departed,
     transshipped, arrived, discharged, available, picked up, ...) with its time and place."""
 
@@ -81,7 +83,7 @@ async def get_container_transport_events(id: Id, ctx: Ctx) -> Annotated[CallTool
 
 async def read_events(account: Account, container_id: str) -> ContainerEvents:
     """Every event of a container (up to :data:`MAX_EVENTS`), reading page after page."""
-    events: list[documents.Event] = []
+    events: list[TransportEvent] = []
     number, total = 1, 0
     while True:
         document = await account.container_events(container_id, PageRequest(number, MAX_PAGE_SIZE))

@@ -1,0 +1,57 @@
+"""Every tool over streamable HTTP with the SDK's client, against both backends: the API's own
+endpoint (in-process application layer) and ``sealane mcp`` calling that API over HTTP."""
+
+from __future__ import annotations
+
+import anyio
+import pytest
+from mcp.shared.exceptions import MCPError
+
+from tests.mcp.cases import CASES, Case
+from tests.mcp.conftest import World, http_client
+
+TOOLS = {
+    "get_container",
+    "get_shipment_details",
+    "get_container_transport_events",
+    "get_supported_shipping_lines",
+    "list_shipments",
+    "list_containers",
+    "list_tracking_requests",
+    "get_vessel_future_positions",
+    "plan_sea_route",
+}
+
+
+@pytest.mark.parametrize("case", CASES, ids=[f"{c.tool}-{c.name}" for c in CASES])
+def test_tool__answers(case: Case, mcp_url: str, world: World) -> None:
+    async def run() -> None:
+        async with http_client(mcp_url, case.key(world)) as client:
+            result = await client.call_tool(case.tool, case.arguments(world))
+        case.verify(result, world)
+
+    anyio.run(run)
+
+
+def test_tools__listed_with_schemas(mcp_url: str, world: World) -> None:
+    async def run() -> None:
+        async with http_client(mcp_url, world.key_a) as client:
+            tools = (await client.list_tools()).tools
+        assert TOOLS <= {tool.name for tool in tools}
+        for tool in tools:
+            assert tool.description and tool.input_schema["type"] == "object"
+            assert tool.output_schema is not None and tool.output_schema["type"] == "object"
+
+    anyio.run(run)
+
+
+def test_tool__unknown_name_is_tool_not_found(mcp_url: str, world: World) -> None:
+    async def run() -> None:
+        async with http_client(mcp_url, world.key_a) as client:
+            with pytest.raises(MCPError) as raised:
+                await client.call_tool("get_containers", {})
+        assert raised.value.code == -32602
+        assert "Unknown tool: get_containers" in str(raised.value)
+        assert raised.value.error.data["code"] == "tool_not_found"
+
+    anyio.run(run)
