@@ -95,7 +95,9 @@ def _one_per_page(out: dict[str, Any], _: World) -> None:
 def _all_pod(locode: str) -> Check:
     def check(out: dict[str, Any], _: World) -> None:
         assert out["filters_applied"] == {"port": locode}
-        assert out["items"] and all(s["port_of_discharge"]["locode"] == locode for s in out["items"])
+        assert out["items"] and all(
+            s["port_of_discharge"]["locode"] == locode for s in out["items"]
+        )
 
     return check
 
@@ -203,7 +205,13 @@ CASES = [
     Case("by port", "list_shipments", lambda w: {"port": "nlrtm"}, _all_pod("NLRTM")),
     Case("port named nowhere", "list_shipments", lambda w: {"port": "Atlantis"}, _port_skipped),
     Case("containers", "list_shipments", lambda w: {"include_containers": True}, _with_containers),
-    Case("page_size 0", "list_shipments", lambda w: {"page_size": 0}, error="invalid", field="page_size"),
+    Case(
+        "page_size 0",
+        "list_shipments",
+        lambda w: {"page_size": 0},
+        error="invalid",
+        field="page_size",
+    ),
     Case(
         "page_size 1000",
         "list_shipments",
@@ -211,7 +219,13 @@ CASES = [
         error="invalid",
         field="page_size",
     ),
-    Case("bad status", "list_shipments", lambda w: {"status": "lost"}, error="invalid", field="status"),
+    Case(
+        "bad status",
+        "list_shipments",
+        lambda w: {"status": "lost"},
+        error="invalid",
+        field="status",
+    ),
     Case(
         "own only, with includes",
         "list_containers",
@@ -220,7 +234,13 @@ CASES = [
     ),
     Case("by carrier", "list_containers", lambda w: {"carrier": "test"}, _carrier),
     Case("one per page", "list_containers", lambda w: {"page_size": 1}, _one_per_page),
-    Case("page_size 0", "list_containers", lambda w: {"page_size": 0}, error="invalid", field="page_size"),
+    Case(
+        "page_size 0",
+        "list_containers",
+        lambda w: {"page_size": 0},
+        error="invalid",
+        field="page_size",
+    ),
     Case(
         "page_size 1000",
         "list_containers",
@@ -281,7 +301,12 @@ CASES = [
         error="routing_disabled",
         as_b=True,
     ),
-    Case("through suez", "plan_sea_route", lambda w: {"origin": "CNSHA", "destination": "NLRTM"}, _route),
+    Case(
+        "through suez",
+        "plan_sea_route",
+        lambda w: {"origin": "CNSHA", "destination": "NLRTM"},
+        _route,
+    ),
     Case(
         "avoiding suez",
         "plan_sea_route",

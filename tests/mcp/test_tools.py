@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import anyio
 import pytest
+from mcp import Client
 from mcp.shared.exceptions import MCPError
 
 from tests.mcp.cases import CASES, Case
@@ -23,12 +24,31 @@ TOOLS = {
 }
 
 
-@pytest.mark.parametrize("case", CASES, ids=[f"{c.tool}-{c.name}" for c in CASES])
-def test_tool__answers(case: Case, mcp_url: str, world: World) -> None:
+#: The cases by tool and calling account: one client session runs each group.
+GROUPS = sorted({(case.tool, case.as_b) for case in CASES})
+
+
+async def run_cases(client: Client, world: World, cases: list[Case]) -> None:
+    """Call each case's tool on ``client`` and check its answer, naming the case that fails."""
+    for case in cases:
+        result = await client.call_tool(case.tool, case.arguments(world))
+        try:
+            case.verify(result, world)
+        except AssertionError as error:
+            raise AssertionError(f"{case.tool} / {case.name}: {error}") from error
+
+
+@pytest.mark.parametrize(
+    ("tool", "as_b"), GROUPS, ids=[f"{t}{'-account_b' if b else ''}" for t, b in GROUPS]
+)
+def test_tool__answers_valid_and_invalid_arguments(
+    tool: str, as_b: bool, mcp_url: str, world: World
+) -> None:
+    cases = [case for case in CASES if (case.tool, case.as_b) == (tool, as_b)]
+
     async def run() -> None:
-        async with http_client(mcp_url, case.key(world)) as client:
-            result = await client.call_tool(case.tool, case.arguments(world))
-        case.verify(result, world)
+        async with http_client(mcp_url, cases[0].key(world)) as client:
+            await run_cases(client, world, cases)
 
     anyio.run(run)
 

@@ -8,7 +8,8 @@ import logging
 from typing import Any
 
 from mcp.server.mcpserver.exceptions import ResourceError, ResourceNotFoundError
-from mcp.types import CallToolResult, TextContent
+from mcp.shared.exceptions import MCPError
+from mcp.types import INVALID_PARAMS, CallToolResult, TextContent
 from starlette.responses import JSONResponse
 
 from ..routing.errors import RoutingError
@@ -73,6 +74,11 @@ def resource_error(error: ServiceError | RoutingError) -> ResourceError:
     info = describe(error)
     text = f"{info['code']}: {info['detail']}"
     return ResourceNotFoundError(text) if info["code"] == "not_found" else ResourceError(text)
+
+
+def prompt_error(error: ServiceError) -> MCPError:
+    """The protocol error for bad prompt arguments (invalid params, naming the argument)."""
+    return MCPError(INVALID_PARAMS, error.detail, describe(error))
 
 
 def http_error(error: ServiceError, *, realm: str = "sealane-mcp") -> JSONResponse:

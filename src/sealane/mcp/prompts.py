@@ -3,13 +3,17 @@ model the steps to take and the tools to call, in order; none calls a tool itsel
 
 from __future__ import annotations
 
-from typing import Annotated
+from collections.abc import Callable
+from typing import Annotated, TypeVar
 
 from mcp.server.mcpserver.prompts.base import Message, UserMessage
 from pydantic import Field
 
 from ..service.errors import InvalidInput
 from .arguments import parse_id, parse_text
+from .errors import prompt_error
+
+T = TypeVar("T")
 
 
 def track_shipment(
@@ -19,8 +23,10 @@ def track_shipment(
     carrier: Annotated[str | None, Field(description="carrier SCAC code, if known")] = None,
 ) -> list[Message]:
     """Find or start tracking a shipment by its number, then report where it is."""
-    number = _required(container_number, "container_number")
-    scac = parse_text(carrier, "carrier", max_chars=4)
+    number = _checked(lambda: parse_text(container_number, "container_number", max_chars=64))
+    scac = _checked(lambda: parse_text(carrier, "carrier", max_chars=4))
+    if number is None:
+        raise prompt_error(InvalidInput("container_number is required", field="container_number"))
     start = (
         f"track_container with number={number!r}"
         + (f" and scac={scac!r}" if scac else "")
@@ -48,7 +54,7 @@ def check_demurrage(
     container_id: Annotated[str, Field(description="the container's id (a UUID)")],
 ) -> list[Message]:
     """Check a container's demurrage risk: last free day, holds, fees and availability."""
-    container = parse_id(container_id, "container_id")
+    container = _checked(lambda: parse_id(container_id, "container_id"))
     return [
         UserMessage(
             f"Check the demurrage risk of container {container}.\n\n"
@@ -70,7 +76,7 @@ def analyze_delays(
     container_id: Annotated[str, Field(description="the container's id (a UUID)")],
 ) -> list[Message]:
     """Analyse a container's delays: planned against actual milestones, and their causes."""
-    container = parse_id(container_id, "container_id")
+    container = _checked(lambda: parse_id(container_id, "container_id"))
     return [
         UserMessage(
             f"Analyse the delays of container {container}.\n\n"
@@ -86,8 +92,9 @@ def analyze_delays(
     ]
 
 
-def _required(value: str, field: str) -> str:
-    found = parse_text(value, field, max_chars=64)
-    if found is None:
-        raise InvalidInput(f"{field} is required", field=field)
-    return found
+def _checked(parse: Callable[[], T]) -> T:
+    """``parse()``; a bad argument is the protocol's invalid params, naming it."""
+    try:
+        return parse()
+    except InvalidInput as error:
+        raise prompt_error(error) from None

@@ -6,10 +6,12 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
+from functools import cache
 from typing import Any
 
 from mcp.server.context import CallNext, HandlerResult, ServerRequestContext
 from mcp.server.mcpserver import MCPServer
+from mcp.server.mcpserver.tools import Tool
 from mcp.shared.exceptions import MCPError
 from mcp.types import INVALID_PARAMS, ToolAnnotations
 
@@ -75,18 +77,17 @@ def build_server(state: McpState) -> MCPServer[McpState]:
     async def lifespan(_server: MCPServer[McpState]) -> AsyncIterator[McpState]:
         yield state
 
-    names = {fn.__name__ for fn, _, _ in TOOLS}
+    tools = registered_tools()
     server: MCPServer[McpState] = MCPServer(
         "sealane",
         title="sealane container tracking",
         instructions=INSTRUCTIONS,
         version=__version__,
         lifespan=lifespan,
-        middleware=[KnownToolsOnly(names)],
+        tools=list(tools),
+        middleware=[KnownToolsOnly({tool.name for tool in tools})],
         log_level="WARNING",
     )
-    for fn, title, read_only in TOOLS:
-        server.add_tool(fn, title=title, annotations=READ_ONLY if read_only else None)
     for fn, name in PROMPTS:
         server.prompt(name=name)(fn)
     server.resource(
@@ -102,6 +103,16 @@ def build_server(state: McpState) -> MCPServer[McpState]:
         mime_type="text/markdown",
     )(resources.glossary)
     return server
+
+
+@cache
+def registered_tools() -> tuple[Tool, ...]:
+    """The tools with their schemas, built once per process (it takes a good part of a second;
+    every app and test builds a server)."""
+    return tuple(
+        Tool.from_function(fn, title=title, annotations=READ_ONLY if read_only else None)
+        for fn, title, read_only in TOOLS
+    )
 
 
 def backend_for(settings: Settings, local: Callable[[], Backend]) -> Backend:
