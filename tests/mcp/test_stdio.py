@@ -7,8 +7,8 @@ import subprocess
 
 import anyio
 import pytest
-from mcp import Client
 
+from mcp import Client
 from tests.mcp.cases import CASES
 from tests.mcp.conftest import World, stdio_params
 from tests.mcp.test_tools import TOOLS, run_cases
@@ -19,7 +19,7 @@ from tests.servers import environment, sealane_command
 def test_stdio__every_tool_resource_and_prompt(world: World) -> None:
     async def run() -> None:
         async with Client(stdio_params(world, world.key_a)) as client:
-            assert TOOLS <= {t.name for t in (await client.list_tools()).tools}
+            assert {t.name for t in (await client.list_tools()).tools} >= TOOLS
             await run_cases(client, world, [case for case in CASES if not case.as_b])
             glossary = await client.read_resource("service://docs/milestone-glossary")
             summary = await client.read_resource(f"service://container/{world.container_a}")

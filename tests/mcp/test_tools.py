@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import anyio
 import pytest
-from mcp import Client
 from mcp.shared.exceptions import MCPError
 
+from mcp import Client
 from tests.mcp.cases import CASES, Case
 from tests.mcp.conftest import World, http_client
 
@@ -57,7 +57,7 @@ def test_tools__listed_with_schemas(mcp_url: str, world: World) -> None:
     async def run() -> None:
         async with http_client(mcp_url, world.key_a) as client:
             tools = (await client.list_tools()).tools
-        assert TOOLS <= {tool.name for tool in tools}
+        assert {tool.name for tool in tools} >= TOOLS
         for tool in tools:
             assert tool.description and tool.input_schema["type"] == "object"
             assert tool.output_schema is not None and tool.output_schema["type"] == "object"
