@@ -10,9 +10,9 @@ from dataclasses import dataclass
 
 import httpx2
 import pytest
+from mcp import Client, StdioServerParameters
 from mcp.client.streamable_http import streamable_http_client
 
-from mcp import Client, StdioServerParameters
 from sealane.config import Settings
 from sealane.service.access import Caller
 from sealane.service.accounts import create_account

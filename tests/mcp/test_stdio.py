@@ -7,8 +7,8 @@ import subprocess
 
 import anyio
 import pytest
-
 from mcp import Client
+
 from tests.mcp.cases import CASES
 from tests.mcp.conftest import World, stdio_params
 from tests.mcp.test_tools import TOOLS, run_cases

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import anyio
 import pytest
+from mcp import Client
 from mcp.shared.exceptions import MCPError
 
-from mcp import Client
 from tests.mcp.cases import CASES, Case
 from tests.mcp.conftest import World, http_client
 
