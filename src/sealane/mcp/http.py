@@ -100,20 +100,26 @@ class McpEndpoint:
     def __init__(self, state: McpState, policy: HostPolicy) -> None:
         self.state = state
         self.policy = policy
-        server = build_server(state)
+        self.server = build_server(state)
+        self.manager: StreamableHTTPSessionManager | None = None
+
+    @asynccontextmanager
+    async def running(self) -> AsyncIterator[None]:
+        """Serve requests while open; each run has a session manager of its own (the SDK's
+        runs once, and an app's lifespan may be entered again, as tests do)."""
         # Host and Origin are checked here (with the allowlists); the SDK checks the rest.
-        server.streamable_http_app(
+        self.server.streamable_http_app(
             json_response=True,
             stateless_http=True,
             transport_security=TransportSecuritySettings(enable_dns_rebinding_protection=False),
         )
-        self.manager: StreamableHTTPSessionManager = server.session_manager
-
-    @asynccontextmanager
-    async def running(self) -> AsyncIterator[None]:
-        """Serve requests while open (the SDK's task group)."""
-        async with self.manager.run():
-            yield
+        manager = self.server.session_manager
+        async with manager.run():
+            self.manager = manager
+            try:
+                yield
+            finally:
+                self.manager = None
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         headers = Headers(scope=scope)
@@ -137,6 +143,10 @@ class McpEndpoint:
             return
         except ServiceError as error:  # the remote API could not be asked
             await problem(502, "Bad Gateway", error.detail, error.code)(scope, receive, send)
+            return
+        if self.manager is None:
+            detail = "the MCP endpoint is not running"
+            await problem(503, "Service Unavailable", detail, "not_running")(scope, receive, send)
             return
         scope.setdefault("state", {})[ACCOUNT_KEY] = account
         await self.manager.handle_request(scope, receive, send)

@@ -9,6 +9,7 @@ application layer's errors, so the tools report them as they report local ones.
 
 from __future__ import annotations
 
+import hashlib
 import time
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -33,6 +34,8 @@ JSONAPI = "application/vnd.api+json"
 #: A vessel id that exists nowhere: asking its future positions answers 403 without the routing
 #: feature (checked before anything else) and 404 with it.
 NO_VESSEL = "00000000-0000-0000-0000-000000000000"
+#: Most accepted keys remembered at once (the memory is emptied when it is full).
+MAX_REMEMBERED = 10_000
 
 
 class RemoteNotFound(ServiceError):
@@ -50,16 +53,20 @@ class RemoteBackend:
         self.client = httpx.AsyncClient(
             timeout=timeout_s, headers={"Accept": JSONAPI}, follow_redirects=False
         )
+        #: Until when (monotonic seconds) each accepted key, by its SHA-256, needs no new check.
         self._checked: dict[str, float] = {}
 
     async def authorize(self, secret: str, *, address: str) -> RemoteAccount:
         """An account calling the API with ``secret``, once the API has accepted the key."""
         account = RemoteAccount(self.client, self.base, secret)
-        if self._checked.get(secret, 0.0) > time.monotonic():
+        digest = hashlib.sha256(secret.encode("utf-8", "replace")).hexdigest()
+        if self._checked.get(digest, 0.0) > time.monotonic():
             return account
         await account.get("/shipping_lines", [("page[size]", "1")])
         if self.cache_s > 0:
-            self._checked[secret] = time.monotonic() + self.cache_s
+            if len(self._checked) >= MAX_REMEMBERED:
+                self._checked.clear()
+            self._checked[digest] = time.monotonic() + self.cache_s
         return account
 
     async def aclose(self) -> None:
@@ -128,11 +135,14 @@ class RemoteAccount:
             "tags": list(new.tags),
         }
         body = {"data": {"type": "tracking_request", "attributes": attributes}}
-        response = await self.client.post(
-            self.base + "/tracking_requests",
-            json=body,
-            headers={**self.headers, "Content-Type": JSONAPI},
-        )
+        try:
+            response = await self.client.post(
+                self.base + "/tracking_requests",
+                json=body,
+                headers={**self.headers, "Content-Type": JSONAPI},
+            )
+        except httpx.HTTPError as error:
+            raise unreachable(error) from None
         return _document(response)
 
     async def future_positions(
@@ -175,6 +185,11 @@ class RemoteAccount:
                 self._routing = True
         if not self._routing:
             raise FeatureDisabled(ROUTING_DISABLED)
+
+
+def unreachable(error: httpx.HTTPError) -> ServiceError:
+    """The error for an API that did not answer."""
+    return ServiceError(f"the API did not answer ({type(error).__name__})", code="api_unreachable")
 
 
 def _segment(text: str) -> str:
