@@ -126,5 +126,6 @@ async def http_client(url: str, key: str | None, scheme: str = "Bearer") -> Asyn
 def stdio_params(world: World, key: str | None) -> StdioServerParameters:
     """How to start ``sealane mcp --stdio`` on the seeded database, acting for ``key``."""
     command = sealane_command("mcp", "--stdio", "--database", world.database_url)
-    env = environment({"SERVICE_API_TOKEN": key} if key else {})
+    limit = {"SEALANE_RATE_LIMIT_PER_MINUTE": "100000"}  # the account's calls of other tests count
+    env = environment({**limit, "SERVICE_API_TOKEN": key} if key else limit)
     return StdioServerParameters(command=command[0], args=command[1:], env=env)
