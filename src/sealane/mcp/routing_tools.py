@@ -55,22 +55,14 @@ async def get_vessel_future_positions(
     async def work(account: Account) -> FuturePositions:
         await account.require_routing()
         start = _start(start_longitude, start_latitude)
-        if not 2 <= track_points <= MAX_TRACK_POINTS:
-            raise InvalidInput(
-                f"track_points must be between 2 and {MAX_TRACK_POINTS}", field="track_points"
-            )
+        points = _points(track_points, all_positions)
         found = await account.future_positions(
             _text(vessel, "vessel"),
             previous_port=_text(previous_port, "previous_port"),
             destination_port=_text(destination_port, "destination_port"),
             start=start,
         )
-        return future_positions(
-            found,
-            _port(previous_port),
-            _port(destination_port),
-            None if all_positions else track_points,
-        )
+        return future_positions(found, _port(previous_port), _port(destination_port), points)
 
     return await answer(ctx, work)
 
@@ -187,6 +179,15 @@ def _start(lon: float | None, lat: float | None) -> tuple[float, float] | None:
     if not (-90 <= lat <= 90):
         raise InvalidInput("start_latitude must be within [-90, 90]", field="start_latitude")
     return (lon, lat)
+
+
+def _points(track_points: int, all_positions: bool) -> int | None:
+    """Positions in the sampled track (None: every position)."""
+    if not 2 <= track_points <= MAX_TRACK_POINTS:
+        raise InvalidInput(
+            f"track_points must be between 2 and {MAX_TRACK_POINTS}", field="track_points"
+        )
+    return None if all_positions else track_points
 
 
 def _text(value: str, field: str) -> str:
