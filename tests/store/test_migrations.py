@@ -30,10 +30,14 @@ MODEL_TABLES = {
     "webhooks",
     "webhook_notifications",
     "webhook_notification_logs",
+    "vessel_port_calls",
+    "feed_checkpoints",
+    "carrier_events",
+    "carrier_event_refs",
 }
 ALL_TABLES = MODEL_TABLES | {"alembic_version"}
 #: The newest migration.
-HEAD = "0003"
+HEAD = "0010"
 
 
 def tables(engine: Engine) -> set[str]:
