@@ -1,0 +1,207 @@
+"""NMEA 0183 ``!AIVDM``/``!AIVDO`` lines to typed reports, with pyais doing the bit decoding.
+
+Each line is parsed by pyais, its checksum checked, multi-sentence messages reassembled, and
+only the message types sealane uses are decoded: positions (1, 2, 3, 18, 19, 27) and static data
+(5, 19, 24). Anything malformed is counted under a :class:`~.reports.Drop` reason, never raised.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+from pyais.messages import AISSentence, NMEASentenceFactory
+
+from ...tracking.numbers import imo_check_digit
+from .reports import Blank, Drop, PositionReport, StaticReport
+
+#: Message types decoded, with the fewest payload bits each needs to be whole.
+MIN_BITS = {1: 168, 2: 168, 3: 168, 18: 168, 19: 312, 27: 96, 5: 420, 24: 160}
+CLASS_A = frozenset({1, 2, 3})
+#: Incomplete multi-sentence groups kept waiting for their other parts, at most.
+MAX_PENDING_GROUPS = 256
+
+_produce = NMEASentenceFactory.produce
+
+
+@dataclass
+class Decoded:
+    """The reports decoded from some lines, and counts of what was dropped or blanked."""
+
+    positions: list[PositionReport] = field(default_factory=list)
+    statics: list[StaticReport] = field(default_factory=list)
+    drops: Counter[str] = field(default_factory=Counter)
+    blanks: Counter[str] = field(default_factory=Counter)
+    #: Sentences read, and messages of types sealane does not use (base stations, ...).
+    sentences: int = 0
+    ignored: int = 0
+
+
+class SentenceDecoder:
+    """Decodes lines in order; keeps unfinished multi-sentence messages between calls."""
+
+    def __init__(self) -> None:
+        self._pending: dict[tuple[Any, ...], dict[int, AISSentence]] = {}
+
+    def decode(self, lines: list[tuple[bytes, float]]) -> Decoded:
+        """Decode ``(line, received_at_s)`` pairs; ``received_at_s`` is UNIX seconds (UTC)."""
+        out = Decoded()
+        drops = out.drops
+        for line, received_s in lines:
+            out.sentences += 1
+            try:
+                sentence = _produce(line)
+            except Exception:  # pyais raises several types for junk; all of them mean malformed
+                drops[Drop.MALFORMED] += 1
+                continue
+            if not isinstance(sentence, AISSentence):
+                drops[Drop.MALFORMED] += 1
+                continue
+            if not sentence.is_valid:
+                drops[Drop.BAD_CHECKSUM] += 1
+                continue
+            time_s = _tag_time(sentence, received_s)
+            if sentence.frag_cnt > 1:
+                whole = self._assemble(sentence, drops)
+                if whole is None:
+                    continue
+                sentence = whole
+            self._message(sentence, time_s, out)
+        return out
+
+    def _assemble(self, part: AISSentence, drops: Counter[str]) -> AISSentence | None:
+        """Add one part of a multi-sentence message; the whole message once every part is in."""
+        key = (part.seq_id, part.channel, part.frag_cnt, part.talker_id)
+        group = self._pending.get(key)
+        if group is not None and part.frag_num == 1 and 1 in group:
+            drops[Drop.FRAGMENT_MISSING] += 1  # a new message began before the last one ended
+            group = None
+        if group is None:
+            if len(self._pending) >= MAX_PENDING_GROUPS:
+                del self._pending[next(iter(self._pending))]
+                drops[Drop.FRAGMENT_MISSING] += 1
+            group = self._pending[key] = {}
+        group[part.frag_num] = part
+        if len(group) < part.frag_cnt:
+            return None
+        del self._pending[key]
+        return AISSentence.assemble_from_iterable([group[n] for n in sorted(group)])
+
+    def _message(self, sentence: AISSentence, time_s: float, out: Decoded) -> None:
+        kind = sentence.ais_id
+        needed = MIN_BITS.get(kind)
+        if needed is None:
+            out.ignored += 1
+            return
+        if len(sentence.payload) * 6 - sentence.fill_bits < needed:
+            out.drops[Drop.TRUNCATED] += 1
+            return
+        try:
+            message: Any = sentence.decode()
+        except Exception:  # a payload pyais cannot read is malformed, whatever it raised
+            out.drops[Drop.MALFORMED] += 1
+            return
+        mmsi = message.mmsi
+        if not 100_000_000 <= mmsi <= 999_999_999:
+            out.drops[Drop.BAD_MMSI] += 1
+            return
+        if kind == 5:
+            out.statics.append(_static5(message, mmsi, time_s))
+        elif kind == 24:
+            out.statics.append(_static24(message, mmsi, time_s))
+        else:
+            if kind == 19:
+                out.statics.append(StaticReport(mmsi, time_s, name=_text(message.shipname)))
+            report = _position(message, kind, mmsi, time_s, out)
+            if report is not None:
+                out.positions.append(report)
+
+
+def _position(
+    message: Any, kind: int, mmsi: int, time_s: float, out: Decoded
+) -> PositionReport | None:
+    """The position of a type 1, 2, 3, 18, 19 or 27 message, or None (counted) if unusable."""
+    lon, lat = message.lon, message.lat
+    if lon == 181.0 or lat == 91.0:
+        out.drops[Drop.POSITION_UNAVAILABLE] += 1
+        return None
+    if not (-90.0 <= lat <= 90.0 and -180.0 <= lon <= 180.0):
+        out.drops[Drop.POSITION_OUT_OF_RANGE] += 1
+        return None
+    if lon == 180.0:
+        lon = -180.0
+    speed, course = message.speed, message.course
+    heading: int | None
+    status: int | None
+    if kind == 27:  # whole knots and degrees; 63 kn and 511 degrees mean "not available"
+        speed_unavailable, heading, status = speed >= 63, None, int(message.status)
+        course_unavailable = course >= 360
+    else:
+        speed_unavailable = speed >= 102.3
+        course_unavailable = course >= 360.0
+        heading = message.heading
+        if heading >= 360:
+            out.blanks[Blank.HEADING] += 1
+            heading = None
+        status = int(message.status) if kind in CLASS_A else None
+        second = message.second
+        if second < 60:  # the report's own UTC second refines the receiver's time
+            fix_s = time_s - time_s % 60 + second
+            time_s = fix_s - 60 if fix_s > time_s + 2 else fix_s
+    if speed_unavailable:
+        out.blanks[Blank.SPEED] += 1
+        speed = None
+    if course_unavailable:
+        out.blanks[Blank.COURSE] += 1
+        course = None
+    return PositionReport(mmsi, time_s, lon, lat, speed, course, heading, status)
+
+
+def _static5(message: Any, mmsi: int, time_s: float) -> StaticReport:
+    return StaticReport(
+        mmsi,
+        time_s,
+        imo=_imo(message.imo),
+        name=_text(message.shipname),
+        callsign=_text(message.callsign),
+        destination=_text(message.destination),
+    )
+
+
+def _static24(message: Any, mmsi: int, time_s: float) -> StaticReport:
+    if message.partno == 0:
+        return StaticReport(mmsi, time_s, name=_text(message.shipname))
+    return StaticReport(mmsi, time_s, callsign=_text(getattr(message, "callsign", None)))
+
+
+def _imo(value: int | None) -> str | None:
+    """A 7-digit IMO number with a valid check digit, else None (many transponders send junk)."""
+    if value is None or not 1_000_000 <= value <= 9_999_999:
+        return None
+    text = str(value)
+    return text if imo_check_digit(text[:6]) == int(text[6]) else None
+
+
+def _text(value: str | None) -> str | None:
+    """AIS 6-bit text without its '@' padding and spaces; None when empty."""
+    if not value:
+        return None
+    cleaned = value.replace("@", " ").strip()
+    return cleaned or None
+
+
+def _tag_time(sentence: AISSentence, received_s: float) -> float:
+    """The receiver time of an NMEA 4 tag block (``c:`` UNIX seconds or ms), else ``received_s``."""
+    block = sentence.tag_block
+    if block is None:
+        return received_s
+    try:
+        block.init()
+        stamp = block.receiver_timestamp
+        value = float(stamp) if stamp else None
+    except (ValueError, TypeError):
+        return received_s
+    if value is None:
+        return received_s
+    return value / 1000.0 if value > 1e11 else value
