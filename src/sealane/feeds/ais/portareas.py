@@ -35,9 +35,9 @@ class PortAreas:
         ``current`` is the port the vessel is in now: it is kept until the vessel is beyond the
         exit radius, so the answer changes only on a real arrival or departure.
         """
-        if current is not None:
-            if self._distance_m(current, lon, lat) <= self.radius_of(current) * self.exit_factor:
-                return current
+        exit_m = self.radius_of(current) * self.exit_factor if current else 0.0
+        if current is not None and self._distance_m(current, lon, lat) <= exit_m:
+            return current
         best: tuple[float, str] | None = None
         for locode in candidates:
             distance = self._distance_m(locode, lon, lat)
