@@ -144,7 +144,7 @@ class VesselPosition(Base):
 
 
 class VesselPortCall(Base):
-    """A vessel's stay in a port area as AIS saw it: entered at ``arrived_at``, left at ``departed_at``."""
+    """A vessel's stay in a port area as AIS saw it, from ``arrived_at`` to ``departed_at``."""
 
     __tablename__ = "vessel_port_calls"
     __table_args__ = (Index("ix_vessel_port_calls_vessel_open", "vessel_id", "departed_at"),)
@@ -157,7 +157,7 @@ class VesselPortCall(Base):
 
 
 class FeedCheckpoint(Base):
-    """How far an ingest source got, committed with the batch it covers (a restart resumes there)."""
+    """How far an ingest source got, committed with the batch it covers (restarts resume there)."""
 
     __tablename__ = "feed_checkpoints"
 
@@ -182,7 +182,7 @@ class CarrierEvent(Base):
 
 
 class CarrierEventRef(Base):
-    """A reference a carrier event is filed under: ``TRD:<BL>``, ``BKG:<booking>``, ``EQ:<container>``."""
+    """A reference a carrier event is filed under: ``TRD:<BL>``, ``BKG:<booking>``, ``EQ:<no>``."""
 
     __tablename__ = "carrier_event_refs"
 

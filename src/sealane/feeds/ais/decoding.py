@@ -8,6 +8,7 @@ only the message types sealane uses are decoded: positions (1, 2, 3, 18, 19, 27)
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -39,16 +40,29 @@ class Decoded:
 
 
 class SentenceDecoder:
-    """Decodes lines in order; keeps unfinished multi-sentence messages between calls."""
+    """Decodes lines in order; keeps unfinished multi-sentence messages between calls.
 
-    def __init__(self) -> None:
+    ``shift_s`` is added to every time (a replay moved to the present).
+    """
+
+    def __init__(self, shift_s: float = 0.0) -> None:
+        self.shift_s = shift_s
         self._pending: dict[tuple[Any, ...], dict[int, AISSentence]] = {}
+        self._starts: dict[tuple[Any, ...], int] = {}
 
-    def decode(self, lines: list[tuple[bytes, float]]) -> Decoded:
-        """Decode ``(line, received_at_s)`` pairs; ``received_at_s`` is UNIX seconds (UTC)."""
+    def pending_start(self) -> int | None:
+        """The smallest ``start`` of a line whose message still waits for parts (None: none)."""
+        return min(self._starts.values(), default=None)
+
+    def decode(self, lines: Sequence[tuple[bytes, float, int]]) -> Decoded:
+        """Decode ``(line, received_at_s, start)`` triples.
+
+        ``received_at_s`` (UNIX seconds, UTC) times a line without a tag block; ``start`` is an
+        opaque position of the line in its source (a byte offset), see :meth:`pending_start`.
+        """
         out = Decoded()
         drops = out.drops
-        for line, received_s in lines:
+        for line, received_s, start in lines:
             out.sentences += 1
             try:
                 sentence = _produce(line)
@@ -61,16 +75,16 @@ class SentenceDecoder:
             if not sentence.is_valid:
                 drops[Drop.BAD_CHECKSUM] += 1
                 continue
-            time_s = _tag_time(sentence, received_s)
+            time_s = _tag_time(sentence, received_s, self.shift_s)
             if sentence.frag_cnt > 1:
-                whole = self._assemble(sentence, drops)
+                whole = self._assemble(sentence, start, drops)
                 if whole is None:
                     continue
                 sentence = whole
             self._message(sentence, time_s, out)
         return out
 
-    def _assemble(self, part: AISSentence, drops: Counter[str]) -> AISSentence | None:
+    def _assemble(self, part: AISSentence, start: int, drops: Counter[str]) -> AISSentence | None:
         """Add one part of a multi-sentence message; the whole message once every part is in."""
         key = (part.seq_id, part.channel, part.frag_cnt, part.talker_id)
         group = self._pending.get(key)
@@ -79,13 +93,15 @@ class SentenceDecoder:
             group = None
         if group is None:
             if len(self._pending) >= MAX_PENDING_GROUPS:
-                del self._pending[next(iter(self._pending))]
+                oldest = next(iter(self._pending))
+                del self._pending[oldest], self._starts[oldest]
                 drops[Drop.FRAGMENT_MISSING] += 1
             group = self._pending[key] = {}
+            self._starts[key] = start
         group[part.frag_num] = part
         if len(group) < part.frag_cnt:
             return None
-        del self._pending[key]
+        del self._pending[key], self._starts[key]
         return AISSentence.assemble_from_iterable([group[n] for n in sorted(group)])
 
     def _message(self, sentence: AISSentence, time_s: float, out: Decoded) -> None:
@@ -191,11 +207,15 @@ def _text(value: str | None) -> str | None:
     return cleaned or None
 
 
-def _tag_time(sentence: AISSentence, received_s: float) -> float:
+def _tag_time(sentence: AISSentence, received_s: float, shift_s: float) -> float:
     """The receiver time of an NMEA 4 tag block (``c:`` UNIX seconds or ms), else ``received_s``."""
     block = sentence.tag_block
     if block is None:
         return received_s
+    return _block_time(block, received_s - shift_s) + shift_s
+
+
+def _block_time(block: Any, received_s: float) -> float:
     try:
         block.init()
         stamp = block.receiver_timestamp
