@@ -178,7 +178,7 @@ def _static5(message: Any, mmsi: int, time_s: float) -> StaticReport:
     return StaticReport(
         mmsi,
         time_s,
-        imo=_imo(message.imo),
+        imo=valid_imo(message.imo),
         name=_text(message.shipname),
         callsign=_text(message.callsign),
         destination=_text(message.destination),
@@ -191,7 +191,7 @@ def _static24(message: Any, mmsi: int, time_s: float) -> StaticReport:
     return StaticReport(mmsi, time_s, callsign=_text(getattr(message, "callsign", None)))
 
 
-def _imo(value: int | None) -> str | None:
+def valid_imo(value: int | None) -> str | None:
     """A 7-digit IMO number with a valid check digit, else None (many transponders send junk)."""
     if value is None or not 1_000_000 <= value <= 9_999_999:
         return None
