@@ -24,6 +24,8 @@ CLASS_A = frozenset({1, 2, 3})
 MAX_PENDING_GROUPS = 256
 
 _produce = NMEASentenceFactory.produce
+#: The payload's 6-bit armour uses ASCII 48-87 and 96-119 only.
+ARMOUR = bytes([*range(48, 88), *range(96, 120)])
 
 
 @dataclass
@@ -110,7 +112,11 @@ class SentenceDecoder:
         if needed is None:
             out.ignored += 1
             return
-        if len(sentence.payload) * 6 - sentence.fill_bits < needed:
+        payload = sentence.payload
+        if payload.translate(None, ARMOUR):
+            out.drops[Drop.MALFORMED] += 1
+            return
+        if len(payload) * 6 - sentence.fill_bits < needed:
             out.drops[Drop.TRUNCATED] += 1
             return
         try:
