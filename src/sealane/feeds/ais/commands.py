@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import contextlib
 from pathlib import Path
 
 from sqlalchemy.orm import Session, sessionmaker
@@ -34,9 +33,7 @@ def connect(url: str, address: str, *, all_vessels: bool, batch_size: int) -> Ru
         batch_size=batch_size,
     )
     host, port = parse_address(address)
-    with contextlib.suppress(KeyboardInterrupt):
-        pipeline.run_live(tcp_lines(host, port))
-    return pipeline.report
+    return pipeline.run_live(tcp_lines(host, port))
 
 
 def listen(url: str, address: str, *, all_vessels: bool, batch_size: int) -> RunReport:
@@ -46,9 +43,7 @@ def listen(url: str, address: str, *, all_vessels: bool, batch_size: int) -> Run
         batch_size=batch_size,
     )
     host, port = parse_address(address)
-    with contextlib.suppress(KeyboardInterrupt):
-        pipeline.run_live(udp_lines(host, port))
-    return pipeline.report
+    return pipeline.run_live(udp_lines(host, port))
 
 
 def replay(

@@ -66,19 +66,25 @@ class Pipeline:
         self.report = RunReport()
 
     def run_live(self, lines: Iterable[bytes | None]) -> RunReport:
-        """Ingest a network feed until it ends (``None`` items are idle ticks)."""
+        """Ingest a network feed until it ends or Ctrl-C (``None`` items are idle ticks).
+
+        On Ctrl-C the lines already received are committed before returning.
+        """
         clock = self.ingestor.clock
         batch: list[tuple[bytes, float, int]] = []
         opened = clock.monotonic()
-        for line in lines:
-            if line is not None:
-                if not batch:
-                    opened = clock.monotonic()
-                batch.append((line, clock.now().timestamp(), 0))
-            due = batch and clock.monotonic() - opened >= self.max_delay_s
-            if len(batch) >= self.batch_size or due:
-                self.commit(batch, None)
-                batch = []
+        try:
+            for line in lines:
+                if line is not None:
+                    if not batch:
+                        opened = clock.monotonic()
+                    batch.append((line, clock.now().timestamp(), 0))
+                due = batch and clock.monotonic() - opened >= self.max_delay_s
+                if len(batch) >= self.batch_size or due:
+                    self.commit(batch, None)
+                    batch = []
+        except KeyboardInterrupt:
+            pass
         self.commit(batch, None)
         return self.report
 
