@@ -10,6 +10,8 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import reduce
+from operator import xor
 from typing import Any
 
 from pyais.messages import AISSentence, NMEASentenceFactory
@@ -63,9 +65,14 @@ class SentenceDecoder:
         opaque position of the line in its source (a byte offset), see :meth:`pending_start`.
         """
         out = Decoded()
-        drops = out.drops
+        drops, shift = out.drops, self.shift_s
         for line, received_s, start in lines:
             out.sentences += 1
+            time_s = received_s
+            if line[:1] == b"\\":
+                line, stamp = split_tag_block(line)
+                if stamp is not None:
+                    time_s = stamp + shift
             try:
                 sentence = _produce(line)
             except Exception:  # pyais raises several types for junk; all of them mean malformed
@@ -77,7 +84,6 @@ class SentenceDecoder:
             if not sentence.is_valid:
                 drops[Drop.BAD_CHECKSUM] += 1
                 continue
-            time_s = _tag_time(sentence, received_s, self.shift_s)
             if sentence.frag_cnt > 1:
                 whole = self._assemble(sentence, start, drops)
                 if whole is None:
@@ -213,21 +219,27 @@ def _text(value: str | None) -> str | None:
     return cleaned or None
 
 
-def _tag_time(sentence: AISSentence, received_s: float, shift_s: float) -> float:
-    """The receiver time of an NMEA 4 tag block (``c:`` UNIX seconds or ms), else ``received_s``."""
-    block = sentence.tag_block
-    if block is None:
-        return received_s
-    return _block_time(block, received_s - shift_s) + shift_s
+def split_tag_block(line: bytes) -> tuple[bytes, float | None]:
+    """The sentence behind an NMEA 4 tag block, and the block's ``c:`` time in UNIX seconds.
 
+    The time is None when the block has none or its checksum is wrong; ``c:`` in milliseconds
+    (13 digits, some receivers) is read as such.
 
-def _block_time(block: Any, received_s: float) -> float:
+    >>> split_tag_block(b"\\s:r1,c:1767225601*7A\\!AIVDM,...")
+    (b'!AIVDM,...', 1767225601.0)
+    """
+    end = line.find(b"\\", 1)
+    if end < 0:
+        return b"", None
+    block, rest = line[1:end], line[end + 1 :]
+    star = block.rfind(b"*")
     try:
-        block.init()
-        stamp = block.receiver_timestamp
-        value = float(stamp) if stamp else None
-    except (ValueError, TypeError):
-        return received_s
-    if value is None:
-        return received_s
-    return value / 1000.0 if value > 1e11 else value
+        if star < 0 or int(block[star + 1 :], 16) != reduce(xor, block[:star], 0):
+            return rest, None
+    except ValueError:
+        return rest, None
+    for item in block[:star].split(b","):
+        if item[:2] == b"c:" and item[2:].isdigit():
+            value = float(item[2:])
+            return rest, value / 1000.0 if value > 1e11 else value
+    return rest, None
