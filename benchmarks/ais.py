@@ -26,21 +26,20 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable
+from datetime import UTC, datetime
 from pathlib import Path
 
 from pyais import IterMessages, decode
 from sqlalchemy import text
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from benchmarks._util import machine_lines, render_table  # noqa: E402
-from sealane.clock import ManualClock  # noqa: E402
-from sealane.feeds.ais.ingest import Ingestor  # noqa: E402
-from sealane.feeds.ais.pipeline import Pipeline  # noqa: E402
-from sealane.feeds.ais.sample import SampleVessel, sample_lines  # noqa: E402
-from sealane.store.database import make_engine, session_factory, transaction  # noqa: E402
-from sealane.store.migrate import upgrade  # noqa: E402
-from sealane.store.models import Vessel  # noqa: E402
+from _util import machine_lines, render_table
+from sealane.clock import ManualClock
+from sealane.feeds.ais.ingest import Ingestor
+from sealane.feeds.ais.pipeline import Pipeline
+from sealane.feeds.ais.sample import SampleVessel, sample_lines
+from sealane.store.database import make_engine, session_factory, transaction
+from sealane.store.migrate import upgrade
+from sealane.store.models import Vessel
 
 ROUTES = (
     ("CNSHA", "NLRTM"),
@@ -114,7 +113,7 @@ def sealane_ingest(url: str, lines: list[bytes], vessels: int, batch: int) -> Ca
 
     def run() -> int:
         reset()
-        pipeline = Pipeline(Ingestor(sessions, ManualClock_at()), batch_size=batch)
+        pipeline = Pipeline(Ingestor(sessions, bench_clock()), batch_size=batch)
         triples = [(line, START_S, 0) for line in lines]
         gc.collect()
         started = time.perf_counter()
@@ -127,9 +126,8 @@ def sealane_ingest(url: str, lines: list[bytes], vessels: int, batch: int) -> Ca
     return run
 
 
-def ManualClock_at() -> ManualClock:  # noqa: N802 - reads as the clock it returns
-    from datetime import UTC, datetime
-
+def bench_clock() -> ManualClock:
+    """The clock of the runs, a day after the traffic starts."""
     return ManualClock(datetime.fromtimestamp(START_S + 86400.0, UTC))
 
 
@@ -172,7 +170,7 @@ def main() -> None:
             report(runs, args.rounds)
             return
         sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-        from tests import pg
+        from tests import pg  # the tests' private PostgreSQL server
 
         with pg.postgres_server() as url:
             runs["sealane PostgreSQL"] = (
