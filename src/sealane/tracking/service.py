@@ -52,6 +52,9 @@ from .lifecycle import (
 )
 
 log = logging.getLogger("sealane.tracking")
+#: Reasons a request keeps as its failed_reason when its retries run out (others become
+#: retries_exhausted): the carrier said so, it was not a passing failure.
+FINAL_REASONS = frozenset({NotFound().reason, "booking_cancelled"})
 #: A new arrival estimate is an event only when it moves by at least this much.
 ETA_CHANGE = timedelta(hours=2)
 #: Container timestamps set by events, by event (after ``container.transport.``).
@@ -206,7 +209,7 @@ class TrackingService:
             return
         request.is_retrying = False
         request.next_attempt_at = None
-        request.failed_reason = reason if reason == NotFound().reason else "retries_exhausted"
+        request.failed_reason = reason if reason in FINAL_REASONS else "retries_exhausted"
         set_status(session, request, RequestStatus.FAILED, now)
 
     def _create_shipment(
