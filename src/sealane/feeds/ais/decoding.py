@@ -64,10 +64,9 @@ class SentenceDecoder:
         ``received_at_s`` (UNIX seconds, UTC) times a line without a tag block; ``start`` is an
         opaque position of the line in its source (a byte offset), see :meth:`pending_start`.
         """
-        out = Decoded()
-        drops, shift = out.drops, self.shift_s
+        out = Decoded(sentences=len(lines))
+        drops, shift, message = out.drops, self.shift_s, self._message
         for line, received_s, start in lines:
-            out.sentences += 1
             time_s = received_s
             if line[:1] == b"\\":
                 line, stamp = split_tag_block(line)
@@ -89,7 +88,7 @@ class SentenceDecoder:
                 if whole is None:
                     continue
                 sentence = whole
-            self._message(sentence, time_s, out)
+            message(sentence, time_s, out)
         return out
 
     def _assemble(self, part: AISSentence, start: int, drops: Counter[str]) -> AISSentence | None:
@@ -231,15 +230,22 @@ def split_tag_block(line: bytes) -> tuple[bytes, float | None]:
     end = line.find(b"\\", 1)
     if end < 0:
         return b"", None
-    block, rest = line[1:end], line[end + 1 :]
-    star = block.rfind(b"*")
+    rest = line[end + 1 :]
+    star = line.rfind(b"*", 1, end)
+    if star < 0:
+        return rest, None
+    body = line[1:star]
     try:
-        if star < 0 or int(block[star + 1 :], 16) != reduce(xor, block[:star], 0):
+        if int(line[star + 1 : end], 16) != reduce(xor, body, 0):
             return rest, None
     except ValueError:
         return rest, None
-    for item in block[:star].split(b","):
-        if item[:2] == b"c:" and item[2:].isdigit():
-            value = float(item[2:])
-            return rest, value / 1000.0 if value > 1e11 else value
-    return rest, None
+    at = body.find(b"c:")
+    if at < 0 or (at and body[at - 1] != 44):  # 44 is ','
+        return rest, None
+    stop = body.find(b",", at)
+    digits = body[at + 2 : stop if stop >= 0 else len(body)]
+    if not digits.isdigit():
+        return rest, None
+    value = int(digits)
+    return rest, value / 1000.0 if value > 100_000_000_000 else float(value)

@@ -6,10 +6,11 @@ inside the caller's transaction, so a batch is stored whole or not at all.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Sequence
 from datetime import UTC, datetime
 
-from sqlalchemy import Table, bindparam, func, insert, select, update
+from sqlalchemy import Table, func, insert, select
 from sqlalchemy.orm import Session
 
 from ...store.models import FeedCheckpoint, Vessel, VesselPosition, new_id
@@ -20,20 +21,17 @@ _POSITIONS: Table = VesselPosition.__table__  # type: ignore[assignment]
 _VESSELS: Table = Vessel.__table__  # type: ignore[assignment]
 #: Parameters per IN (...) list, well under every driver's limit.
 CHUNK = 500
+INSERT_SQL = (
+    "INSERT INTO vessel_positions (id, vessel_id, latitude, longitude, speed_knots,"
+    " heading_degrees, course_degrees, timestamp) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
+)
+MOVE_SQL = (
+    "UPDATE vessels SET latitude = ?, longitude = ?, nautical_speed_knots = ?,"
+    " navigational_heading_degrees = ?, position_timestamp = ? WHERE id = ?"
+)
 COPY_SQL = (
     "COPY vessel_positions (id, vessel_id, latitude, longitude, speed_knots, heading_degrees,"
     " course_degrees, timestamp) FROM STDIN"
-)
-_MOVE = (
-    update(_VESSELS)
-    .where(_VESSELS.c.id == bindparam("vid"))
-    .values(
-        latitude=bindparam("lat"),
-        longitude=bindparam("lon"),
-        nautical_speed_knots=bindparam("speed"),
-        navigational_heading_degrees=bindparam("heading"),
-        position_timestamp=bindparam("at"),
-    )
 )
 
 
@@ -69,6 +67,7 @@ def load_tracks(session: Session, mmsis: Iterable[int]) -> dict[int, Track]:
             track = Track(vessel_id)
             if at is not None and lon is not None and lat is not None:
                 track.last_s, track.last_lon, track.last_lat = _seconds(at), lon, lat
+                track.coslat = math.cos(math.radians(lat))
             tracks[int(mmsi)] = track
     _load_stored(session, {t.vessel_id: t for t in tracks.values()})
     return tracks
@@ -112,9 +111,16 @@ def placeholder_name(mmsi: int) -> str:
 
 
 def write_points(session: Session, points: list[tuple[str, PositionReport]]) -> None:
-    """Insert track points ``(vessel_id, report)`` (COPY on PostgreSQL)."""
+    """Insert track points ``(vessel_id, report)``: COPY on PostgreSQL, executemany on SQLite.
+
+    Both go to the driver directly: the per-row parameter processing of SQLAlchemy would cost
+    more than the insert. Times are stored as SQLAlchemy stores them (UTC).
+    """
     if not points:
         return
+    connection = session.connection()
+    postgres = connection.dialect.name == "postgresql"
+    stamp = as_datetime if postgres else _sqlite_time
     rows = [
         (
             new_id(),
@@ -124,43 +130,50 @@ def write_points(session: Session, points: list[tuple[str, PositionReport]]) -> 
             p.speed_kn,
             p.course_deg if p.heading_deg is None else float(p.heading_deg),
             p.course_deg,
-            as_datetime(p.time_s),
+            stamp(p.time_s),
         )
         for vessel_id, p in points
     ]
-    connection = session.connection()
-    if connection.dialect.name == "postgresql":
-        driver = connection.connection.driver_connection
-        assert driver is not None
+    driver = connection.connection.driver_connection
+    assert driver is not None
+    if postgres:
         with driver.cursor() as cursor, cursor.copy(COPY_SQL) as copy:
             for row in rows:
                 copy.write_row(row)
-        return
-    names = (
-        *("id", "vessel_id", "latitude", "longitude", "speed_knots", "heading_degrees"),
-        *("course_degrees", "timestamp"),
-    )
-    session.execute(insert(_POSITIONS), [dict(zip(names, row, strict=True)) for row in rows])
+    else:
+        driver.executemany(INSERT_SQL, rows)
 
 
 def move_vessels(session: Session, latest: dict[str, PositionReport]) -> None:
-    """Set each vessel's latest position fields to its newest accepted report."""
+    """Set each vessel's latest position fields to its newest stored report (one executemany)."""
     if not latest:
         return
-    session.execute(
-        _MOVE,
-        [
-            {
-                "vid": vessel_id,
-                "lat": p.lat,
-                "lon": p.lon,
-                "speed": p.speed_kn,
-                "heading": p.course_deg if p.heading_deg is None else float(p.heading_deg),
-                "at": as_datetime(p.time_s),
-            }
-            for vessel_id, p in latest.items()
-        ],
-    )
+    connection = session.connection()
+    postgres = connection.dialect.name == "postgresql"
+    stamp = as_datetime if postgres else _sqlite_time
+    rows = [
+        (
+            p.lat,
+            p.lon,
+            p.speed_kn,
+            p.course_deg if p.heading_deg is None else float(p.heading_deg),
+            stamp(p.time_s),
+            vessel_id,
+        )
+        for vessel_id, p in latest.items()
+    ]
+    driver = connection.connection.driver_connection
+    assert driver is not None
+    if postgres:
+        with driver.cursor() as cursor:
+            cursor.executemany(MOVE_SQL.replace("?", "%s"), rows)
+    else:
+        driver.executemany(MOVE_SQL, rows)
+
+
+def _sqlite_time(time_s: float) -> str:
+    """UNIX seconds as SQLAlchemy's SQLite datetime text (UTC, microseconds)."""
+    return datetime.fromtimestamp(time_s, UTC).strftime("%Y-%m-%d %H:%M:%S.%f")
 
 
 def read_checkpoint(session: Session, source: str) -> int:

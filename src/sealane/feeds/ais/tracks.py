@@ -45,7 +45,12 @@ class Verdict(IntEnum):
 
 @dataclass(slots=True)
 class Track:
-    """What the filter remembers of one vessel: the last accepted fix and the last stored point."""
+    """What the filter remembers of one vessel: the last accepted fix and the last stored point.
+
+    ``coslat`` is the cosine of the latitude of the last stored point: it scales degrees of
+    longitude to distance in the jump test (a few percent off after a long run north or south,
+    well inside the jump limit).
+    """
 
     vessel_id: str
     last_s: float | None = None
@@ -54,6 +59,7 @@ class Track:
     stored_s: float | None = None
     stored_course: float | None = None
     rejects: int = 0
+    coslat: float = 1.0
 
 
 def distance_nm(lon1: float, lat1: float, lon2: float, lat2: float) -> float:
@@ -68,35 +74,40 @@ def distance_nm(lon1: float, lat1: float, lon2: float, lat2: float) -> float:
 
 
 def judge(track: Track, report: PositionReport, rules: TrackRules) -> Verdict:
-    """Accept (STORE or THIN) or reject (STALE, JUMP) ``report``, updating ``track`` in place."""
+    """Accept (STORE or THIN) or reject (STALE, JUMP) ``report``, updating ``track`` in place.
+
+    Called once per report of a feed: the distance is the equirectangular one of
+    :func:`distance_nm`, compared squared, without a function call.
+    """
     t = report.time_s
-    if track.last_s is not None:
-        if t <= track.last_s:
+    last = track.last_s
+    if last is not None:
+        if t <= last:
             return Verdict.STALE
-        hours = (t - track.last_s) / 3600.0
-        moved = distance_nm(track.last_lon, track.last_lat, report.lon, report.lat)
-        if moved > rules.max_speed_kn * hours + rules.jitter_nm:
+        dlon = report.lon - track.last_lon
+        if dlon > 180.0:
+            dlon -= 360.0
+        elif dlon < -180.0:
+            dlon += 360.0
+        dx, dy = dlon * track.coslat, report.lat - track.last_lat
+        limit_deg = (rules.max_speed_kn * (t - last) / 3600.0 + rules.jitter_nm) / NM_PER_DEGREE
+        if dx * dx + dy * dy > limit_deg * limit_deg:
             track.rejects += 1
             if track.rejects < rules.recover_after:
                 return Verdict.JUMP
+            track.coslat = math.cos(math.radians(report.lat))  # a new anchor
     track.rejects = 0
     track.last_s, track.last_lon, track.last_lat = t, report.lon, report.lat
-    if _worth_storing(track, report, rules):
-        track.stored_s, track.stored_course = t, report.course_deg
-        return Verdict.STORE
-    return Verdict.THIN
-
-
-def _worth_storing(track: Track, report: PositionReport, rules: TrackRules) -> bool:
-    if track.stored_s is None:
-        return True
+    stored = track.stored_s
     speed = report.speed_kn
-    still = speed is not None and speed < rules.stationary_speed_kn
-    interval = rules.stationary_interval_s if still else rules.min_interval_s
-    if report.time_s - track.stored_s >= interval:
-        return True
-    course, before = report.course_deg, track.stored_course
-    if course is None or before is None or speed is None or speed < rules.course_speed_kn:
-        return False
-    turn = abs((course - before + 180.0) % 360.0 - 180.0)
-    return turn > rules.course_change_deg
+    if stored is not None:
+        still = speed is not None and speed < rules.stationary_speed_kn
+        if t - stored < (rules.stationary_interval_s if still else rules.min_interval_s):
+            course, before = report.course_deg, track.stored_course
+            if course is None or before is None or speed is None or speed < rules.course_speed_kn:
+                return Verdict.THIN
+            if abs((course - before + 180.0) % 360.0 - 180.0) <= rules.course_change_deg:
+                return Verdict.THIN
+    track.stored_s, track.stored_course = t, report.course_deg
+    track.coslat = math.cos(math.radians(report.lat))
+    return Verdict.STORE
