@@ -224,7 +224,7 @@ def split_tag_block(line: bytes) -> tuple[bytes, float | None]:
     The time is None when the block has none or its checksum is wrong; ``c:`` in milliseconds
     (13 digits, some receivers) is read as such.
 
-    >>> split_tag_block(b"\\s:r1,c:1767225601*7A\\!AIVDM,...")
+    >>> split_tag_block(rb"\\s:r1,c:1767225601*7A\\!AIVDM,...")
     (b'!AIVDM,...', 1767225601.0)
     """
     end = line.find(b"\\", 1)
