@@ -90,3 +90,15 @@ def test_parse_batch__then_ingest(sessions: sessionmaker[Session]) -> None:
     batch = parse_batch({"data": [GOOD, {**GOOD, "timestamp": "2026-11-21T12:00:00Z"}]}, T0)
     report = ingest_batch(sessions, batch.positions, ManualClock(T0), batch.statics)
     assert (report.positions, report.stored, report.vessels_moved) == (2, 2, 1)
+
+
+def test_ingest_document__validates_then_stores(sessions: sessionmaker[Session]) -> None:
+    from sealane.feeds.ais.ingest import ingest_document
+
+    with transaction(sessions) as session:
+        session.add(Vessel(name="Sealane Aurora", imo="9811000", mmsi="636019825"))
+    with pytest.raises(BatchInvalid):
+        ingest_document(sessions, {"data": [GOOD, {**GOOD, "latitude": 99}]}, ManualClock(T0))
+    report = ingest_document(sessions, {"data": [GOOD]}, ManualClock(T0))
+    assert report.counts() | {"stored": 1} == report.counts()
+    assert "dropped_stale" not in report.counts()

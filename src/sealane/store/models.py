@@ -18,6 +18,7 @@ from sqlalchemy import (
     Text,
     TypeDecorator,
     UniqueConstraint,
+    false,
 )
 from sqlalchemy.engine import Dialect
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
@@ -59,6 +60,9 @@ class Account(Base):
     id: Mapped[str] = mapped_column(String(36), primary_key=True, default=new_id)
     name: Mapped[str] = mapped_column(String(200))
     routing_enabled: Mapped[bool] = mapped_column(Boolean, default=False)
+    #: May write vessel positions (``POST /v2/vessel_positions``): they are shared by every
+    #: account, so this is granted on its own, not with the routing feature.
+    ingest_enabled: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     created_at: Mapped[datetime] = mapped_column(UTCDateTime())
     api_keys: Mapped[list[ApiKey]] = relationship(back_populates="account")
 

@@ -11,6 +11,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
+from typing import Any
 
 from sqlalchemy import select, update
 from sqlalchemy.orm import Session, sessionmaker
@@ -18,6 +19,7 @@ from sqlalchemy.orm import Session, sessionmaker
 from ...clock import Clock
 from ...store.database import transaction
 from ...store.models import Vessel
+from .batch import parse_batch
 from .portcalls import FollowReport, FollowRules, VesselFollower, watched_vessels
 from .reports import Drop, PositionReport, StaticReport
 from .storage import create_vessels, load_tracks, move_vessels, save_checkpoint, write_points
@@ -55,6 +57,19 @@ class IngestReport:
     drops: Counter[str] = field(default_factory=Counter)
     blanks: Counter[str] = field(default_factory=Counter)
     follow: FollowReport = field(default_factory=FollowReport)
+
+    def counts(self) -> dict[str, int]:
+        """Every count as a flat mapping (for a response's ``meta``)."""
+        flat = {
+            name: getattr(self, name)
+            for name in ("positions", "statics", "stored", "thinned", "vessels_moved")
+        }
+        flat["mmsi_learned"] = self.mmsi_learned
+        for name in ("arrivals", "departures", "events", "estimates"):
+            flat[name] = getattr(self.follow, name)
+        flat.update({f"dropped_{k}": v for k, v in sorted(self.drops.items())})
+        flat.update({f"blanked_{k}": v for k, v in sorted(self.blanks.items())})
+        return flat
 
     def add(self, other: IngestReport) -> None:
         """Add ``other``'s counts to these."""
@@ -220,3 +235,18 @@ def ingest_batch(
 ) -> IngestReport:
     """One batch, no state kept between calls: what ``POST /v2/vessel_positions`` calls."""
     return Ingestor(sessions, clock, settings).ingest(positions, statics)
+
+
+def ingest_document(
+    sessions: sessionmaker[Session],
+    document: Any,
+    clock: Clock,
+    settings: IngestSettings | None = None,
+) -> IngestReport:
+    """Validate a decoded JSON body of ``POST /v2/vessel_positions`` and ingest it.
+
+    Raises :class:`~.batch.BatchInvalid` (every bad field by JSON pointer) and stores nothing
+    when the body has errors.
+    """
+    batch = parse_batch(document, clock.now())
+    return ingest_batch(sessions, batch.positions, clock, batch.statics, settings)

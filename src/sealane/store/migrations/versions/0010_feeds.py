@@ -1,4 +1,4 @@
-"""live feeds: AIS port calls and course, ingest checkpoints, carriers' DCSA events
+"""live feeds: AIS port calls and course, ingest checkpoints and permission, DCSA events
 
 Revision ID: 0010
 Revises: 0003
@@ -16,6 +16,10 @@ depends_on = None
 
 
 def upgrade() -> None:
+    with op.batch_alter_table("accounts", schema=None) as batch_op:
+        batch_op.add_column(
+            sa.Column("ingest_enabled", sa.Boolean(), server_default=sa.false(), nullable=False)
+        )
     with op.batch_alter_table("vessel_positions", schema=None) as batch_op:
         batch_op.add_column(sa.Column("course_degrees", sa.Float(), nullable=True))
 
@@ -76,3 +80,5 @@ def downgrade() -> None:
     op.drop_table("vessel_port_calls")
     with op.batch_alter_table("vessel_positions", schema=None) as batch_op:
         batch_op.drop_column("course_degrees")
+    with op.batch_alter_table("accounts", schema=None) as batch_op:
+        batch_op.drop_column("ingest_enabled")
