@@ -89,3 +89,19 @@ def test_carriers_from_env__the_file_named_by_the_variable(tmp_path: Path) -> No
 def test_load_carriers__errors_name_the_key(tmp_path: Path, text: str, message: str) -> None:
     with pytest.raises(ConfigError, match=message):
         load_carriers(write(tmp_path, text), {})
+
+
+def test_dcsa_carriers__one_adapter_per_carrier_by_scac(tmp_path: Path) -> None:
+    from sealane.clock import SystemClock
+    from sealane.store.database import make_engine, session_factory
+    from sealane.tracking.carriers.dcsa import dcsa_carriers
+
+    engine = make_engine(f"sqlite:///{tmp_path / 'x.db'}")
+    carriers = dcsa_carriers(
+        load_carriers(write(tmp_path, GOOD), ENV), session_factory(engine), SystemClock()
+    )
+    assert sorted(carriers) == ["EXMP", "EXMQ", "OTHR"]
+    assert carriers["EXMP"] is carriers["EXMQ"] is not carriers["OTHR"]
+    for carrier in {id(c): c for c in carriers.values()}.values():
+        carrier.client.close()
+    engine.dispose()

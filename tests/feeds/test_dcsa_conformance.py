@@ -13,6 +13,8 @@ import pytest
 from sqlalchemy.orm import Session, sessionmaker
 
 from sealane.feeds.dcsa.client import DcsaClient
+from sealane.store.database import make_engine, session_factory
+from sealane.store.migrate import upgrade
 
 from .dcsa_fixtures import BL, BOOKING, CONTAINERS, day, shipment_events, unknown_code_event
 from .dcsa_schemas import (
@@ -43,9 +45,15 @@ def drive(sessions: sessionmaker[Session]) -> list[Sent]:
         return list(world.state.sent)
 
 
-@pytest.fixture
-def sent(sessions: sessionmaker[Session]) -> list[Sent]:
-    return drive(sessions)
+@pytest.fixture(scope="module")
+def sent(tmp_path_factory: pytest.TempPathFactory) -> list[Sent]:
+    """What the server sent during one drive (on SQLite: the database is not under test)."""
+    engine = make_engine(f"sqlite:///{tmp_path_factory.mktemp('conformance') / 'dcsa.db'}")
+    upgrade(engine)
+    try:
+        return drive(session_factory(engine))
+    finally:
+        engine.dispose()
 
 
 @pytest.mark.parametrize("event_domain", EVENT_DOMAINS)

@@ -113,3 +113,14 @@ class DcsaCarrier:
             if e.get("equipmentReference")
         }
         return polled + read_events(self.sessions, self.config.scacs[0], refs)
+
+
+def dcsa_carriers(
+    configs: list[CarrierConfig], sessions: sessionmaker[Session], clock: Clock
+) -> dict[str, DcsaCarrier]:
+    """An adapter per configured carrier, by each SCAC it serves (for ``TrackingService``)."""
+    found: dict[str, DcsaCarrier] = {}
+    for config in configs:
+        carrier = DcsaCarrier(config, sessions=sessions, clock=clock)
+        found.update(dict.fromkeys(config.scacs, carrier))
+    return found
