@@ -7,6 +7,8 @@ inside the caller's transaction, so a batch is stored whole or not at all.
 from __future__ import annotations
 
 import math
+import os
+import time
 from collections.abc import Iterable, Sequence
 from datetime import UTC, datetime
 
@@ -29,6 +31,13 @@ MOVE_SQL = (
     "UPDATE vessels SET latitude = ?, longitude = ?, nautical_speed_knots = ?,"
     " navigational_heading_degrees = ?, position_timestamp = ? WHERE id = ?"
 )
+MOVE_UNNEST_SQL = (
+    "UPDATE vessels AS v SET latitude = u.lat, longitude = u.lon, nautical_speed_knots = u.speed,"
+    " navigational_heading_degrees = u.heading, position_timestamp = u.at"
+    " FROM unnest(%s::float8[], %s::float8[], %s::float8[], %s::float8[], %s::timestamptz[],"
+    " %s::varchar[]) AS u(lat, lon, speed, heading, at, id) WHERE v.id = u.id"
+)
+_LOW_62 = (1 << 62) - 1
 COPY_SQL = (
     "COPY vessel_positions (id, vessel_id, latitude, longitude, speed_knots, heading_degrees,"
     " course_degrees, timestamp) FROM STDIN"
@@ -121,9 +130,10 @@ def write_points(session: Session, points: list[tuple[str, PositionReport]]) -> 
     connection = session.connection()
     postgres = connection.dialect.name == "postgresql"
     stamp = as_datetime if postgres else _sqlite_time
+    ids = time_ordered_ids(len(points))
     rows = [
         (
-            new_id(),
+            ids[i],
             vessel_id,
             p.lat,
             p.lon,
@@ -132,7 +142,7 @@ def write_points(session: Session, points: list[tuple[str, PositionReport]]) -> 
             p.course_deg,
             stamp(p.time_s),
         )
-        for vessel_id, p in points
+        for i, (vessel_id, p) in enumerate(points)
     ]
     driver = connection.connection.driver_connection
     assert driver is not None
@@ -164,11 +174,28 @@ def move_vessels(session: Session, latest: dict[str, PositionReport]) -> None:
     ]
     driver = connection.connection.driver_connection
     assert driver is not None
-    if postgres:
+    if postgres:  # one statement for the batch: the columns as arrays, unnested
         with driver.cursor() as cursor:
-            cursor.executemany(MOVE_SQL.replace("?", "%s"), rows)
+            cursor.execute(MOVE_UNNEST_SQL, [list(column) for column in zip(*rows, strict=True)])
     else:
         driver.executemany(MOVE_SQL, rows)
+
+
+def time_ordered_ids(count: int) -> list[str]:
+    """``count`` new ids in the UUID version 7 layout: a millisecond time prefix, then random.
+
+    Track points arrive by the thousand; ids that sort by time go to the end of the primary
+    key's index instead of to random pages of it (uuid4), which PostgreSQL inserts much faster.
+    """
+    prefix = (time.time_ns() // 1_000_000) << 80 | 0x7 << 76
+    noise = os.urandom(10 * count)
+    found = []
+    for i in range(count):
+        r = int.from_bytes(noise[10 * i : 10 * i + 10], "big")
+        value = prefix | (r >> 68) << 64 | 0b10 << 62 | (r & _LOW_62)
+        text = f"{value:032x}"
+        found.append(f"{text[:8]}-{text[8:12]}-{text[12:16]}-{text[16:20]}-{text[20:]}")
+    return found
 
 
 def _sqlite_time(time_s: float) -> str:
