@@ -66,6 +66,10 @@ class DcsaState:
     subscriptions: dict[str, dict[str, Any]] = field(default_factory=dict)
     cursors: dict[str, tuple[dict[str, list[str]], int]] = field(default_factory=dict)
     extra: list[dict[str, Any]] = field(default_factory=list)
+    #: How Next-Page names the next page: a link here, a bare cursor, or a link elsewhere.
+    next_page: str = "link"
+    #: Tokens the token endpoint has handed out.
+    tokens_issued: int = 0
 
     def fail(self, fault: Fault, times: int = 1_000_000) -> None:
         """Misbehave with ``fault`` for the next ``times`` event requests."""
@@ -171,6 +175,7 @@ class _Handler(BaseHTTPRequestHandler):
         ]:
             self._send(401, {"error": "invalid_client"}, record=False)
             return
+        self.server.state.tokens_issued += 1
         self._send(200, {"access_token": TOKEN, "token_type": "Bearer", "expires_in": 3600}, False)
 
     def _events(self, query: dict[str, list[str]]) -> None:
@@ -206,7 +211,12 @@ class _Handler(BaseHTTPRequestHandler):
             if state.take(Fault.CURSOR_LOOP):
                 next_cursor = cursor or self._cursor(query, offset)
             host, port = self.server.server_address[:2]
-            headers["Next-Page"] = f"http://{host}:{port}/v2/events?cursor={next_cursor}"
+            if state.next_page == "cursor":
+                headers["Next-Page"] = next_cursor
+            elif state.next_page == "foreign":
+                headers["Next-Page"] = f"http://198.51.100.7/v2/events?cursor={next_cursor}"
+            else:
+                headers["Next-Page"] = f"http://{host}:{port}/v2/events?cursor={next_cursor}"
         self._send(200, page, headers=headers)
 
     def _cursor(self, query: dict[str, list[str]], offset: int) -> str:
