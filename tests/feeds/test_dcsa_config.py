@@ -84,6 +84,10 @@ def test_carriers_from_env__the_file_named_by_the_variable(tmp_path: Path) -> No
             "push_secret is not base64",
         ),
         ("[[carrier]\n", "carriers.toml"),
+        (
+            '[[carrier]]\nname = "x"\nbase_url = "https://a"\nscacs = ["ABCD"]\nretries = "2"',
+            "retries",
+        ),
     ],
 )
 def test_load_carriers__errors_name_the_key(tmp_path: Path, text: str, message: str) -> None:

@@ -30,6 +30,17 @@ from pathlib import Path
 from typing import Any
 
 ENV_FILE = "SEALANE_DCSA_CARRIERS"
+#: Numeric settings a [[carrier]] table may override (see :class:`CarrierConfig`).
+NUMBERS = (
+    "page_limit",
+    "max_pages",
+    "retries",
+    "timeout_s",
+    "backoff_s",
+    "max_retry_after_s",
+    "requests_per_second",
+    "poll_interval_s",
+)
 
 
 class ConfigError(ValueError):
@@ -103,36 +114,33 @@ def _carrier(table: Any, environ: Mapping[str, str]) -> CarrierConfig:
     header = None
     if "auth_header" in table:
         header = (_text(table, "auth_header", where), _secret(table, "auth_value", where, environ))
-    oauth2 = None
-    if "oauth2" in table:
-        grant = table["oauth2"]
-        oauth2 = OAuth2(
-            token_url=_text(grant, "token_url", where),
-            client_id=_text(grant, "client_id", where),
-            client_secret=_secret(grant, "client_secret", where, environ),
-            scope=grant.get("scope"),
-        )
     push = _secret(table, "push_secret", where, environ, required=False)
-    numbers = {
-        key: table[key]
-        for key in ("page_limit", "max_pages", "retries", "timeout_s", "backoff_s")
-        if key in table
-    }
-    numbers |= {
-        key: table[key]
-        for key in ("max_retry_after_s", "requests_per_second", "poll_interval_s")
-        if key in table
-    }
+    numbers = {key: _number(table[key], key, where) for key in NUMBERS if key in table}
     return CarrierConfig(
         name=name,
         base_url=base_url,
         scacs=tuple(s.upper() for s in scacs),
         auth_header=header,
-        oauth2=oauth2,
+        oauth2=_oauth2(table["oauth2"], where, environ) if "oauth2" in table else None,
         api_version=str(table.get("api_version", "2")),
         push_secret=_base64(push, where) if push else None,
         **numbers,
     )
+
+
+def _oauth2(grant: Any, where: str, environ: Mapping[str, str]) -> OAuth2:
+    return OAuth2(
+        token_url=_text(grant, "token_url", where),
+        client_id=_text(grant, "client_id", where),
+        client_secret=_secret(grant, "client_secret", where, environ),
+        scope=grant.get("scope") if isinstance(grant, dict) else None,
+    )
+
+
+def _number(value: Any, key: str, where: str) -> Any:
+    if isinstance(value, bool) or not isinstance(value, int | float) or value < 0:
+        raise ConfigError(f"{where}: {key} must be a number, 0 or more")
+    return value
 
 
 def _is_scac(value: Any) -> bool:
