@@ -168,3 +168,19 @@ def test_replay_file__paced_by_the_recorded_times(tmp_path: Path) -> None:
     engine.dispose()
     first, last = (float(line[3:13]) for line in (lines[0], lines[-1]))
     assert sum(slept) == pytest.approx((last - first) / 60.0, abs=0.1)
+
+
+def test_replay_file__a_shorter_file_under_the_same_name_starts_over(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'again.db'}"
+    engine = make_engine(url)
+    upgrade(engine)
+    sessions = session_factory(engine)
+    path = tmp_path / "rolling.nmea"
+    lines = sample_lines(fleet(2), T0_S, 600.0, seed=9)
+    path.write_text("".join(line + "\n" for line in lines), encoding="ascii")
+    clock = ManualClock(T0)
+    replay_file(sessions, path, clock=clock, speed=0)
+    path.write_text("".join(line + "\n" for line in lines[:10]), encoding="ascii")
+    again = replay_file(sessions, path, clock=clock, speed=0)
+    engine.dispose()
+    assert again.sentences == 10

@@ -126,6 +126,8 @@ def replay_file(
     source = f"file:{path}"
     with sessions() as session:
         start = 0 if from_start else read_checkpoint(session, source)
+    if start > path.stat().st_size:  # a shorter file under the same name: a new recording
+        start = 0
     first = _first_time(path)
     shift = clock.now().timestamp() - first if shift_to_now and first is not None else 0.0
     pipeline = Pipeline(
