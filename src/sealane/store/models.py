@@ -7,6 +7,7 @@ from datetime import UTC, datetime
 
 from sqlalchemy import (
     JSON,
+    BigInteger,
     Boolean,
     DateTime,
     Float,
@@ -17,6 +18,7 @@ from sqlalchemy import (
     Text,
     TypeDecorator,
     UniqueConstraint,
+    false,
     func,
     text,
 )
@@ -60,6 +62,9 @@ class Account(Base):
     id: Mapped[str] = mapped_column(String(36), primary_key=True, default=new_id)
     name: Mapped[str] = mapped_column(String(200))
     routing_enabled: Mapped[bool] = mapped_column(Boolean, default=False)
+    #: May write vessel positions (``POST /v2/vessel_positions``): they are shared by every
+    #: account, so this is granted on its own, not with the routing feature.
+    ingest_enabled: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     created_at: Mapped[datetime] = mapped_column(UTCDateTime())
     api_keys: Mapped[list[ApiKey]] = relationship(back_populates="account")
 
@@ -138,8 +143,59 @@ class VesselPosition(Base):
     longitude: Mapped[float] = mapped_column(Float)
     speed_knots: Mapped[float | None] = mapped_column(Float, nullable=True)
     heading_degrees: Mapped[float | None] = mapped_column(Float, nullable=True)
+    #: Course over ground (AIS COG), degrees clockwise from true north; None when not reported.
+    course_degrees: Mapped[float | None] = mapped_column(Float, nullable=True)
     timestamp: Mapped[datetime] = mapped_column(UTCDateTime())
     vessel: Mapped[Vessel] = relationship(back_populates="positions")
+
+
+class VesselPortCall(Base):
+    """A vessel's stay in a port area as AIS saw it, from ``arrived_at`` to ``departed_at``."""
+
+    __tablename__ = "vessel_port_calls"
+    __table_args__ = (Index("ix_vessel_port_calls_vessel_open", "vessel_id", "departed_at"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    vessel_id: Mapped[str] = mapped_column(ForeignKey("vessels.id", ondelete="CASCADE"))
+    locode: Mapped[str] = mapped_column(String(5))
+    arrived_at: Mapped[datetime] = mapped_column(UTCDateTime())
+    departed_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), nullable=True)
+
+
+class FeedCheckpoint(Base):
+    """How far an ingest source got, committed with the batch it covers (restarts resume there)."""
+
+    __tablename__ = "feed_checkpoints"
+
+    source: Mapped[str] = mapped_column(String(512), primary_key=True)
+    #: Source-defined position: a byte offset for files.
+    position: Mapped[int] = mapped_column(BigInteger)
+    updated_at: Mapped[datetime] = mapped_column(UTCDateTime())
+
+
+class CarrierEvent(Base):
+    """A DCSA Track & Trace event as a carrier sent it (pushed or polled), kept once per eventID."""
+
+    __tablename__ = "carrier_events"
+    __table_args__ = (UniqueConstraint("scac", "event_id", name="uq_carrier_event"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    scac: Mapped[str] = mapped_column(String(4))
+    event_id: Mapped[str] = mapped_column(String(100))
+    payload: Mapped[dict[str, object]] = mapped_column(JSON)
+    received_via: Mapped[str] = mapped_column(String(8))
+    received_at: Mapped[datetime] = mapped_column(UTCDateTime())
+
+
+class CarrierEventRef(Base):
+    """A reference a carrier event is filed under: ``TRD:<BL>``, ``BKG:<booking>``, ``EQ:<no>``."""
+
+    __tablename__ = "carrier_event_refs"
+
+    event_row_id: Mapped[int] = mapped_column(
+        ForeignKey("carrier_events.id", ondelete="CASCADE"), primary_key=True
+    )
+    ref: Mapped[str] = mapped_column(String(64), primary_key=True, index=True)
 
 
 class TrackingRequest(Base):

@@ -18,6 +18,7 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session, sessionmaker
 
 from ..clock import Clock
+from ..routing.errors import UnknownPortError
 from ..routing.ports import get_port
 from ..store.database import transaction
 from ..store.models import (
@@ -51,6 +52,9 @@ from .lifecycle import (
 )
 
 log = logging.getLogger("sealane.tracking")
+#: Reasons a request keeps as its failed_reason when its retries run out (others become
+#: retries_exhausted): the carrier said so, it was not a passing failure.
+FINAL_REASONS = frozenset({NotFound().reason, "booking_cancelled"})
 #: A new arrival estimate is an event only when it moves by at least this much.
 ETA_CHANGE = timedelta(hours=2)
 #: Container timestamps set by events, by event (after ``container.transport.``).
@@ -205,7 +209,7 @@ class TrackingService:
             return
         request.is_retrying = False
         request.next_attempt_at = None
-        request.failed_reason = reason if reason == NotFound().reason else "retries_exhausted"
+        request.failed_reason = reason if reason in FINAL_REASONS else "retries_exhausted"
         set_status(session, request, RequestStatus.FAILED, now)
 
     def _create_shipment(
@@ -306,17 +310,25 @@ class TrackingService:
         vessels: list[Vessel],
         now: datetime,
     ) -> None:
-        seen = {
-            (row[0], row[1])
-            for row in session.execute(
-                select(TransportEvent.container_id, TransportEvent.sequence).where(
-                    TransportEvent.shipment_id == shipment.id
-                )
-            )
-        }
+        seen = set()
+        by_ais = set()  # an event AIS recorded first is not recorded again from the carrier
+        for row in session.execute(
+            select(
+                TransportEvent.container_id,
+                TransportEvent.sequence,
+                TransportEvent.event,
+                TransportEvent.location_locode,
+                TransportEvent.data_source,
+            ).where(TransportEvent.shipment_id == shipment.id)
+        ):
+            seen.add((row[0], row[1]))
+            if row[4] == "ais":
+                by_ais.add((row[0], row[2], row[3]))
         for planned in snapshot.events:
             container = containers[planned.container]
             if container is None or (container.id, planned.sequence) in seen:
+                continue
+            if (container.id, planned.event, planned.locode) in by_ais:
                 continue
             leg = snapshot.plan.legs[planned.leg] if planned.leg is not None else None
             at_pod = planned.locode == shipment.port_of_discharge_locode
@@ -328,7 +340,7 @@ class TrackingService:
                 sequence=planned.sequence,
                 voyage_number=leg.voyage_number if leg else None,
                 timestamp=planned.at,
-                timezone=get_port(planned.locode).time_zone,
+                timezone=_time_zone(planned.locode),
                 location_locode=planned.locode,
                 vessel_id=vessels[planned.leg].id if planned.leg is not None else None,
                 terminal_id=shipment.pod_terminal_id if at_pod else None,
@@ -338,13 +350,7 @@ class TrackingService:
             session.add(event)
             session.flush()
             emit(session, shipment.account_id, planned.event, "transport_event", event.id, now)
-            name = planned.event.rsplit(".", 1)[-1]
-            status = status_after(planned.event, available=container.available_for_pickup)
-            if status is not None:
-                container.current_status = status.value
-            if name in EVENT_FIELDS:
-                setattr(container, EVENT_FIELDS[name], planned.at)
-            container.updated_at = now
+            _apply_event(container, planned.event, planned.at, now)
             shipment.updated_at = now
 
     def _record_updates(
@@ -412,36 +418,144 @@ class TrackingService:
         vessels: list[Vessel],
         now: datetime,
     ) -> None:
-        if snapshot.pod_ata is not None:
+        if snapshot.pod_ata is not None or snapshot.pod_eta is None:
             return
-        previous = shipment.pod_eta_at
-        if previous is not None and abs(snapshot.pod_eta - previous) < ETA_CHANGE:
-            return
-        pod = get_port(shipment.port_of_discharge_locode)
-        estimate = EstimatedEvent(
+        record_arrival_estimate(
+            session,
+            shipment,
+            snapshot.pod_eta,
+            vessel_id=vessels[-1].id,
+            voyage_number=snapshot.plan.legs[-1].voyage_number,
+            data_source="shipping_line",
+            threshold=ETA_CHANGE,
+            now=now,
+        )
+
+
+def record_arrival_estimate(
+    session: Session,
+    shipment: Shipment,
+    eta: datetime,
+    *,
+    vessel_id: str | None,
+    voyage_number: str | None,
+    data_source: str,
+    threshold: timedelta,
+    now: datetime,
+) -> bool:
+    """Record ``eta`` at the port of discharge if it moves the shipment's estimate by ``threshold``.
+
+    Used by carrier syncs (``shipping_line``) and by AIS (``ais``); nothing once the shipment has
+    arrived. Returns whether a ``shipment.estimated.arrival`` event was recorded.
+    """
+    if shipment.pod_ata_at is not None:
+        return False
+    previous = shipment.pod_eta_at
+    if previous is not None and abs(eta - previous) < threshold:
+        return False
+    estimate = EstimatedEvent(
+        account_id=shipment.account_id,
+        shipment_id=shipment.id,
+        event="shipment.estimated.arrival",
+        estimated_timestamp=eta,
+        location_locode=shipment.port_of_discharge_locode,
+        timezone=_time_zone(shipment.port_of_discharge_locode),
+        voyage_number=voyage_number,
+        vessel_id=vessel_id,
+        data_source=data_source,
+        created_at=now,
+    )
+    session.add(estimate)
+    session.flush()
+    emit(
+        session,
+        shipment.account_id,
+        "shipment.estimated.arrival",
+        "estimated_event",
+        estimate.id,
+        now,
+    )
+    shipment.pod_eta_at = eta
+    shipment.updated_at = now
+    return True
+
+
+def record_vessel_event(
+    session: Session,
+    shipment: Shipment,
+    event: str,
+    locode: str,
+    at: datetime,
+    *,
+    vessel_id: str,
+    sequence: int,
+    data_source: str,
+    now: datetime,
+) -> int:
+    """Record ``event`` at ``locode`` for each container of ``shipment`` that lacks it there.
+
+    AIS-derived arrivals and departures come through here: a container gets one
+    ``vessel_arrived`` (or ``vessel_departed``) per port whichever source reports it first.
+    ``sequence`` keeps the row apart from the carrier's plan (AIS passes a negative number).
+    Returns how many containers got the event.
+    """
+    done = set(
+        session.scalars(
+            select(TransportEvent.container_id).where(
+                TransportEvent.shipment_id == shipment.id,
+                TransportEvent.event == event,
+                TransportEvent.location_locode == locode,
+            )
+        )
+    )
+    recorded = 0
+    for container in session.scalars(select(Container).where(Container.shipment_id == shipment.id)):
+        if container.id in done:
+            continue
+        row = TransportEvent(
             account_id=shipment.account_id,
             shipment_id=shipment.id,
-            event="shipment.estimated.arrival",
-            estimated_timestamp=snapshot.pod_eta,
-            location_locode=pod.locode,
-            timezone=pod.time_zone,
-            voyage_number=snapshot.plan.legs[-1].voyage_number,
-            vessel_id=vessels[-1].id,
-            data_source="shipping_line",
+            container_id=container.id,
+            event=event,
+            sequence=sequence,
+            voyage_number=shipment.pod_voyage_number,
+            timestamp=at,
+            timezone=_time_zone(locode),
+            location_locode=locode,
+            vessel_id=vessel_id,
+            terminal_id=shipment.pod_terminal_id
+            if locode == shipment.port_of_discharge_locode
+            else None,
+            data_source=data_source,
             created_at=now,
         )
-        session.add(estimate)
+        session.add(row)
         session.flush()
-        emit(
-            session,
-            shipment.account_id,
-            "shipment.estimated.arrival",
-            "estimated_event",
-            estimate.id,
-            now,
-        )
-        shipment.pod_eta_at = snapshot.pod_eta
+        emit(session, shipment.account_id, event, "transport_event", row.id, now)
+        _apply_event(container, event, at, now)
+        recorded += 1
+    if recorded:
         shipment.updated_at = now
+    return recorded
+
+
+def _apply_event(container: Container, event: str, at: datetime, now: datetime) -> None:
+    """The container's status and dated fields after ``event`` at ``at``."""
+    status = status_after(event, available=container.available_for_pickup)
+    if status is not None:
+        container.current_status = status.value
+    name = event.rsplit(".", 1)[-1]
+    if name in EVENT_FIELDS:
+        setattr(container, EVENT_FIELDS[name], at)
+    container.updated_at = now
+
+
+def _time_zone(locode: str) -> str | None:
+    """The IANA time zone of a port known to the engine; None for other places (inland, ...)."""
+    try:
+        return get_port(locode).time_zone
+    except UnknownPortError:
+        return None
 
 
 def stop_tracking(session: Session, shipment: Shipment, now: datetime) -> None:
@@ -472,7 +586,7 @@ def resume_tracking(session: Session, shipment: Shipment, now: datetime) -> None
             request.updated_at = now
 
 
-def _vessel_for(session: Session, name: str, imo: str, mmsi: str) -> Vessel:
+def _vessel_for(session: Session, name: str, imo: str, mmsi: str | None) -> Vessel:
     vessel = session.scalar(select(Vessel).where(Vessel.imo == imo))
     if vessel is None:
         vessel = Vessel(name=name, imo=imo, mmsi=mmsi)
