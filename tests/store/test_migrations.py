@@ -30,10 +30,14 @@ MODEL_TABLES = {
     "webhooks",
     "webhook_notifications",
     "webhook_notification_logs",
+    "parties",
+    "custom_field_definitions",
+    "custom_field_options",
+    "custom_fields",
 }
 ALL_TABLES = MODEL_TABLES | {"alembic_version"}
 #: The newest migration.
-HEAD = "0003"
+HEAD = "0005"
 
 
 def tables(engine: Engine) -> set[str]:
