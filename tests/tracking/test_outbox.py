@@ -28,6 +28,7 @@ from sealane.store.models import (
     TransportEvent,
     VesselPosition,
 )
+from sealane.tracking.catalog import reference_type
 from tests.api.conftest import START
 
 from .support import (
@@ -248,3 +249,9 @@ def test_tick__after_the_end_adds_nothing(run: Run) -> None:
     tick(run.app)
     after = table_counts(run.app)
     assert after == before
+
+
+def test_outbox__reference_types_are_the_catalogs(run: Run) -> None:
+    """Real notifications refer to the type the examples and the catalogue name."""
+    for event, kind, _ in outbox_counts(run.app):
+        assert kind == reference_type(event), event

@@ -144,26 +144,16 @@ class Loader:
         ``container``, ``vessel`` and ``terminal`` (its ``location`` is a port, from the
         registry, and needs no query)."""
         wanted = set(includes)
-        shipments = (
-            {
-                s.id: s
-                for s in self.shipments(
-                    self.rows(Shipment, Shipment.id, {r.shipment_id for r in rows})
-                )
-            }
-            if "shipment" in wanted
-            else {}
-        )
-        containers = (
-            {
-                c.id: c
-                for c in self.containers(
-                    self.rows(Container, Container.id, {r.container_id for r in rows})
-                )
-            }
-            if "container" in wanted
-            else {}
-        )
+        parents: list[Shipment] = []
+        if {"shipment", "container"} & wanted:
+            parents = self.rows(Shipment, Shipment.id, {r.shipment_id for r in rows})
+        shipments: dict[str, ShipmentRecord] = {}
+        if "shipment" in wanted:
+            shipments = {s.id: s for s in self.shipments(parents)}
+        containers: dict[str, ContainerRecord] = {}
+        if "container" in wanted:
+            found = self.rows(Container, Container.id, {r.container_id for r in rows})
+            containers = {c.id: c for c in self.containers(found, parents=parents)}
         vessels = self.vessels(r.vessel_id for r in rows) if "vessel" in wanted else {}
         terminals = self.terminals(r.terminal_id for r in rows) if "terminal" in wanted else {}
         return [

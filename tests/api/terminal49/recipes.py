@@ -8,14 +8,13 @@ own objects, so the recipes can run in any order.
 
 from __future__ import annotations
 
-import uuid
 from collections.abc import Callable
 
 import httpx
 
 from tests.webhooks.receiver import receiving
 
-from .world import World, document
+from .world import World, document, fresh
 
 Recipe = Callable[[World], list[httpx.Response]]
 RECIPES: dict[tuple[str, str], Recipe] = {}
@@ -37,11 +36,6 @@ def recipe(method: str, path: str, *expected: int) -> Callable[[Recipe], Recipe]
         return function
 
     return register
-
-
-def fresh(prefix: str) -> str:
-    """A number or name no other call uses."""
-    return f"{prefix}-{uuid.uuid4().hex[:10].upper()}"
 
 
 # -- shipments ---------------------------------------------------------------------------------

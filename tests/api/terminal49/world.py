@@ -4,6 +4,7 @@ field definitions with options, a webhook for every event, tracking requests wit
 
 from __future__ import annotations
 
+import uuid
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -65,6 +66,11 @@ class World:
         self.clock.advance(days * 86_400)
         self.app.state.sealane.tracking.tick()
         self.app.state.sealane.webhooks.run_once()
+
+
+def fresh(prefix: str) -> str:
+    """A number or name no other call uses."""
+    return f"{prefix}-{uuid.uuid4().hex[:10].upper()}"
 
 
 def document(type_: str, attributes: dict[str, Any], **relationships: Any) -> dict[str, Any]:
