@@ -30,6 +30,18 @@ from .routers import (
 from .routers.responses import DOCUMENT_SCHEMA
 
 API_PREFIX = "/v2"
+#: The router modules, in the order their routes are matched.
+ROUTERS = (
+    reference,
+    vessels,
+    tracking_requests,
+    shipments,
+    containers,
+    webhooks,
+    parties,
+    custom_fields,
+    search,
+)
 
 
 def create_app(
@@ -65,17 +77,7 @@ def create_app(
     )
     app.state.sealane = runtime
     install_error_handlers(app)
-    for module in (
-        reference,
-        vessels,
-        tracking_requests,
-        shipments,
-        containers,
-        webhooks,
-        parties,
-        custom_fields,
-        search,
-    ):
+    for module in ROUTERS:
         app.include_router(module.router, prefix=API_PREFIX)
     app.add_middleware(JsonApiNegotiation, prefix=API_PREFIX)
     app.add_middleware(GzipMiddleware, minimum_size=1024, level=1)

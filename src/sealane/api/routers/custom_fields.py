@@ -272,26 +272,22 @@ def _object_routes(collection: str, entity_type: str) -> None:
         values.delete_entity_field(context_of(request), caller, entity, api_slug)
         return Response(status_code=204)
 
+    _register(base, entity_type, list_, create, update, delete)
+
+
+def _register(base: str, entity_type: str, *handlers: Any) -> None:
+    """Add an object kind's four custom field operations to the router, documented."""
+    list_, create, update, delete = handlers
     kind = entity_type.replace("_", " ")
     list_.__doc__ = f"The custom field values of a {kind}."
     create.__doc__ = f"Set a custom field (``api_slug``, ``value``) on a {kind}."
     update.__doc__ = f"Change the value of a {kind}'s custom field."
     delete.__doc__ = f"Remove a custom field from a {kind} (204)."
     name = f"{entity_type}_custom_fields"
-    router.get(base, response_class=JsonApiResponse, responses=ERRORS, name=f"list_{name}")(list_)
-    router.post(
-        base,
-        status_code=201,
-        response_class=JsonApiResponse,
-        responses=ERRORS,
-        name=f"create_{name}",
-    )(create)
-    router.patch(
-        base + "/{api_slug}",
-        response_class=JsonApiResponse,
-        responses=ERRORS,
-        name=f"update_{name}",
-    )(update)
+    json_api: dict[str, Any] = {"response_class": JsonApiResponse, "responses": ERRORS}
+    router.get(base, name=f"list_{name}", **json_api)(list_)
+    router.post(base, status_code=201, name=f"create_{name}", **json_api)(create)
+    router.patch(base + "/{api_slug}", name=f"update_{name}", **json_api)(update)
     router.delete(base + "/{api_slug}", status_code=204, responses=ERRORS, name=f"delete_{name}")(
         delete
     )
