@@ -38,6 +38,10 @@ MODEL_TABLES = {
     "feed_checkpoints",
     "carrier_events",
     "carrier_event_refs",
+    "parties",
+    "custom_field_definitions",
+    "custom_field_options",
+    "custom_fields",
 }
 ALL_TABLES = MODEL_TABLES | {"alembic_version"}
 #: The newest migration.

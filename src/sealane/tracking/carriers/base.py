@@ -113,9 +113,11 @@ class AwaitingManifest:
 
 @dataclass(frozen=True, slots=True)
 class NotFound:
-    """The carrier does not know the number."""
+    """The carrier does not know the number; ``final`` when asking again cannot help (the
+    request fails at once instead of retrying with backoff)."""
 
     reason: str = "not_found"
+    final: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,7 +1,7 @@
 """live feeds: AIS port calls and course, ingest checkpoints and permission, DCSA events
 
 Revision ID: 0010
-Revises: 0004
+Revises: 0005
 """
 
 import sqlalchemy as sa
@@ -10,7 +10,7 @@ from alembic import op
 from sealane.store.models import UTCDateTime
 
 revision = "0010"
-down_revision = "0004"
+down_revision = "0005"
 branch_labels = None
 depends_on = None
 
