@@ -6,6 +6,8 @@ Revises: 0004 (re-pointed at 0004 when the hardening migration lands)
 """
 
 import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import UTC, datetime
 
 import sqlalchemy as sa
@@ -31,6 +33,28 @@ _LINE_COLUMNS = (
 
 def _stamps() -> list[sa.Column[datetime]]:
     return [sa.Column(name, UTCDateTime(), nullable=False) for name in _STAMPS]
+
+
+_OPEN = "status IN ('pending', 'awaiting_manifest', 'created')"
+
+
+@contextmanager
+def _open_index_kept() -> Iterator[None]:
+    """SQLite: a batch change copies ``tracking_requests`` into a new table, and the copy would
+    lose the expression index that keeps one open request per number (SQLAlchemy cannot reflect
+    it); so it is dropped first and made again on the new table."""
+    sqlite = op.get_bind().dialect.name == "sqlite"
+    if sqlite:
+        op.drop_index("uq_tracking_requests_open", table_name="tracking_requests")
+    yield
+    if sqlite:
+        op.create_index(
+            "uq_tracking_requests_open",
+            "tracking_requests",
+            ["account_id", "scac", sa.text("upper(request_number)")],
+            unique=True,
+            sqlite_where=sa.text(_OPEN),
+        )
 
 
 def upgrade() -> None:
@@ -61,7 +85,7 @@ def upgrade() -> None:
             ("zip", 16),
         ):
             batch_op.add_column(sa.Column(name, sa.String(length=length), nullable=True))
-    with op.batch_alter_table("tracking_requests", schema=None) as batch_op:
+    with _open_index_kept(), op.batch_alter_table("tracking_requests", schema=None) as batch_op:
         batch_op.add_column(sa.Column("shipment_tags", sa.JSON(), nullable=True))
         batch_op.add_column(sa.Column("initial_custom_fields", sa.JSON(), nullable=True))
         batch_op.add_column(sa.Column("customer_id", sa.String(length=36), nullable=True))
@@ -270,7 +294,7 @@ def downgrade() -> None:
             "tracking_stopped_reason",
         ):
             batch_op.drop_column(name)
-    with op.batch_alter_table("tracking_requests", schema=None) as batch_op:
+    with _open_index_kept(), op.batch_alter_table("tracking_requests", schema=None) as batch_op:
         batch_op.drop_constraint("fk_tracking_requests_customer_id_parties", type_="foreignkey")
         for name in ("customer_id", "initial_custom_fields", "shipment_tags"):
             batch_op.drop_column(name)
