@@ -36,6 +36,7 @@ bench: $(STAMP)
 	$(PY) benchmarks/routes.py
 	$(PY) benchmarks/positions.py
 	$(PY) benchmarks/api.py
+	$(PY) benchmarks/ais.py
 
 # Rebuild data/marnet.npz and data/ports.csv from the searoute package (offline, re-runnable).
 data: $(STAMP)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ipaddress
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -24,6 +25,9 @@ class Settings:
     auth_cache_seconds: float = 10.0
     webhook_retry_schedule: tuple[int, ...] = DEFAULT_RETRY_SCHEDULE
     webhook_allow_private: bool = False
+    #: IPv4 addresses webhook deliveries leave from, for receivers' firewalls (as announced by
+    #: ``GET /v2/webhooks/ips``; sealane cannot know them itself behind NAT).
+    webhook_source_ips: tuple[str, ...] = ()
     #: Public base address of the API, used in ``links`` (no trailing slash, includes ``/v2``).
     base_url: str = "http://127.0.0.1:8000/v2"
     #: The MCP server's fallback API key, used when a request sends no ``Authorization``.
@@ -65,6 +69,9 @@ class Settings:
         if "SEALANE_WEBHOOK_ALLOW_PRIVATE" in environ:
             name = "SEALANE_WEBHOOK_ALLOW_PRIVATE"
             values["webhook_allow_private"] = _flag(environ[name], name)
+        if "SEALANE_WEBHOOK_SOURCE_IPS" in environ:
+            name = "SEALANE_WEBHOOK_SOURCE_IPS"
+            values["webhook_source_ips"] = _ipv4_list(environ[name], name)
         if "SEALANE_BASE_URL" in environ:
             values["base_url"] = environ["SEALANE_BASE_URL"].rstrip("/")
         values.update(_mcp_values(environ))
@@ -89,6 +96,18 @@ def _mcp_values(environ: Mapping[str, str]) -> dict[str, Any]:
         if name in environ:
             values[key] = tuple(part.strip() for part in environ[name].split(",") if part.strip())
     return values
+
+
+def _ipv4_list(text: str, name: str) -> tuple[str, ...]:
+    found = []
+    for part in (piece.strip() for piece in text.split(",")):
+        if not part:
+            continue
+        try:
+            found.append(str(ipaddress.IPv4Address(part)))
+        except ValueError:
+            raise ValueError(f"{name} must list IPv4 addresses, got {part!r}") from None
+    return tuple(found)
 
 
 def _flag(text: str, name: str) -> bool:

@@ -13,7 +13,8 @@ from typing import Any
 import pytest
 from sqlalchemy import event
 
-from sealane.service import containers, notifications, shipments, tracking_requests
+from sealane.service import containers, notifications, parties, shipments, tracking_requests
+from sealane.service.fields import definitions, options, values
 from sealane.service.filters import TrackingFilter
 from sealane.service.paging import Page, PageRequest
 from sealane.service.tracking_requests import NewTrackingRequest, RequestFilter
@@ -45,9 +46,31 @@ def fleet(module_database: str) -> Iterator[World]:
     world.runtime.tracking.tick()
     for _ in range(10):  # fan the whole outbox out (200 rows a pass), one failed attempt each
         world.runtime.webhooks.run_once()
+    _parties_and_custom_fields(world)
     yield world
     world.runtime.stop()
     world.runtime.engine.dispose()
+
+
+def _parties_and_custom_fields(world: World) -> None:
+    """52 parties, 52 enum definitions (two options each), and one value per shipment."""
+    ctx = world.runtime.context
+    page = shipments.list_shipments(ctx, world.plain, TrackingFilter(), PageRequest(1, 100))
+    for index in range(SHIPMENTS):
+        parties.create_party(ctx, world.plain, parties.PartyChanges(f"Party {index:03d}"))
+        attributes = {
+            "entity_type": "Shipment",
+            "api_slug": f"field_{index:03d}",
+            "display_name": f"Field {index:03d}",
+            "data_type": "enum",
+        }
+        new = definitions.DefinitionChanges.of(attributes, new=True)
+        definition = definitions.create_definition(ctx, world.plain, new)
+        for value in ("a", "b"):
+            option = options.OptionChanges.of({"label": value.upper(), "value": value}, new=True)
+            options.create_option(ctx, world.plain, definition.id, option)
+        entity = values.Entity("shipment", page.items[index].id)
+        values.create_field(ctx, world.plain, entity, f"field_{index:03d}", "a")
 
 
 @contextmanager
@@ -86,7 +109,36 @@ LISTS: dict[str, Callable[[World, PageRequest], Page[Any]]] = {
     "webhook_notifications": lambda w, page: notifications.list_notifications(
         w.runtime.context, w.plain, notifications.NotificationFilter(), page, notifications.INCLUDES
     ),
+    "parties": lambda w, page: parties.list_parties(w.runtime.context, w.plain, page),
+    "custom_field_definitions": lambda w, page: definitions.list_definitions(
+        w.runtime.context, w.plain, definitions.DefinitionFilter(), page
+    ),
+    "custom_fields": lambda w, page: values.list_fields(
+        w.runtime.context, w.plain, values.FieldFilter(), page
+    ),
 }
+
+
+def _busiest_container(world: World) -> tuple[str, int]:
+    page = containers.list_containers(
+        world.runtime.context, world.plain, TrackingFilter(), PageRequest(1, 100)
+    )
+    busiest = max(page.items, key=lambda c: len(c.event_ids))
+    return busiest.id, len(busiest.event_ids)
+
+
+def test_transport_events__statements_flat_with_every_include(fleet: World) -> None:
+    """Pages that both hold events with a vessel and with a terminal (a page without any
+    skips that look-up)."""
+    container_id, count = _busiest_container(fleet)
+
+    def query(page: PageRequest) -> Page[Any]:
+        return containers.list_transport_events(
+            fleet.runtime.context, fleet.plain, container_id, page, containers.EVENT_INCLUDES
+        )
+
+    assert count >= 8
+    assert statements_for(fleet, count - 3, query) == statements_for(fleet, count, query) <= 12
 
 
 @pytest.mark.parametrize("name", LISTS)

@@ -34,10 +34,18 @@ MODEL_TABLES = {
     "webhook_notifications",
     "webhook_notification_logs",
     "rate_limit_hits",
+    "vessel_port_calls",
+    "feed_checkpoints",
+    "carrier_events",
+    "carrier_event_refs",
+    "parties",
+    "custom_field_definitions",
+    "custom_field_options",
+    "custom_fields",
 }
 ALL_TABLES = MODEL_TABLES | {"alembic_version"}
 #: The newest migration.
-HEAD = "0004"
+HEAD = "0010"
 
 
 def tables(engine: Engine) -> set[str]:
@@ -175,8 +183,15 @@ def test_upgrade__open_request_index_is_unique_partial_and_case_insensitive(engi
 
 def test_upgrade_0004__duplicates_stored_before_it_fail_except_the_oldest(engine: Engine) -> None:
     upgrade(engine, "0003")
-    with transaction(session_factory(engine)) as session:
-        account = create_account(session, "Twice Co", routing=False, now=START).account_id
+    account = "a0000000-0000-4000-8000-000000000001"
+    with engine.begin() as connection:  # the models describe the newest schema: plain SQL here
+        connection.execute(
+            text(
+                "INSERT INTO accounts (id, name, routing_enabled, created_at)"
+                " VALUES (:id, 'Twice Co', :no, :at)"
+            ),
+            {"id": account, "no": False, "at": "2026-11-21 12:00:00"},
+        )
     rows = [
         ("a", "MAEU123", "pending", "2026-11-21 12:00:00"),
         ("b", "maeu123", "created", "2026-11-21 12:00:01"),
@@ -214,3 +229,36 @@ def test_upgrade_0004__duplicates_stored_before_it_fail_except_the_oldest(engine
         "d": "failed/",
         "e": "pending/",
     }
+
+
+def test_upgrade__batch_table_copies_keep_rows_that_point_at_them(engine: Engine) -> None:
+    """Regression: on SQLite, migration 0010 re-created ``accounts`` (batch mode) with foreign
+    keys enforced, and dropping the old table deleted every tracking request by cascade."""
+    upgrade(engine, "0004")
+    with engine.begin() as connection:
+        connection.execute(
+            text(
+                "INSERT INTO accounts (id, name, routing_enabled, created_at)"
+                " VALUES ('acc', 'Keep Co', :no, '2026-11-21 12:00:00')"
+            ),
+            {"no": False},
+        )
+        connection.execute(
+            text(
+                "INSERT INTO tracking_requests (id, account_id, request_type, request_number,"
+                " scac, status, is_retrying, retry_count, ref_numbers, tags, created_at,"
+                " updated_at) VALUES ('req', 'acc', 'bill_of_lading', 'KEEP1', 'TEST', 'pending',"
+                " :no, 0, '[]', '[]', '2026-11-21 12:00:00', '2026-11-21 12:00:00')"
+            ),
+            {"no": False},
+        )
+    upgrade(engine)
+    with engine.connect() as connection:
+        kept = connection.scalar(text("SELECT count(*) FROM tracking_requests"))
+        enforced = (
+            connection.exec_driver_sql("PRAGMA foreign_keys").scalar()
+            if engine.dialect.name == "sqlite"
+            else 1
+        )
+    assert kept == 1
+    assert enforced == 1, "foreign keys are enforced again after migrating"

@@ -18,10 +18,32 @@ from .compression import GzipMiddleware
 from .errors import install_error_handlers
 from .jsonapi import MEDIA_TYPE
 from .negotiation import HeadAsGet, JsonApiNegotiation
-from .routers import containers, reference, shipments, tracking_requests, vessels, webhooks
+from .routers import (
+    containers,
+    custom_fields,
+    parties,
+    reference,
+    search,
+    shipments,
+    tracking_requests,
+    vessels,
+    webhooks,
+)
 from .routers.responses import DOCUMENT_SCHEMA
 
 API_PREFIX = "/v2"
+#: The router modules, in the order their routes are matched.
+ROUTERS = (
+    reference,
+    vessels,
+    tracking_requests,
+    shipments,
+    containers,
+    webhooks,
+    parties,
+    custom_fields,
+    search,
+)
 
 
 def create_app(
@@ -60,7 +82,7 @@ def create_app(
     )
     app.state.sealane = runtime
     install_error_handlers(app)
-    for module in (reference, vessels, tracking_requests, shipments, containers, webhooks):
+    for module in ROUTERS:
         app.include_router(module.router, prefix=API_PREFIX)
     app.router.routes += mcp_routes(mcp)  # the MCP server: POST /mcp and /api/mcp
     app.add_middleware(JsonApiNegotiation, prefix=API_PREFIX)

@@ -116,7 +116,14 @@ def error_response(*errors: ApiError) -> JsonApiResponse:
 
 
 #: API names of the application layer's fields that are query parameters.
-_PARAMETERS = {"page_number": "page[number]", "page_size": "page[size]"}
+_PARAMETERS = {
+    "page_number": "page[number]",
+    "page_size": "page[size]",
+    "positions_from": "show_positions[from_timestamp]",
+    "positions_to": "show_positions[to_timestamp]",
+}
+#: Fields of the application layer that are relationships of a request document.
+_RELATIONSHIPS = frozenset({"customer", "entity"})
 #: Methods whose inputs are query parameters (a 400 names the parameter); the others have a body.
 _QUERY_METHODS = frozenset({"GET", "HEAD", "DELETE", "OPTIONS"})
 
@@ -136,9 +143,18 @@ def from_service(error: domain.ServiceError, request: Request) -> ApiError:
     in_query = request.method in _QUERY_METHODS
     field = error.field
     parameter = _parameter(field, request) if field is not None and in_query else None
-    pointer = f"/data/attributes/{field}" if field is not None and not in_query else None
+    pointer = _pointer(field, request) if field is not None and not in_query else None
     kind = BadRequest if isinstance(error, domain.InvalidInput) and in_query else Unprocessable
     return kind(error.detail, code=error.code, parameter=parameter, pointer=pointer)
+
+
+def _pointer(field: str, request: Request) -> str:
+    """The JSON pointer of a field of the request body: an attribute or relationship of a
+    JSON:API document, or a member of a plain object (see ``params.plain_object``)."""
+    if field in _RELATIONSHIPS:
+        return f"/data/relationships/{field}"
+    prefix = getattr(request.state, "body_pointer_prefix", "/data/attributes")
+    return f"{prefix}/{field}"
 
 
 def _parameter(field: str, request: Request) -> str:

@@ -7,12 +7,16 @@ import re
 from collections.abc import Collection
 from datetime import datetime
 from enum import StrEnum
-from typing import TypeVar
+from typing import Any, TypeVar
 
+from fastapi import Request
+from fastapi.routing import APIRoute
 from starlette.datastructures import QueryParams
 
+from ..service.access import Caller
 from ..service.paging import DEFAULT_PAGE_SIZE, MAX_PAGE_NUMBER, MAX_PAGE_SIZE, PageRequest
-from .errors import BadRequest
+from .auth import authenticate, authenticate_routing
+from .errors import BadRequest, Unprocessable
 
 E = TypeVar("E", bound=StrEnum)
 
@@ -104,10 +108,27 @@ def parse_page(params: QueryParams) -> PageRequest:
     return PageRequest(values["number"], values["size"])
 
 
-def parse_include(params: QueryParams, allowed: Collection[str]) -> list[str]:
-    """The ``include`` paths asked for; one outside ``allowed`` is a 400."""
+def optional_bool(params: QueryParams, name: str) -> bool | None:
+    """An optional ``true``/``false`` parameter (also ``1``/``0``)."""
+    value = optional_text(params, name, max_length=5)
+    if value is None:
+        return None
+    if value.lower() in ("true", "1"):
+        return True
+    if value.lower() in ("false", "0"):
+        return False
+    raise _invalid(name, f"{name} must be true or false, got {value!r}")
+
+
+def parse_include(
+    params: QueryParams, allowed: Collection[str], default: Collection[str] = ()
+) -> list[str]:
+    """The ``include`` paths asked for (``default`` when the parameter is absent); one outside
+    ``allowed`` is a 400."""
     raw = params.get("include")
-    if raw is None or raw.strip() == "":
+    if raw is None:
+        return list(default)
+    if raw.strip() == "":
         return []
     paths = [part.strip() for part in raw.split(",") if part.strip()]
     for path in paths:
@@ -124,3 +145,62 @@ def parse_include(params: QueryParams, allowed: Collection[str]) -> list[str]:
 def _no_nul(value: str, name: str) -> None:
     if "\x00" in value:
         raise _invalid(name, f"{name} must not contain a NUL character")
+
+
+def plain_object(request: Request, payload: Any) -> dict[str, Any]:
+    """The members of a request body that is a plain JSON object (not a JSON:API document, as
+    the reference API documents a few operations); errors then point at ``/<member>``."""
+    if not isinstance(payload, dict):
+        raise Unprocessable("the request body must be a JSON object", pointer="", code="invalid")
+    request.state.body_pointer_prefix = ""
+    return payload
+
+
+async def authenticated(request: Request) -> Caller:
+    """The calling account (see :func:`authenticate`), then every query parameter checked to
+    be one the operation declares."""
+    caller = await authenticate(request)
+    reject_unknown_parameters(request)
+    return caller
+
+
+async def authenticated_routing(request: Request) -> Caller:
+    """Like :func:`authenticated`, for the paid routing operations (403 comes first)."""
+    caller = await authenticate_routing(request)
+    reject_unknown_parameters(request)
+    return caller
+
+
+def reject_unknown_parameters(request: Request) -> None:
+    """400 for a query parameter the operation does not declare: none is silently ignored.
+
+    The declared names are the route's own (with its dependencies'); ``include`` on an operation
+    without includes gets the same 400 as an include it does not know.
+    """
+    route = request.scope.get("route")
+    known = _declared(route) if isinstance(route, APIRoute) else frozenset()
+    for name in request.query_params:
+        if name in known:
+            continue
+        if name == "include":
+            raise BadRequest(
+                "nothing can be included here", parameter="include", code="unknown_include"
+            )
+        raise BadRequest(
+            f"unknown query parameter {name[:80]!r}", parameter=name[:200], code="unknown_parameter"
+        )
+
+
+def _declared(route: APIRoute) -> frozenset[str]:
+    """The query parameter names of ``route`` and its dependencies (kept on the route)."""
+    found: frozenset[str] | None = getattr(route, "_sealane_query_names", None)
+    if found is None:
+        names: set[str] = set()
+        pending = [route.dependant]
+        while pending:
+            dependant = pending.pop()
+            names.update(field.alias for field in dependant.query_params)
+            pending.extend(dependant.dependencies)
+        found = frozenset(names)
+        route._sealane_query_names = found  # type: ignore[attr-defined]
+    return found

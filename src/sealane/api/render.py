@@ -44,3 +44,8 @@ def many(request: Request, page: Page[T], path: str, render: Render[T]) -> JsonA
         included=included,
     )
     return JsonApiResponse(doc)
+
+
+def deleted(object_id: str) -> JsonApiResponse:
+    """The answer to a deletion: 200 with a document of top-level ``meta`` only (JSON:API)."""
+    return JsonApiResponse({"meta": {"deleted": object_id}})

@@ -13,7 +13,7 @@ from urllib.parse import urlencode
 
 import orjson
 
-from ..routing.ports import Port
+from ..routing.ports import Port, get_port
 from ..service.paging import Page
 from ..service.records import (
     ContainerRecord,
@@ -22,6 +22,7 @@ from ..service.records import (
     ShipmentRecord,
     TerminalRecord,
     TrackingRequestRecord,
+    TransportEventRecord,
 )
 from .reference import port_resource, terminal_resource, vessel_resource
 from .tracking import (
@@ -72,6 +73,22 @@ class Included:
         for event in container.events or ():
             self.add(transport_event_resource(event, self.base))
         return container_resource(container, self.base)
+
+    def transport_event(
+        self, event: TransportEventRecord, includes: Iterable[str] = ()
+    ) -> dict[str, Any]:
+        """The event's resource, including what it was loaded with and, when asked, its
+        ``location`` (a port)."""
+        if event.shipment is not None:
+            self.add(self.shipment(event.shipment, ()))
+        if event.container is not None:
+            self.add(self.container(event.container))
+        if event.vessel is not None:
+            self.add(vessel_resource(event.vessel, self.base))
+        self.terminal(event.terminal)
+        if "location" in includes and event.location_locode:
+            self.port(get_port(event.location_locode))
+        return transport_event_resource(event, self.base)
 
     def tracking_request(self, request: TrackingRequestRecord) -> dict[str, Any]:
         """The request's resource, including its shipment when loaded."""
@@ -124,10 +141,9 @@ def single_document(data: dict[str, Any], included: Included | None = None) -> d
     return doc
 
 
-def page_links(
-    self_url: str, query: Sequence[tuple[str, str]], page: Page[Any]
-) -> dict[str, str | None]:
-    """``self``/``first``/``prev``/``next``/``last`` links, keeping the other query parameters."""
+def page_links(self_url: str, query: Sequence[tuple[str, str]], page: Page[Any]) -> dict[str, str]:
+    """``self``/``first``/``prev``/``next``/``last`` links, keeping the other query parameters;
+    ``prev`` and ``next`` are left out where there is no such page."""
     kept = [(k, v) for k, v in query if k not in ("page[number]", "page[size]")]
     size, number, last = page.request.size, page.request.number, page.last_number
 
@@ -136,13 +152,13 @@ def page_links(
             f"{self_url}?{urlencode([*kept, ('page[number]', str(to)), ('page[size]', str(size))])}"
         )
 
-    return {
-        "self": link(number),
-        "first": link(1),
-        "prev": link(number - 1) if number > 1 else None,
-        "next": link(number + 1) if number < last else None,
-        "last": link(last),
-    }
+    links = {"self": link(number), "first": link(1)}
+    if number > 1:
+        links["prev"] = link(number - 1)
+    if number < last:
+        links["next"] = link(number + 1)
+    links["last"] = link(last)
+    return links
 
 
 def collection_document(

@@ -9,6 +9,7 @@ from ..service.records import (
     ContainerRecord,
     ContainerUpdatedEventRecord,
     EstimatedEventRecord,
+    RawEventRecord,
     ShipmentRecord,
     TrackingRequestRecord,
     TransportEventRecord,
@@ -34,7 +35,10 @@ def tracking_request_resource(request: TrackingRequestRecord, base_url: str) -> 
             "created_at": iso(request.created_at),
             "updated_at": iso(request.updated_at),
         },
-        relationships={"tracked_object": to_one("shipment", request.shipment_id)},
+        relationships={
+            "tracked_object": to_one("shipment", request.shipment_id),
+            "customer": to_one("party", request.customer_id),
+        },
         links={"self": f"{base_url}/tracking_requests/{request.id}"},
     )
 
@@ -49,10 +53,14 @@ def shipment_resource(shipment: ShipmentRecord, base_url: str) -> dict[str, Any]
             "created_at": iso(shipment.created_at),
             "updated_at": iso(shipment.updated_at),
             "bill_of_lading_number": shipment.bill_of_lading_number,
+            "normalized_number": shipment.normalized_number,
             "booking_number": shipment.booking_number,
             "ref_numbers": list(shipment.ref_numbers),
+            "tags": list(shipment.tags),
             "shipping_line_scac": shipment.shipping_line_scac,
             "shipping_line_name": shipment.shipping_line_name,
+            "shipping_line_short_name": shipment.shipping_line_short_name,
+            "customer_name": shipment.customer_name,
             "port_of_lading_locode": pol.locode,
             "port_of_lading_name": pol.name,
             "port_of_discharge_locode": pod.locode,
@@ -70,16 +78,23 @@ def shipment_resource(shipment: ShipmentRecord, base_url: str) -> dict[str, Any]
             "pol_atd_at": iso(shipment.pol_atd_at),
             "pol_timezone": pol.time_zone,
             "pod_eta_at": iso(shipment.pod_eta_at),
+            "pod_original_eta_at": iso(shipment.pod_original_eta_at),
             "pod_ata_at": iso(shipment.pod_ata_at),
             "pod_timezone": pod.time_zone,
+            "line_tracking_last_attempted_at": iso(shipment.line_tracking_last_attempted_at),
+            "line_tracking_last_succeeded_at": iso(shipment.line_tracking_last_succeeded_at),
             "line_tracking_stopped_at": iso(shipment.tracking_stopped_at),
+            "line_tracking_stopped_reason": shipment.tracking_stopped_reason,
         },
         relationships={
             "port_of_lading": to_one("port", pol.id),
             "port_of_discharge": to_one("port", pod.id),
             "pod_terminal": to_one("terminal", shipment.pod_terminal_id),
             "pod_vessel": to_one("vessel", vessel.id if vessel else None),
+            # No inland leg is tracked yet: nothing lies beyond the port of discharge.
             "destination": {"data": None},
+            "destination_terminal": {"data": None},
+            "line_tracking_stopped_by_user": {"data": None},
             "containers": to_many("container", shipment.container_ids),
         },
         links={"self": f"{base_url}/shipments/{shipment.id}"},
@@ -104,6 +119,12 @@ def container_resource(container: ContainerRecord, base_url: str) -> dict[str, A
             "fees_at_pod_terminal": list(container.fees_at_pod_terminal),
             "holds_at_pod_terminal": list(container.holds_at_pod_terminal),
             "pickup_lfd": iso(container.pickup_lfd),
+            # Last free days come from the terminal; the line's and the railway's are not read.
+            "import_deadlines": {
+                "pickup_lfd_terminal": iso(container.pickup_lfd),
+                "pickup_lfd_rail": None,
+                "pickup_lfd_line": None,
+            },
             "pickup_appointment_at": iso(container.pickup_appointment_at),
             "availability_known": container.availability_known,
             "available_for_pickup": container.available_for_pickup,
@@ -111,6 +132,19 @@ def container_resource(container: ContainerRecord, base_url: str) -> dict[str, A
             "pod_discharged_at": iso(container.pod_discharged_at),
             "final_destination_full_out_at": None,
             "pod_full_out_at": iso(container.pod_full_out_at),
+            "pod_full_out_chassis_number": None,
+            "location_at_pod_terminal": None,
+            "terminal_checked_at": iso(container.terminal_checked_at),
+            "pod_last_tracking_request_at": iso(container.terminal_checked_at),
+            "shipment_last_tracking_request_at": iso(container.shipment_last_tracking_request_at),
+            "pod_rail_carrier_scac": None,
+            "ind_rail_carrier_scac": None,
+            "pod_rail_loaded_at": iso(container.pod_rail_loaded_at),
+            "pod_rail_departed_at": iso(container.pod_rail_departed_at),
+            "ind_eta_at": None,
+            "ind_ata_at": iso(container.ind_ata_at),
+            "ind_rail_unloaded_at": iso(container.ind_rail_unloaded_at),
+            "ind_facility_lfd_on": None,
             "empty_terminated_at": iso(container.empty_terminated_at),
             "pod_timezone": pod_tz,
             "final_destination_timezone": None,
@@ -121,6 +155,8 @@ def container_resource(container: ContainerRecord, base_url: str) -> dict[str, A
         relationships={
             "shipment": to_one("shipment", container.shipment_id),
             "pod_terminal": to_one("terminal", container.pod_terminal_id),
+            # Containers are picked up at the terminal of the port of discharge (no inland legs).
+            "pickup_facility": to_one("terminal", container.pod_terminal_id),
             "transport_events": to_many("transport_event", container.event_ids),
         },
         links={"self": f"{base_url}/containers/{container.id}"},
@@ -151,6 +187,37 @@ def transport_event_resource(event: TransportEventRecord, base_url: str) -> dict
             "location": _port(event.location_locode),
             "vessel": to_one("vessel", event.vessel_id),
             "terminal": to_one("terminal", event.terminal_id),
+        },
+    )
+
+
+def raw_event_resource(event: RawEventRecord, base_url: str) -> dict[str, Any]:
+    """A ``raw_event`` resource: a milestone as the carrier states it."""
+    stamp, day = iso(event.timestamp), event.timestamp.date().isoformat()
+    return resource(
+        "raw_event",
+        event.id,
+        {
+            "event": event.event,
+            "original_event": event.original_event,
+            "timestamp": stamp,
+            "estimated": event.estimated,
+            "actual_on": None if event.estimated else day,
+            "estimated_on": day if event.estimated else None,
+            "actual_at": None if event.estimated else stamp,
+            "estimated_at": stamp if event.estimated else None,
+            "timezone": event.timezone,
+            "created_at": iso(event.created_at),
+            "location_name": event.location.name,
+            "location_locode": event.location.locode,
+            "vessel_name": event.vessel_name,
+            "vessel_imo": event.vessel_imo,
+            "index": event.index,
+            "voyage_number": event.voyage_number,
+        },
+        relationships={
+            "location": to_one("port", event.location.id),
+            "vessel": to_one("vessel", event.vessel_id),
         },
     )
 

@@ -5,25 +5,35 @@ from __future__ import annotations
 from typing import Any
 
 from ..service.records import NotificationLogRecord, NotificationRecord, WebhookRecord
+from ..tracking.catalog import EventCategory
 from .objects import iso, resource, to_many, to_one
 
 
-def webhook_resource(
-    webhook: WebhookRecord, base_url: str, *, with_secret: bool = False
-) -> dict[str, Any]:
-    """A ``webhook`` resource; the secret only when ``with_secret``."""
+def webhook_resource(webhook: WebhookRecord, base_url: str) -> dict[str, Any]:
+    """A ``webhook`` resource with its signing secret (only its owner ever reads one)."""
     attributes: dict[str, Any] = {
         "url": webhook.url,
         "active": webhook.active,
         "events": list(webhook.events),
+        "secret": webhook.secret,
         "headers": [dict(header) for header in webhook.headers],
         "created_at": iso(webhook.created_at),
         "updated_at": iso(webhook.updated_at),
     }
-    if with_secret:
-        attributes["secret"] = webhook.secret
     return resource(
         "webhook", webhook.id, attributes, links={"self": f"{base_url}/webhooks/{webhook.id}"}
+    )
+
+
+def event_category_resource(category: EventCategory) -> dict[str, Any]:
+    """A ``webhook_event_category``: a group of events, each with what it means."""
+    return resource(
+        "webhook_event_category",
+        category.key,
+        {
+            "name": category.name,
+            "events": [{"name": name, "description": text} for name, text in category.events],
+        },
     )
 
 

@@ -1,4 +1,4 @@
-"""Containers: list, read, edit reference numbers, and their transport events."""
+"""Containers: list, read, edit reference numbers, their transport and raw events, refresh."""
 
 from __future__ import annotations
 
@@ -7,17 +7,23 @@ from collections.abc import Collection
 from sqlalchemy import select
 
 from ..store.models import Container, Shipment, TransportEvent
+from ..tracking.raw_events import milestones
+from ..tracking.service import TrackingService
 from .access import Caller
 from .context import ServiceContext
-from .convert import transport_event_record
+from .errors import RateLimited
 from .filters import TrackingFilter, filter_containers
 from .loading import Loader
+from .milestones import raw_event_records, recorded_milestones
 from .paging import Page, PageRequest
 from .queries import fetch_page, owned
-from .records import ContainerRecord, TransportEventRecord
+from .records import ContainerRecord, RawEventRecord, TransportEventRecord
 from .tracking_requests import ListChanges, apply_list_changes
 
-INCLUDES = ("shipment", "pod_terminal", "transport_events")
+INCLUDES = ("shipment", "pod_terminal", "pickup_facility", "transport_events")
+#: What a transport event list may include: its shipment, container, location (a port),
+#: vessel and terminal.
+EVENT_INCLUDES = ("shipment", "container", "location", "vessel", "terminal")
 EDITABLE = ("ref_numbers",)
 
 
@@ -61,9 +67,13 @@ def update_container(
 
 
 def list_transport_events(
-    ctx: ServiceContext, caller: Caller, container_id: str, page: PageRequest
+    ctx: ServiceContext,
+    caller: Caller,
+    container_id: str,
+    page: PageRequest,
+    includes: Collection[str] = (),
 ) -> Page[TransportEventRecord]:
-    """A container's transport events in time order."""
+    """A container's transport events in time order, with what ``includes`` names."""
     query = (
         select(TransportEvent)
         .where(TransportEvent.container_id == container_id)
@@ -72,4 +82,46 @@ def list_transport_events(
     with ctx.reading() as session:
         owned(session, Container, container_id, caller.account_id, "container")
         total, rows = fetch_page(session, query, page)
-        return Page(tuple(transport_event_record(row) for row in rows), total, page)
+        return Page(tuple(Loader(session).events(rows, includes)), total, page)
+
+
+def raw_events(ctx: ServiceContext, caller: Caller, container_id: str) -> list[RawEventRecord]:
+    """A container's milestones as its carrier states them: the past, then what is planned
+    (``estimated``). Without a carrier adapter for the shipment's line, the recorded transport
+    events are all there is."""
+    now = ctx.clock.now()
+    with ctx.reading() as session:
+        container = owned(session, Container, container_id, caller.account_id, "container")
+        shipment = session.get(Shipment, container.shipment_id)
+        assert shipment is not None  # a container belongs to its shipment (foreign key)
+        adapter = ctx.carriers.get(shipment.shipping_line_scac)
+        if adapter is None:
+            found = recorded_milestones(session, container.id)
+            return raw_event_records(session, container, found, None)
+        snapshot = adapter.snapshot(
+            (shipment.carrier_request_type, shipment.carrier_number, shipment.carrier_epoch), now
+        )
+        found = milestones(snapshot, container.number, now)
+        return raw_event_records(session, container, found, snapshot.plan.legs)
+
+
+def refresh_container(ctx: ServiceContext, caller: Caller, container_id: str) -> ContainerRecord:
+    """Sync the container's shipment with its carrier now (at most ``REFRESH_PER_MINUTE`` times
+    a minute per account, on top of the general rate limit); the refreshed container."""
+    with ctx.reading() as session:
+        owned(session, Container, container_id, caller.account_id, "container")
+    if ctx.refresh_limiter is not None:
+        wait = ctx.refresh_limiter.hit(f"refresh:{caller.account_id}")
+        if wait is not None:
+            raise RateLimited(
+                f"at most {ctx.refresh_limiter.limit} container refreshes per minute",
+                retry_after_s=wait,
+            )
+    tracking = TrackingService(ctx.sessions, ctx.clock, ctx.carriers)
+    with ctx.writing() as session:
+        container = owned(session, Container, container_id, caller.account_id, "container")
+        shipment = session.get(Shipment, container.shipment_id)
+        assert shipment is not None
+        tracking.sync(session, shipment, ctx.clock.now())
+        session.flush()
+        return Loader(session).containers([container])[0]

@@ -1,10 +1,11 @@
-"""What every use case needs from its surroundings: settings, database, clock."""
+"""What every use case needs from its surroundings: settings, database, clock, carriers."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from datetime import datetime
 
 from sqlalchemy import Engine
 from sqlalchemy.orm import Session, sessionmaker
@@ -12,16 +13,26 @@ from sqlalchemy.orm import Session, sessionmaker
 from ..clock import Clock
 from ..config import Settings
 from ..store.database import transaction
+from ..tracking.carriers.base import CarrierAdapter
+from .ratelimit import RateLimiter
+
+#: Container refreshes (an immediate carrier sync) each account may ask for per minute.
+REFRESH_PER_MINUTE = 10
 
 
 @dataclass(frozen=True, slots=True)
 class ServiceContext:
-    """Settings, database and clock of one running service; built once, passed to every call."""
+    """Settings, database, clock and carrier adapters of one running service; built once,
+    passed to every call. ``refresh_limiter`` admits container refreshes (their own limit)."""
 
     settings: Settings
     engine: Engine
     sessions: sessionmaker[Session]
     clock: Clock
+    carriers: Mapping[str, CarrierAdapter] = field(default_factory=dict)
+    refresh_limiter: RateLimiter | None = None
+    #: When this service was built from its settings.
+    started_at: datetime | None = None
 
     @contextmanager
     def reading(self) -> Iterator[Session]:

@@ -11,11 +11,13 @@ from typing import Any
 
 from sqlalchemy import Row
 
-from ..routing.ports import Port, get_port
+from ..routing.errors import UnknownPortError
+from ..routing.ports import get_port
 from ..store.models import (
     Container,
     ContainerUpdatedEvent,
     EstimatedEvent,
+    Party,
     Shipment,
     ShippingLine,
     Terminal,
@@ -31,6 +33,7 @@ from .records import (
     ContainerUpdatedEventRecord,
     EstimatedEventRecord,
     NotificationLogRecord,
+    PartyRecord,
     ShipmentRecord,
     ShippingLineRecord,
     TerminalRecord,
@@ -59,6 +62,7 @@ def tracking_request_record(
         created_at=row.created_at,
         updated_at=row.updated_at,
         shipment=shipment,
+        customer_id=row.customer_id,
     )
 
 
@@ -67,7 +71,8 @@ def shipment_record(
     *,
     container_ids: tuple[str, ...],
     vessel: VesselRecord | None,
-    line_name: str | None,
+    line: ShippingLine | Row[Any] | None,
+    customer_name: str | None = None,
     containers: tuple[ContainerRecord, ...] | None = None,
     terminal: TerminalRecord | None = None,
 ) -> ShipmentRecord:
@@ -78,7 +83,7 @@ def shipment_record(
         booking_number=row.booking_number,
         ref_numbers=tuple(row.ref_numbers or ()),
         shipping_line_scac=row.shipping_line_scac,
-        shipping_line_name=line_name,
+        shipping_line_name=line.name if line is not None else None,
         port_of_lading=get_port(row.port_of_lading_locode),
         port_of_discharge=get_port(row.port_of_discharge_locode),
         transshipment_locodes=tuple(row.transshipment_locodes or ()),
@@ -93,6 +98,14 @@ def shipment_record(
         created_at=row.created_at,
         updated_at=row.updated_at,
         container_ids=container_ids,
+        tags=tuple(row.tags or ()),
+        normalized_number=row.carrier_number,
+        shipping_line_short_name=line.short_name if line is not None else None,
+        customer_name=customer_name,
+        tracking_stopped_reason=row.tracking_stopped_reason,
+        pod_original_eta_at=row.pod_original_eta_at,
+        line_tracking_last_attempted_at=row.line_tracking_last_attempted_at,
+        line_tracking_last_succeeded_at=row.line_tracking_last_succeeded_at,
         containers=containers,
         pod_terminal=terminal,
     )
@@ -101,13 +114,15 @@ def shipment_record(
 def container_record(
     row: Container | Row[Any],
     *,
-    port_of_discharge: Port | None,
+    parent: Shipment | Row[Any] | None,
     event_ids: tuple[str, ...],
     events: tuple[TransportEventRecord, ...] | None = None,
     shipment: ShipmentRecord | None = None,
     terminal: TerminalRecord | None = None,
 ) -> ContainerRecord:
-    """The record of a container row with what the loader found for it."""
+    """The record of a container row with what the loader found for it (``parent``: its
+    shipment's row, which gives the port of discharge and when the carrier was last asked)."""
+    synced = parent.line_tracking_last_succeeded_at if parent is not None else None
     return ContainerRecord(
         id=row.id,
         number=row.number,
@@ -132,7 +147,15 @@ def container_record(
         empty_terminated_at=row.empty_terminated_at,
         created_at=row.created_at,
         updated_at=row.updated_at,
-        port_of_discharge=port_of_discharge,
+        pod_rail_loaded_at=row.pod_rail_loaded_at,
+        pod_rail_departed_at=row.pod_rail_departed_at,
+        ind_rail_unloaded_at=row.ind_rail_unloaded_at,
+        ind_ata_at=row.ind_ata_at,
+        terminal_checked_at=synced if row.pod_arrived_at is not None else None,
+        shipment_last_tracking_request_at=(
+            parent.line_tracking_last_attempted_at if parent is not None else None
+        ),
+        port_of_discharge=get_port(parent.port_of_discharge_locode) if parent else None,
         event_ids=event_ids,
         events=events,
         shipment=shipment,
@@ -140,8 +163,15 @@ def container_record(
     )
 
 
-def transport_event_record(row: TransportEvent | Row[Any]) -> TransportEventRecord:
-    """The record of a transport event row."""
+def transport_event_record(
+    row: TransportEvent | Row[Any],
+    *,
+    shipment: ShipmentRecord | None = None,
+    container: ContainerRecord | None = None,
+    vessel: VesselRecord | None = None,
+    terminal: TerminalRecord | None = None,
+) -> TransportEventRecord:
+    """The record of a transport event row, with the related records asked for."""
     return TransportEventRecord(
         id=row.id,
         event=row.event,
@@ -155,6 +185,10 @@ def transport_event_record(row: TransportEvent | Row[Any]) -> TransportEventReco
         terminal_id=row.terminal_id,
         data_source=row.data_source,
         created_at=row.created_at,
+        shipment=shipment,
+        container=container,
+        vessel=vessel,
+        terminal=terminal,
     )
 
 
@@ -205,7 +239,7 @@ def vessel_record(row: Vessel | Row[Any]) -> VesselRecord:
 
 
 def terminal_record(row: Terminal | Row[Any]) -> TerminalRecord:
-    """The record of a terminal row."""
+    """The record of a terminal row, with its port's country."""
     return TerminalRecord(
         id=row.id,
         name=row.name,
@@ -215,19 +249,48 @@ def terminal_record(row: Terminal | Row[Any]) -> TerminalRecord:
         operator=row.operator,
         lon=row.lon,
         lat=row.lat,
+        nickname=row.nickname,
+        street=row.street,
+        city=row.city,
+        state=row.state,
+        state_abbr=row.state_abbr,
+        zip=row.zip,
+        country=_country(row.port_locode),
     )
+
+
+def _country(locode: str) -> str | None:
+    try:
+        return get_port(locode).country_name
+    except UnknownPortError:
+        return None
 
 
 def shipping_line_record(row: ShippingLine | Row[Any]) -> ShippingLineRecord:
     """The record of a shipping line row."""
-    prefixes = tuple(p for p in row.bill_of_lading_prefixes.split("|") if p)
     return ShippingLineRecord(
         id=row.id,
         scac=row.scac,
         name=row.name,
         short_name=row.short_name,
-        bill_of_lading_prefixes=prefixes,
+        bill_of_lading_prefixes=_codes(row.bill_of_lading_prefixes),
+        alternative_scacs=_codes(row.alternative_scacs),
+        container_owner_codes=_codes(row.container_owner_codes),
+        booking_number_pattern=row.booking_number_pattern,
+        bill_of_lading_tracking_support=row.bill_of_lading_tracking_support,
+        booking_number_tracking_support=row.booking_number_tracking_support,
+        container_number_tracking_support=row.container_number_tracking_support,
     )
+
+
+def _codes(text: str | None) -> tuple[str, ...]:
+    """A pipe-separated list of codes."""
+    return tuple(code for code in (text or "").split("|") if code)
+
+
+def party_record(row: Party | Row[Any]) -> PartyRecord:
+    """The record of a party row."""
+    return PartyRecord(row.id, row.company_name, row.created_at, row.updated_at)
 
 
 def webhook_record(row: Webhook | Row[Any]) -> WebhookRecord:

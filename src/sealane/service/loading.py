@@ -13,8 +13,15 @@ from typing import Any
 from sqlalchemy import Row, select
 from sqlalchemy.orm import InstrumentedAttribute, Session
 
-from ..routing.ports import get_port
-from ..store.models import Container, Shipment, ShippingLine, Terminal, TrackingRequest, Vessel
+from ..store.models import (
+    Container,
+    Party,
+    Shipment,
+    ShippingLine,
+    Terminal,
+    TrackingRequest,
+    Vessel,
+)
 from ..store.models import TransportEvent as EventRow
 from ..store.vessels import VesselRecord
 from .convert import (
@@ -61,7 +68,8 @@ class Loader:
         container_rows = self._containers_of([row.id for row in rows])
         vessels = self.vessels(row.pod_vessel_id for row in rows)
         scacs = {row.shipping_line_scac for row in rows}
-        lines = {line.scac: line.name for line in self.rows(ShippingLine, ShippingLine.scac, scacs)}
+        lines = {line.scac: line for line in self.rows(ShippingLine, ShippingLine.scac, scacs)}
+        customers = self._customers_of([row.id for row in rows])
         terminals = self.terminals(
             (row.pod_terminal_id for row in rows) if "pod_terminal" in includes else ()
         )
@@ -81,7 +89,8 @@ class Loader:
                 if loaded is None
                 else tuple(loaded[i] for i in by_shipment[row.id]),
                 vessel=vessels.get(row.pod_vessel_id or ""),
-                line_name=lines.get(row.shipping_line_scac),
+                line=lines.get(row.shipping_line_scac),
+                customer_name=customers.get(row.id),
                 terminal=terminals.get(row.pod_terminal_id or ""),
             )
             for row in rows
@@ -95,7 +104,8 @@ class Loader:
         parents: Sequence[Shipment | Row[Any]] = (),
     ) -> list[ContainerRecord]:
         """Records of ``rows`` with their event ids; ``includes`` may add ``transport_events``,
-        ``shipment`` and ``pod_terminal``. ``parents`` are shipment rows already read."""
+        ``shipment`` and ``pod_terminal`` (or ``pickup_facility``, the same terminal for a
+        pickup at the port). ``parents`` are shipment rows already read."""
         shipments = {s.id: s for s in parents}
         missing = {row.shipment_id for row in rows} - set(shipments)
         shipments |= {s.id: s for s in self.rows(Shipment, Shipment.id, missing)}
@@ -112,17 +122,46 @@ class Loader:
             if "shipment" in includes
             else {}
         )
-        terminals = self.terminals(
-            (row.pod_terminal_id for row in rows) if "pod_terminal" in includes else ()
-        )
+        wants_terminal = bool({"pod_terminal", "pickup_facility"} & set(includes))
+        terminals = self.terminals((row.pod_terminal_id for row in rows) if wants_terminal else ())
         return [
             container_record(
                 row,
-                port_of_discharge=_pod(shipments.get(row.shipment_id)),
+                parent=shipments.get(row.shipment_id),
                 event_ids=tuple(event_ids.get(row.id, ())),
                 events=tuple(events.get(row.id, ())) if full else None,
                 shipment=parent_records.get(row.shipment_id),
                 terminal=terminals.get(row.pod_terminal_id or ""),
+            )
+            for row in rows
+        ]
+
+    def events(
+        self, rows: Sequence[EventRow | Row[Any]], includes: Collection[str] = ()
+    ) -> list[TransportEventRecord]:
+        """Records of transport event rows; ``includes`` may add each one's ``shipment``,
+        ``container``, ``vessel`` and ``terminal`` (its ``location`` is a port, from the
+        registry, and needs no query)."""
+        wanted = set(includes)
+        parents: list[Row[Any]] = []
+        if {"shipment", "container"} & wanted:
+            parents = self.rows(Shipment, Shipment.id, {r.shipment_id for r in rows})
+        shipments: dict[str, ShipmentRecord] = {}
+        if "shipment" in wanted:
+            shipments = {s.id: s for s in self.shipments(parents)}
+        containers: dict[str, ContainerRecord] = {}
+        if "container" in wanted:
+            found = self.rows(Container, Container.id, {r.container_id for r in rows})
+            containers = {c.id: c for c in self.containers(found, parents=parents)}
+        vessels = self.vessels(r.vessel_id for r in rows) if "vessel" in wanted else {}
+        terminals = self.terminals(r.terminal_id for r in rows) if "terminal" in wanted else {}
+        return [
+            transport_event_record(
+                row,
+                shipment=shipments.get(row.shipment_id),
+                container=containers.get(row.container_id),
+                vessel=vessels.get(row.vessel_id or ""),
+                terminal=terminals.get(row.terminal_id or ""),
             )
             for row in rows
         ]
@@ -155,6 +194,18 @@ class Loader:
         )
         return list(self.session.execute(query))
 
+    def _customers_of(self, shipment_ids: Sequence[str]) -> dict[str, str]:
+        """The customer's company name of each shipment whose tracking request names one."""
+        if not shipment_ids:
+            return {}
+        query = (
+            select(TrackingRequest.shipment_id, Party.company_name)
+            .join(Party, Party.id == TrackingRequest.customer_id)
+            .where(TrackingRequest.shipment_id.in_(shipment_ids))
+            .order_by(TrackingRequest.created_at, TrackingRequest.id)
+        )
+        return {key: name for key, name in self.session.execute(query) if key is not None}
+
     def _events_of(self, container_ids: Sequence[str]) -> dict[str, list[TransportEventRecord]]:
         """Each container's transport events, in time order."""
         found: dict[str, list[TransportEventRecord]] = defaultdict(list)
@@ -174,7 +225,3 @@ class Loader:
             for event_id, container_id in self.session.execute(query.order_by(*_EVENT_ORDER)):
                 found[container_id].append(event_id)
         return found
-
-
-def _pod(shipment: Shipment | Row[Any] | None) -> Any:
-    return get_port(shipment.port_of_discharge_locode) if shipment is not None else None

@@ -43,15 +43,23 @@ def plausible_key(text: str) -> bool:
     return 0 < len(text) <= 64 and "\x00" not in text
 
 
-def like_pattern(text: str) -> str:
-    """A case-insensitive substring pattern for SQL LIKE with ``\\`` escaping ``%`` and ``_``."""
+def like_pattern(text: str, *, prefix: bool = False) -> str:
+    """A case-insensitive substring (or ``prefix``) pattern for SQL LIKE with ``\\`` escaping
+    ``%`` and ``_``."""
     escaped = text.lower().replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
-    return f"%{escaped}%"
+    return f"{escaped}%" if prefix else f"%{escaped}%"
 
 
 def contains_text(column: Any, text: str) -> ColumnElement[bool]:
     """Rows whose ``column`` holds ``text``, case-insensitively."""
     return func.lower(column).like(like_pattern(text), escape="\\")
+
+
+def json_array_contains_text(column: Any, text: str) -> ColumnElement[bool]:
+    """Rows whose JSON array ``column`` has a string holding ``text``, case-insensitively (the
+    pattern is the text as JSON escapes it, so it never spans two entries)."""
+    escaped = json.dumps(text)[1:-1]
+    return func.lower(cast(column, String)).like(like_pattern(escaped), escape="\\")
 
 
 def json_array_contains(column: Any, value: str) -> ColumnElement[bool]:

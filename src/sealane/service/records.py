@@ -18,8 +18,12 @@ __all__ = [
     "ContainerRecord",
     "ContainerUpdatedEventRecord",
     "EstimatedEventRecord",
+    "MetroAreaRecord",
     "NotificationLogRecord",
     "NotificationRecord",
+    "PartyRecord",
+    "RawEventRecord",
+    "RecordedPosition",
     "ShipmentRecord",
     "ShippingLineRecord",
     "TerminalRecord",
@@ -39,6 +43,24 @@ class ShippingLineRecord:
     name: str
     short_name: str
     bill_of_lading_prefixes: tuple[str, ...]
+    #: Other SCACs a tracking request may name this carrier by.
+    alternative_scacs: tuple[str, ...] = ()
+    #: ISO 6346 owner codes of the carrier's own containers, and its booking number format.
+    container_owner_codes: tuple[str, ...] = ()
+    booking_number_pattern: str = ""
+    bill_of_lading_tracking_support: bool = False
+    booking_number_tracking_support: bool = False
+    container_number_tracking_support: bool = False
+
+    @property
+    def supported_request_types(self) -> frozenset[str]:
+        """The tracking request types the carrier's tracking supports."""
+        flags = (
+            ("bill_of_lading", self.bill_of_lading_tracking_support),
+            ("booking_number", self.booking_number_tracking_support),
+            ("container", self.container_number_tracking_support),
+        )
+        return frozenset(name for name, supported in flags if supported)
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,6 +75,14 @@ class TerminalRecord:
     operator: str | None
     lon: float
     lat: float
+    nickname: str | None = None
+    street: str | None = None
+    city: str | None = None
+    state: str | None = None
+    state_abbr: str | None = None
+    zip: str | None = None
+    #: Country name of the terminal's port.
+    country: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,6 +101,11 @@ class TransportEventRecord:
     terminal_id: str | None
     data_source: str
     created_at: datetime
+    #: Related objects, present when asked for.
+    shipment: ShipmentRecord | None = None
+    container: ContainerRecord | None = None
+    vessel: VesselRecord | None = None
+    terminal: TerminalRecord | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -129,6 +164,14 @@ class ContainerRecord:
     empty_terminated_at: datetime | None
     created_at: datetime
     updated_at: datetime
+    pod_rail_loaded_at: datetime | None
+    pod_rail_departed_at: datetime | None
+    ind_rail_unloaded_at: datetime | None
+    ind_ata_at: datetime | None
+    #: When the terminal's facts were last read (the shipment's last sync once the container
+    #: has arrived at the port of discharge), and when its shipment was last asked about.
+    terminal_checked_at: datetime | None
+    shipment_last_tracking_request_at: datetime | None
     #: The shipment's port of discharge (its time zone is the container's ``pod_timezone``).
     port_of_discharge: Port | None
     event_ids: tuple[str, ...]
@@ -161,6 +204,15 @@ class ShipmentRecord:
     created_at: datetime
     updated_at: datetime
     container_ids: tuple[str, ...]
+    tags: tuple[str, ...]
+    #: The number the carrier is asked about (normalised), its short name, the customer.
+    normalized_number: str
+    shipping_line_short_name: str | None
+    customer_name: str | None
+    tracking_stopped_reason: str | None
+    pod_original_eta_at: datetime | None
+    line_tracking_last_attempted_at: datetime | None
+    line_tracking_last_succeeded_at: datetime | None
     containers: tuple[ContainerRecord, ...] | None = None
     pod_terminal: TerminalRecord | None = None
 
@@ -183,6 +235,55 @@ class TrackingRequestRecord:
     created_at: datetime
     updated_at: datetime
     shipment: ShipmentRecord | None = None
+    customer_id: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class PartyRecord:
+    """A company an account tracks shipments for."""
+
+    id: str
+    company_name: str
+    created_at: datetime
+    updated_at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class RawEventRecord:
+    """A milestone of a container as its carrier states it (``estimated`` when still ahead)."""
+
+    id: str
+    event: str | None
+    original_event: str
+    timestamp: datetime
+    estimated: bool
+    timezone: str | None
+    location: Port
+    vessel_name: str | None
+    vessel_imo: str | None
+    vessel_id: str | None
+    voyage_number: str | None
+    index: int
+    created_at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class RecordedPosition:
+    """A position a vessel reported: degrees WGS84, knots, degrees from true north."""
+
+    longitude: float
+    latitude: float
+    heading_degrees: float | None
+    speed_knots: float | None
+    timestamp: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class MetroAreaRecord:
+    """The metropolitan area named by a UN/LOCODE, with its own id (uuid5 of the LOCODE)."""
+
+    id: str
+    port: Port
 
 
 @dataclass(frozen=True, slots=True)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import uuid
 from dataclasses import dataclass
 
 from sqlalchemy import or_, select
@@ -14,10 +15,12 @@ from .convert import shipping_line_record, terminal_record
 from .errors import NotFound
 from .paging import Page, PageRequest
 from .queries import contains_text, fetch_page, plausible_key
-from .records import ShippingLineRecord, TerminalRecord
+from .records import MetroAreaRecord, ShippingLineRecord, TerminalRecord
 
 #: Most ports a text search considers before paging.
 MAX_PORT_MATCHES = 10_000
+#: Namespace of metro area ids (uuid5 of the LOCODE).
+METRO_AREA_NAMESPACE = uuid.UUID("7a3e51c2-0d9b-5f48-b2e6-41c8d0a9f713")
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,6 +66,44 @@ def list_terminals(
     with ctx.reading() as session:
         total, rows = fetch_page(session, query.order_by(Terminal.name, Terminal.id), page)
     return Page(tuple(terminal_record(row) for row in rows), total, page)
+
+
+def get_metro_area(key: str) -> MetroAreaRecord:
+    """The metro area of a UN/LOCODE (by the LOCODE or the area's id). Areas are those of the
+    ports the engine knows; inland-only places are not in its data yet."""
+    for port in (_port_or_none(key), _METRO_AREAS.get(key.lower())):
+        if port is not None:
+            return MetroAreaRecord(metro_area_id(port.locode), port)
+    raise NotFound("metro area", key, by="id or LOCODE")
+
+
+def metro_area_id(locode: str) -> str:
+    """The stable id of the metro area of ``locode`` (uuid5, distinct from the port's)."""
+    return str(uuid.uuid5(METRO_AREA_NAMESPACE, locode.upper()))
+
+
+def _port_or_none(key: str) -> Port | None:
+    if len(key) != 5:
+        return None
+    try:
+        return registry().get(key)
+    except UnknownPortError:
+        return None
+
+
+class _MetroAreaIndex:
+    """Ports by their metro area's id, built on first use."""
+
+    def __init__(self) -> None:
+        self._by_id: dict[str, Port] | None = None
+
+    def get(self, area_id: str) -> Port | None:
+        if self._by_id is None:
+            self._by_id = {metro_area_id(p.locode): p for p in registry().ports}
+        return self._by_id.get(area_id)
+
+
+_METRO_AREAS = _MetroAreaIndex()
 
 
 def get_terminal(ctx: ServiceContext, key: str) -> TerminalRecord:

@@ -43,8 +43,7 @@ def load_references(session: Session, keys: Sequence[Key]) -> dict[Key, Referenc
         ContainerUpdatedEvent, ContainerUpdatedEvent.id, ids["container_updated_event"]
     )
     requests = loader.rows(TrackingRequest, TrackingRequest.id, ids["tracking_request"])
-    created = loader.rows(Container, Container.id, ids["container"])
-    named = _Named.load(loader, events, estimates, updates, requests, created)
+    named = _Named.load(loader, events, estimates, updates, requests)
     found: dict[Key, Reference] = {}
     for e in events:
         found["transport_event", e.id] = Reference(
@@ -61,23 +60,17 @@ def load_references(session: Session, keys: Sequence[Key]) -> dict[Key, Referenc
             port=get_port(estimate.location_locode) if estimate.location_locode else None,
         )
     for u in updates:
+        container = named.containers.get(u.container_id)
         found["container_updated_event", u.id] = Reference(
             container_updated_event=container_updated_event_record(u),
-            container=named.containers.get(u.container_id),
+            shipment=named.shipments.get(container.shipment_id) if container else None,
+            container=container,
             terminal=named.terminals.get(u.terminal_id or ""),
         )
     for r in requests:
         found["tracking_request", r.id] = Reference(
             tracking_request=tracking_request_record(r),
             shipment=named.shipments.get(r.shipment_id or ""),
-        )
-    for c in created:
-        container = named.containers[c.id]
-        found["container", c.id] = Reference(
-            shipment=named.shipments.get(c.shipment_id),
-            container=container,
-            port=container.port_of_discharge,
-            terminal=named.terminals.get(c.pod_terminal_id or ""),
         )
     return found
 
@@ -103,22 +96,21 @@ class _Named:
         estimates: Sequence[Row[Any]],
         updates: Sequence[Row[Any]],
         requests: Sequence[Row[Any]],
-        created: Sequence[Row[Any]],
     ) -> _Named:
         """Each named object read once, whichever reference names it."""
-        known = {c.id for c in created}
         wanted = {e.container_id for e in events} | {u.container_id for u in updates}
-        containers = [*created, *loader.rows(Container, Container.id, wanted - known)]
+        containers = loader.rows(Container, Container.id, wanted)
         shipment_ids = (
             {e.shipment_id for e in events}
             | {e.shipment_id for e in estimates}
             | {r.shipment_id for r in requests if r.shipment_id}
-            | {c.shipment_id for c in created}
+            | {c.shipment_id for c in containers}
         )
-        shipments = loader.shipments(loader.rows(Shipment, Shipment.id, shipment_ids))
+        shipment_rows = loader.rows(Shipment, Shipment.id, shipment_ids)
+        shipments = loader.shipments(shipment_rows)
         terminal_ids = [e.terminal_id for e in events] + [u.terminal_id for u in updates]
         return cls(
             {s.id: s for s in shipments},
-            {c.id: c for c in loader.containers(containers)},
-            loader.terminals([*terminal_ids, *(c.pod_terminal_id for c in created)]),
+            {c.id: c for c in loader.containers(containers, parents=shipment_rows)},
+            loader.terminals(terminal_ids),
         )

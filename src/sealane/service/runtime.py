@@ -24,7 +24,7 @@ from ..tracking.poller import Poller
 from ..tracking.service import TrackingService
 from ..webhooks.delivery import DeliveryWorker
 from .access import Caller, Gatekeeper
-from .context import ServiceContext
+from .context import REFRESH_PER_MINUTE, ServiceContext
 from .keycache import KeyCache
 from .notifications import load_notifications
 from .ratelimit import RateLimiter
@@ -98,14 +98,23 @@ def build_runtime(
         with transaction(session_factory(engine)) as session:
             load_reference_data(session)
     the_clock = clock or SystemClock()
-    context = ServiceContext(settings, engine, session_factory(engine), the_clock)
+    carriers = {"TEST": SimulatedCarrier()}
+    context = ServiceContext(
+        settings,
+        engine,
+        session_factory(engine),
+        the_clock,
+        carriers=carriers,
+        refresh_limiter=RateLimiter(engine, REFRESH_PER_MINUTE, the_clock),
+        started_at=the_clock.now(),
+    )
     gate = Gatekeeper(
         context.sessions,
         KeyCache(settings.auth_cache_seconds, the_clock),
         RateLimiter(engine, settings.rate_limit_per_minute, the_clock),
         RateLimiter(engine, settings.auth_failures_per_minute, the_clock),
     )
-    tracking = TrackingService(context.sessions, the_clock, {"TEST": SimulatedCarrier()})
+    tracking = TrackingService(context.sessions, the_clock, carriers)
     webhooks = delivery_worker(settings, context.sessions, the_clock, lease_s=webhook_lease_s)
     pollers = (
         [Poller(tracking, poll_interval_s), Poller(webhooks, poll_interval_s)]

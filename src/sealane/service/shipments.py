@@ -24,8 +24,11 @@ INCLUDES = (
     "port_of_discharge",
     "pod_terminal",
     "pod_vessel",
+    # Inland legs are not tracked yet: these relationships are always empty.
+    "destination",
+    "destination_terminal",
 )
-EDITABLE = ("ref_numbers",)
+EDITABLE = ("ref_numbers", "tags")
 
 
 def list_shipments(
@@ -57,7 +60,7 @@ def get_shipment(
 def update_shipment(
     ctx: ServiceContext, caller: Caller, shipment_id: str, changes: ListChanges
 ) -> ShipmentRecord:
-    """Replace a shipment's ``ref_numbers`` (its containers keep their own)."""
+    """Replace a shipment's ``ref_numbers`` (its containers keep their own) and ``tags``."""
     with ctx.writing() as session:
         row = owned(session, Shipment, shipment_id, caller.account_id, "shipment")
         apply_list_changes(row, changes, ctx.clock.now())

@@ -4,33 +4,50 @@ from __future__ import annotations
 
 from collections.abc import Collection, Iterator, Mapping
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import func, select
+from sqlalchemy import func, or_, select
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
 from sqlalchemy.sql import Select
 
 from ..store.models import ShippingLine, TrackingRequest
 from ..tracking.lifecycle import OPEN_STATUSES, REQUEST_TYPES, RequestStatus
+from ..tracking.numbers import infer_number as classify
 from ..tracking.numbers import is_container_number, normalize_container_number
 from .access import Caller
 from .context import ServiceContext
 from .convert import tracking_request_record
-from .errors import InvalidInput
+from .errors import InvalidInput, NotFound
+from .fields.initial import InitialFields
 from .inputs import check_text, editable_only, known_only, string_list
 from .loading import Loader
+from .numbers import carrier_codes
 from .paging import Page, PageRequest
-from .queries import fetch_page, owned
+from .parties import owned_party
+from .queries import contains_text, fetch_page, json_array_contains_text, owned
 from .records import TrackingRequestRecord
 
 INCLUDES = ("tracked_object", "tracked_object.containers")
 #: The unique index that keeps one open request per account, carrier and number.
 OPEN_REQUEST_INDEX = "uq_tracking_requests_open"
-EDITABLE = ("ref_numbers", "tags")
+#: What a request document without ``include`` includes (as the reference API does).
+DEFAULT_INCLUDES = ("tracked_object",)
+#: ``ref_number`` (one reference number) is the reference API's form of ``ref_numbers``.
+EDITABLE = ("ref_numbers", "tags", "ref_number")
 #: What a new tracking request may say.
-ATTRIBUTES = ("request_type", "request_number", "scac", "ref_numbers", "tags")
+ATTRIBUTES = (
+    "request_type",
+    "request_number",
+    "scac",
+    "auto_detect_vocc_scac",
+    "ref_numbers",
+    "tags",
+    "shipment_tags",
+    "initial_custom_fields",
+)
 MAX_NUMBER_CHARS = 64
 
 
@@ -44,21 +61,35 @@ class RequestFilter:
     number: str | None = None
     created_from: datetime | None = None
     created_to: datetime | None = None
+    updated_from: datetime | None = None
+    updated_to: datetime | None = None
+    #: Part of the request number or of a reference number (case-insensitive).
+    text: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
 class NewTrackingRequest:
-    """A request to track a number with a carrier, checked and normalised (see :meth:`of`)."""
+    """A request to track a number with a carrier, checked and normalised (see :meth:`of`).
+
+    ``scac`` is None when the carrier is to be inferred from the number; ``shipment_tags`` and
+    ``initial_custom_fields`` are applied to the shipment and containers once found.
+    """
 
     request_type: str
     request_number: str
-    scac: str
+    scac: str | None
     ref_numbers: tuple[str, ...] = ()
     tags: tuple[str, ...] = ()
+    shipment_tags: tuple[str, ...] = ()
+    customer_id: str | None = None
+    initial_custom_fields: InitialFields = field(default_factory=InitialFields)
 
     @classmethod
-    def of(cls, attributes: Mapping[str, Any]) -> NewTrackingRequest:
-        """Checked from untyped attributes; :class:`InvalidInput` names the first bad one."""
+    def of(
+        cls, attributes: Mapping[str, Any], *, customer_id: str | None = None
+    ) -> NewTrackingRequest:
+        """Checked from untyped attributes (and the ``customer`` relationship's party id);
+        :class:`InvalidInput` names the first bad one."""
         known_only(attributes, ATTRIBUTES)
         request_type = attributes.get("request_type")
         if request_type not in REQUEST_TYPES:
@@ -84,15 +115,15 @@ class NewTrackingRequest:
                     code="invalid_number",
                 )
             number = normalize_container_number(number)
-        scac = attributes.get("scac")
-        if not isinstance(scac, str) or len(scac) != 4 or not scac.isascii():
-            raise InvalidInput("scac must be exactly 4 characters", field="scac")
         return cls(
             request_type=request_type,
             request_number=number,
-            scac=check_text(scac, "scac").upper(),
+            scac=_scac(attributes),
             ref_numbers=string_list(attributes.get("ref_numbers"), "ref_numbers"),
             tags=string_list(attributes.get("tags"), "tags"),
+            shipment_tags=string_list(attributes.get("shipment_tags"), "shipment_tags"),
+            customer_id=customer_id,
+            initial_custom_fields=InitialFields.of(attributes.get("initial_custom_fields")),
         )
 
 
@@ -107,9 +138,15 @@ class ListChanges:
     def of(cls, attributes: Mapping[str, Any], editable: Collection[str]) -> ListChanges:
         """Checked from untyped attributes, refusing any outside ``editable``."""
         editable_only(attributes, editable)
+        refs = attributes.get("ref_numbers")
+        if "ref_number" in attributes:
+            single = attributes["ref_number"]
+            if single is not None and not isinstance(single, str):
+                raise InvalidInput("ref_number must be a string or null", field="ref_number")
+            refs = [single] if single is not None else []
         return cls(
-            ref_numbers=string_list(attributes["ref_numbers"], "ref_numbers")
-            if "ref_numbers" in attributes
+            ref_numbers=string_list(refs, "ref_numbers")
+            if {"ref_numbers", "ref_number"} & set(attributes)
             else None,
             tags=string_list(attributes["tags"], "tags") if "tags" in attributes else None,
         )
@@ -143,26 +180,30 @@ def create_request(
     ctx: ServiceContext, caller: Caller, new: NewTrackingRequest
 ) -> TrackingRequestRecord:
     """Store a pending request, due for its first lookup now; 422-style errors for an unknown
-    carrier or a number the account already tracks with it."""
+    carrier (or one that cannot be inferred), a number the account already tracks with it, an
+    unknown customer or custom field."""
     now = ctx.clock.now()
     with open_request_unique(new.request_number, new.scac), ctx.writing() as session:
-        if session.scalar(select(ShippingLine.id).where(ShippingLine.scac == new.scac)) is None:
-            raise InvalidInput(
-                f"{new.scac} is not a supported shipping line", field="scac", code="unknown_scac"
-            )
-        if session.scalar(_open_duplicate(caller.account_id, new)):
-            raise _duplicate(new.request_number, new.scac)
+        scac = _carrier(session, new)
+        if session.scalar(_open_duplicate(caller.account_id, new.request_number, scac)):
+            raise _duplicate(new.request_number, scac)
+        if new.customer_id is not None:
+            _customer(session, caller, new.customer_id)
+        initial = new.initial_custom_fields.resolved(session, caller.account_id)
         row = TrackingRequest(
             account_id=caller.account_id,
             request_type=new.request_type,
             request_number=new.request_number,
-            scac=new.scac,
+            scac=scac,
             status=RequestStatus.PENDING.value,
             is_retrying=False,
             retry_count=0,
             next_attempt_at=now,
             ref_numbers=list(new.ref_numbers),
             tags=list(new.tags),
+            shipment_tags=list(new.shipment_tags),
+            initial_custom_fields=initial,
+            customer_id=new.customer_id,
             created_at=now,
             updated_at=now,
         )
@@ -182,7 +223,7 @@ def update_request(
 
 
 @contextmanager
-def open_request_unique(number: str, scac: str) -> Iterator[None]:
+def open_request_unique(number: str, scac: str | None) -> Iterator[None]:
     """Turn the database's refusal of a second open request for a number into the duplicate
     error: the check before the insert is only for a quick answer, this is the guarantee."""
     try:
@@ -193,9 +234,9 @@ def open_request_unique(number: str, scac: str) -> Iterator[None]:
         raise _duplicate(number, scac) from None
 
 
-def _duplicate(number: str, scac: str) -> InvalidInput:
+def _duplicate(number: str, scac: str | None) -> InvalidInput:
     return InvalidInput(
-        f"{number} with {scac} is already being tracked in this account",
+        f"{number} with {scac or 'its carrier'} is already being tracked in this account",
         field="request_number",
         code="duplicate",
     )
@@ -210,14 +251,53 @@ def apply_list_changes(row: Any, changes: ListChanges, now: datetime) -> None:
     row.updated_at = now
 
 
-def _open_duplicate(account_id: str, new: NewTrackingRequest) -> Select[Any]:
+def _carrier(session: Session, new: NewTrackingRequest) -> str:
+    """The SCAC to track ``new`` with: the one given (or the carrier it is an alternative code
+    of), else the one inferred from the number."""
+    if new.scac is None:
+        inferred = classify(new.request_number, carrier_codes(session)).selected
+        if inferred is None:
+            raise InvalidInput(
+                f"no carrier can be inferred from {new.request_number!r}; give a scac",
+                field="scac",
+                code="scac_not_inferred",
+            )
+        return inferred.scac
+    found = session.scalars(
+        select(ShippingLine).where(
+            or_(
+                ShippingLine.scac == new.scac,
+                ShippingLine.alternative_scacs.contains(new.scac),
+            )
+        )
+    ).all()
+    for line in sorted(found, key=lambda line: line.scac != new.scac):
+        if line.scac == new.scac or new.scac in line.alternative_scacs.split("|"):
+            return line.scac
+    raise InvalidInput(
+        f"{new.scac} is not a supported shipping line", field="scac", code="unknown_scac"
+    )
+
+
+def _customer(session: Session, caller: Caller, party_id: str) -> None:
+    try:
+        owned_party(session, caller.account_id, party_id)
+    except NotFound:
+        raise InvalidInput(
+            f"no party with id {party_id[:80]!r} in this account",
+            field="customer",
+            code="unknown_party",
+        ) from None
+
+
+def _open_duplicate(account_id: str, number: str, scac: str) -> Select[Any]:
     return (
         select(func.count())
         .select_from(TrackingRequest)
         .where(
             TrackingRequest.account_id == account_id,
-            func.upper(TrackingRequest.request_number) == new.request_number.upper(),
-            TrackingRequest.scac == new.scac,
+            func.upper(TrackingRequest.request_number) == number.upper(),
+            TrackingRequest.scac == scac,
             TrackingRequest.status.in_([s.value for s in OPEN_STATUSES]),
         )
     )
@@ -240,4 +320,30 @@ def _filtered(
         query = query.where(TrackingRequest.created_at >= filters.created_from)
     if filters.created_to is not None:
         query = query.where(TrackingRequest.created_at <= filters.created_to)
+    if filters.updated_from is not None:
+        query = query.where(TrackingRequest.updated_at >= filters.updated_from)
+    if filters.updated_to is not None:
+        query = query.where(TrackingRequest.updated_at <= filters.updated_to)
+    if filters.text is not None:
+        query = query.where(
+            or_(
+                contains_text(TrackingRequest.request_number, filters.text),
+                json_array_contains_text(TrackingRequest.ref_numbers, filters.text),
+            )
+        )
     return query
+
+
+def _scac(attributes: Mapping[str, Any]) -> str | None:
+    """The 4-character ``scac``; None (infer it) when absent and ``auto_detect_vocc_scac``."""
+    scac = attributes.get("scac")
+    detect = attributes.get("auto_detect_vocc_scac", False)
+    if not isinstance(detect, bool):
+        raise InvalidInput(
+            "auto_detect_vocc_scac must be true or false", field="auto_detect_vocc_scac"
+        )
+    if scac is None and detect:
+        return None
+    if not isinstance(scac, str) or len(scac) != 4 or not scac.isascii():
+        raise InvalidInput("scac must be exactly 4 characters", field="scac")
+    return check_text(scac, "scac").upper()

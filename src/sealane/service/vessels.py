@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from datetime import datetime, timedelta
 
 from sqlalchemy import select
 
@@ -10,14 +11,19 @@ from ..routing.errors import UnknownPortError
 from ..routing.ports import Port, registry
 from ..routing.positions import Positions
 from ..routing.voyage import future_positions
-from ..store.models import Vessel
+from ..store.models import Vessel, VesselPosition
 from ..store.vessels import VesselRecord, find_vessel
 from .access import Caller
 from .context import ServiceContext
 from .convert import vessel_record
-from .errors import NotFound, Unprocessable
+from .errors import InvalidInput, NotFound, Unprocessable
 from .paging import Page, PageRequest
 from .queries import contains_text, fetch_page, plausible_key
+from .records import RecordedPosition
+
+#: Recorded positions shown when no window is given, and the longest window served.
+DEFAULT_WINDOW = timedelta(days=7)
+MAX_WINDOW = timedelta(days=31)
 
 
 def list_vessels(
@@ -40,6 +46,48 @@ def get_vessel(ctx: ServiceContext, key: str) -> VesselRecord:
     if vessel is None:
         raise NotFound("vessel", key, by="id or IMO")
     return vessel
+
+
+def vessel_positions(
+    ctx: ServiceContext,
+    key: str,
+    *,
+    start: datetime | None = None,
+    end: datetime | None = None,
+) -> tuple[VesselRecord, tuple[RecordedPosition, ...]]:
+    """A vessel with the positions it reported from ``start`` to ``end`` (inclusive; default:
+    the :data:`DEFAULT_WINDOW` up to now), oldest first; windows over :data:`MAX_WINDOW` are
+    refused so one answer stays bounded."""
+    end = end or ctx.clock.now()
+    start = start or end - DEFAULT_WINDOW
+    if start > end:
+        raise InvalidInput("the window starts after it ends", field="positions_from")
+    if end - start > MAX_WINDOW:
+        raise InvalidInput(
+            f"the window is longer than {MAX_WINDOW.days} days", field="positions_from"
+        )
+    vessel = get_vessel(ctx, key)
+    query = (
+        select(VesselPosition)
+        .where(
+            VesselPosition.vessel_id == vessel.id,
+            VesselPosition.timestamp >= start,
+            VesselPosition.timestamp <= end,
+        )
+        .order_by(VesselPosition.timestamp, VesselPosition.id)
+    )
+    with ctx.reading() as session:
+        positions = tuple(
+            RecordedPosition(
+                longitude=row.longitude,
+                latitude=row.latitude,
+                heading_degrees=row.heading_degrees,
+                speed_knots=row.speed_knots,
+                timestamp=row.timestamp,
+            )
+            for row in session.scalars(query)
+        )
+    return vessel, positions
 
 
 def vessel_future_positions(

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from sqlalchemy import select
 
 from ..store.models import Webhook
+from ..tracking.catalog import CATEGORIES, EventCategory
 from ..tracking.events import EVENT_NAMES
 from ..webhooks import subscriptions
 from ..webhooks.signing import new_secret
@@ -61,6 +63,24 @@ class WebhookChanges:
 def event_names() -> tuple[str, ...]:
     """Every event a webhook can subscribe to."""
     return tuple(EVENT_NAMES)
+
+
+def event_categories() -> tuple[EventCategory, ...]:
+    """Every event a webhook can subscribe to, by category, with what each one means."""
+    return CATEGORIES
+
+
+@dataclass(frozen=True, slots=True)
+class SourceAddresses:
+    """The addresses deliveries leave from (as configured), and since when."""
+
+    addresses: tuple[str, ...]
+    last_updated: datetime
+
+
+def source_addresses(ctx: ServiceContext) -> SourceAddresses:
+    """The IPv4 addresses webhook deliveries come from, for the receivers' firewalls."""
+    return SourceAddresses(ctx.settings.webhook_source_ips, ctx.started_at or ctx.clock.now())
 
 
 def create_webhook(ctx: ServiceContext, caller: Caller, changes: WebhookChanges) -> WebhookRecord:

@@ -1,4 +1,5 @@
-"""``/containers``: list, read, edit reference numbers, and each container's events."""
+"""``/containers``: list, read, edit reference numbers, each container's transport and raw
+events, and an immediate refresh from the carrier."""
 
 from __future__ import annotations
 
@@ -7,24 +8,23 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Depends, Request
 
 from ...jsonapi import Included
-from ...jsonapi.tracking import transport_event_resource
+from ...jsonapi.tracking import raw_event_resource
 from ...service import containers
 from ...service.access import Caller
 from ...service.records import ContainerRecord, TransportEventRecord
 from ...service.tracking_requests import ListChanges
-from ..auth import authenticate
 from ..documents import attributes_of
 from ..jsonapi import JsonApiResponse
 from ..listing import Include, PageNumber, PageSize, Payload
-from ..params import parse_include, parse_page
+from ..params import authenticated, parse_include, parse_page
 from ..render import many, one
 from ..route import ApiRoute
 from ..state import context_of
-from .responses import ERRORS
+from .responses import ERRORS, MESSAGE_SCHEMA, answering
 from .shipments import Filters, tracking_filter
 
 router = APIRouter(tags=["containers"], route_class=ApiRoute)
-Auth = Annotated[Caller, Depends(authenticate)]
+Auth = Annotated[Caller, Depends(authenticated)]
 
 
 def render(included: Included, record: ContainerRecord) -> dict[str, Any]:
@@ -80,15 +80,41 @@ def container_events(
     request: Request,
     container_id: str,
     caller: Auth,
+    include: Include = None,
     page_number: PageNumber = None,
     page_size: PageSize = None,
 ) -> JsonApiResponse:
-    """A container's transport events in time order."""
+    """A container's transport events in time order; ``include`` may name each event's
+    ``shipment``, ``container``, ``location``, ``vessel`` and ``terminal``."""
     page = parse_page(request.query_params)
-    parse_include(request.query_params, ())
-    found = containers.list_transport_events(context_of(request), caller, container_id, page)
+    includes = parse_include(request.query_params, containers.EVENT_INCLUDES)
+    found = containers.list_transport_events(
+        context_of(request), caller, container_id, page, includes
+    )
 
-    def render_event(_included: Included, event: TransportEventRecord) -> dict[str, Any]:
-        return transport_event_resource(event, _included.base)
+    def render_event(included: Included, event: TransportEventRecord) -> dict[str, Any]:
+        return included.transport_event(event, includes)
 
     return many(request, found, f"containers/{container_id}/transport_events", render_event)
+
+
+@router.get(
+    "/containers/{container_id}/raw_events", response_class=JsonApiResponse, responses=ERRORS
+)
+def container_raw_events(request: Request, container_id: str, caller: Auth) -> JsonApiResponse:
+    """A container's milestones as its carrier states them, planned ones ``estimated``."""
+    ctx = context_of(request)
+    found = containers.raw_events(ctx, caller, container_id)
+    base = ctx.settings.base_url
+    return JsonApiResponse({"data": [raw_event_resource(event, base) for event in found]})
+
+
+@router.patch(
+    "/containers/{container_id}/refresh",
+    response_class=JsonApiResponse,
+    responses=answering(MESSAGE_SCHEMA, "Refreshed"),
+)
+def refresh_container(request: Request, container_id: str, caller: Auth) -> JsonApiResponse:
+    """Ask the carrier about the container's shipment now (10 a minute per account)."""
+    found = containers.refresh_container(context_of(request), caller, container_id)
+    return JsonApiResponse({"message": f"container {found.number} refreshed"})

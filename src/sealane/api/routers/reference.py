@@ -1,4 +1,5 @@
-"""Reference resources: ports (from the engine's registry), terminals and shipping lines."""
+"""Reference resources: ports (from the engine's registry), metro areas, terminals and
+shipping lines."""
 
 from __future__ import annotations
 
@@ -7,22 +8,26 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Depends, Query, Request
 
 from ...jsonapi import Included
-from ...jsonapi.reference import port_resource, shipping_line_resource, terminal_resource
+from ...jsonapi.reference import (
+    metro_area_resource,
+    port_resource,
+    shipping_line_resource,
+    terminal_resource,
+)
 from ...routing.ports import Port
 from ...service import reference
 from ...service.access import Caller
 from ...service.records import ShippingLineRecord, TerminalRecord
-from ..auth import authenticate
 from ..jsonapi import JsonApiResponse
 from ..listing import PageNumber, PageSize
-from ..params import optional_text, parse_include, parse_page
+from ..params import authenticated, optional_text, parse_include, parse_page
 from ..render import many, one
 from ..route import ApiRoute
 from ..state import context_of
 from .responses import ERRORS
 
 router = APIRouter(route_class=ApiRoute)
-Auth = Annotated[Caller, Depends(authenticate)]
+Auth = Annotated[Caller, Depends(authenticated)]
 
 
 def render_port(included: Included, port: Port) -> dict[str, Any]:
@@ -71,6 +76,15 @@ def get_port(request: Request, port_id: str, _caller: Auth) -> JsonApiResponse:
     """One port, by id or UN/LOCODE."""
     parse_include(request.query_params, ())
     return one(request, reference.get_port(port_id), render_port)
+
+
+@router.get(
+    "/metro_areas/{area_id}", response_class=JsonApiResponse, responses=ERRORS, tags=["metro_areas"]
+)
+def get_metro_area(request: Request, area_id: str, _caller: Auth) -> JsonApiResponse:
+    """The metro area of a UN/LOCODE, by the LOCODE or the area's id."""
+    found = reference.get_metro_area(area_id)
+    return one(request, found, lambda included, area: metro_area_resource(area, included.base))
 
 
 @router.get("/terminals", response_class=JsonApiResponse, responses=ERRORS, tags=["terminals"])

@@ -13,18 +13,25 @@ from ...service.filters import TrackingFilter
 from ...service.records import ShipmentRecord
 from ...service.tracking_requests import ListChanges
 from ...tracking.events import ContainerStatus
-from ..auth import authenticate
 from ..documents import attributes_of
 from ..jsonapi import JsonApiResponse
 from ..listing import Include, PageNumber, PageSize, Payload
-from ..params import optional_enum, optional_text, optional_time, parse_include, parse_page
+from ..params import (
+    authenticated,
+    optional_bool,
+    optional_enum,
+    optional_text,
+    optional_time,
+    parse_include,
+    parse_page,
+)
 from ..render import many, one
 from ..route import ApiRoute
 from ..state import context_of
 from .responses import ERRORS
 
 router = APIRouter(tags=["shipments"], route_class=ApiRoute)
-Auth = Annotated[Caller, Depends(authenticate)]
+Auth = Annotated[Caller, Depends(authenticated)]
 
 
 class TrackingFilters:
@@ -38,9 +45,15 @@ class TrackingFilters:
         scac: Annotated[str | None, Query(alias="filter[shipping_line_scac]")] = None,
         updated_start: Annotated[str | None, Query(alias="filter[updated_at][start]")] = None,
         number: Annotated[str | None, Query(alias="filter[number]")] = None,
+        stopped: Annotated[str | None, Query(alias="filter[tracking_stopped]")] = None,
+        q: Annotated[str | None, Query(description="part of a number", deprecated=True)] = None,
+        request_number: Annotated[
+            str | None, Query(alias="number", description="the number tracking was asked for")
+        ] = None,
     ) -> None:
         self.status, self.pod_locode, self.scac = status, pod_locode, scac
-        self.updated_start, self.number = updated_start, number
+        self.updated_start, self.number, self.stopped = updated_start, number, stopped
+        self.q, self.request_number = q, request_number
 
 
 Filters = Annotated[TrackingFilters, Depends()]
@@ -55,6 +68,9 @@ def tracking_filter(request: Request) -> TrackingFilter:
         scac=optional_text(params, "filter[shipping_line_scac]", max_length=4),
         updated_from=optional_time(params, "filter[updated_at][start]"),
         number=optional_text(params, "filter[number]"),
+        request_number=optional_text(params, "number"),
+        text=optional_text(params, "q"),
+        tracking_stopped=optional_bool(params, "filter[tracking_stopped]"),
     )
 
 
@@ -99,7 +115,7 @@ def get_shipment(
 def update_shipment(
     request: Request, shipment_id: str, caller: Auth, payload: Payload
 ) -> JsonApiResponse:
-    """Edit a shipment's ``ref_numbers`` (its containers keep their own)."""
+    """Edit a shipment's ``ref_numbers`` (its containers keep their own) and ``tags``."""
     attributes = attributes_of(payload, "shipment", id_=shipment_id)
     changes = ListChanges.of(attributes, shipments.EDITABLE)
     found = shipments.update_shipment(context_of(request), caller, shipment_id, changes)

@@ -18,19 +18,27 @@ from ...jsonapi.reference import vessel_attributes, vessel_resource
 from ...service import vessels
 from ...service.access import Caller
 from ...service.records import VesselRecord
-from ..auth import authenticate, authenticate_routing
 from ..jsonapi import JsonApiResponse
 from ..listing import PageNumber, PageSize
-from ..params import number, optional_text, parse_include, parse_page, required
+from ..params import (
+    authenticated,
+    authenticated_routing,
+    number,
+    optional_text,
+    optional_time,
+    parse_include,
+    parse_page,
+    required,
+)
 from ..render import many, one
 from ..route import ApiRoute
 from ..state import context_of
 from .responses import ERRORS
 
 router = APIRouter(tags=["vessels"], route_class=ApiRoute)
-Auth = Annotated[Caller, Depends(authenticate)]
+Auth = Annotated[Caller, Depends(authenticated)]
 #: Authenticated with the routing feature: answered 403 before parameters are even looked at.
-RoutingAuth = Annotated[Caller, Depends(authenticate_routing)]
+RoutingAuth = Annotated[Caller, Depends(authenticated_routing)]
 PortId = Annotated[str, Query(description="destination port: id or UN/LOCODE", min_length=1)]
 PreviousPortId = Annotated[str, Query(description="previous port: id or UN/LOCODE", min_length=1)]
 Coordinate = r"^[+-]?([0-9]+([.][0-9]*)?|[.][0-9]+)([eE][+-]?[0-9]+)?$"
@@ -66,10 +74,24 @@ def list_vessels(
 
 
 @router.get("/vessels/{vessel_id}", response_class=JsonApiResponse, responses=ERRORS)
-def get_vessel(request: Request, vessel_id: str, _caller: Auth) -> JsonApiResponse:
-    """One vessel, by id or IMO number, with its latest known position."""
-    parse_include(request.query_params, ())
-    return one(request, vessels.get_vessel(context_of(request), vessel_id), render_vessel)
+def get_vessel(
+    request: Request,
+    vessel_id: str,
+    _caller: Auth,
+    positions_from: Annotated[str | None, Query(alias="show_positions[from_timestamp]")] = None,
+    positions_to: Annotated[str | None, Query(alias="show_positions[to_timestamp]")] = None,
+) -> JsonApiResponse:
+    """One vessel, by id or IMO number, with its latest known position; either
+    ``show_positions`` bound adds the positions it reported in that window (7 days up to now
+    by default, at most 31 days)."""
+    params = request.query_params
+    start = optional_time(params, "show_positions[from_timestamp]")
+    end = optional_time(params, "show_positions[to_timestamp]")
+    ctx = context_of(request)
+    if {"show_positions[from_timestamp]", "show_positions[to_timestamp]"} & set(params):
+        vessel, positions = vessels.vessel_positions(ctx, vessel_id, start=start, end=end)
+        return one(request, vessel, lambda inc, v: vessel_resource(v, inc.base, positions))
+    return one(request, vessels.get_vessel(ctx, vessel_id), render_vessel)
 
 
 @router.get(

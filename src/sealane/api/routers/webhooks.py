@@ -5,35 +5,29 @@ from __future__ import annotations
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Query, Request
-from fastapi.responses import Response
 
-from ...jsonapi import Included, resource
-from ...jsonapi.webhooks import webhook_resource
-from ...service import notifications, webhooks
+from ...jsonapi import Included, iso
+from ...jsonapi.webhooks import event_category_resource, webhook_resource
+from ...service import examples, notifications, trials, webhooks
 from ...service.access import Caller
+from ...service.paging import MAX_PAGE_SIZE, Page, PageRequest
 from ...service.records import NotificationRecord, WebhookRecord
-from ..auth import authenticate
 from ..documents import attributes_of
 from ..jsonapi import JsonApiResponse
 from ..listing import PageNumber, PageSize, Payload
-from ..params import optional_text, parse_include, parse_page
-from ..render import many, one
+from ..params import authenticated, optional_text, parse_include, parse_page, plain_object
+from ..render import deleted, many, one
 from ..route import ApiRoute
 from ..state import context_of
-from .responses import ERRORS
+from .responses import DELETED, ERRORS, IPS_SCHEMA, TRIAL_SCHEMA, answering
 
 router = APIRouter(tags=["webhooks"], route_class=ApiRoute)
-Auth = Annotated[Caller, Depends(authenticate)]
+Auth = Annotated[Caller, Depends(authenticated)]
 
 
 def render_webhook(included: Included, record: WebhookRecord) -> dict[str, Any]:
-    """A webhook without its secret."""
+    """A webhook with its signing secret (shown to the owning account only)."""
     return webhook_resource(record, included.base)
-
-
-def render_new_webhook(included: Included, record: WebhookRecord) -> dict[str, Any]:
-    """A webhook just created: the only time its secret is shown."""
-    return webhook_resource(record, included.base, with_secret=True)
 
 
 def render_notification(included: Included, record: NotificationRecord) -> dict[str, Any]:
@@ -42,11 +36,52 @@ def render_notification(included: Included, record: NotificationRecord) -> dict[
 
 
 @router.get("/webhooks/events", response_class=JsonApiResponse, responses=ERRORS)
-def list_events(request: Request, _caller: Auth) -> JsonApiResponse:
-    """Every event name a webhook can subscribe to."""
-    parse_include(request.query_params, ())
-    data = [resource("webhook_event", name, {"name": name}) for name in webhooks.event_names()]
-    return JsonApiResponse({"data": data, "meta": {"total": len(data)}})
+def list_events(_caller: Auth) -> JsonApiResponse:
+    """Every event a webhook can subscribe to, by category, with what each one means."""
+    data = [event_category_resource(category) for category in webhooks.event_categories()]
+    total = sum(len(category.events) for category in webhooks.event_categories())
+    return JsonApiResponse({"data": data, "meta": {"total": total}})
+
+
+@router.get(
+    "/webhooks/ips",
+    response_class=JsonApiResponse,
+    responses=answering(IPS_SCHEMA, "Addresses of the deliveries"),
+)
+def list_ips(request: Request, _caller: Auth) -> JsonApiResponse:
+    """The IPv4 addresses deliveries come from (``SEALANE_WEBHOOK_SOURCE_IPS``)."""
+    found = webhooks.source_addresses(context_of(request))
+    return JsonApiResponse(
+        {
+            "webhook_notification_ips": list(found.addresses),
+            "last_updated": iso(found.last_updated),
+        }
+    )
+
+
+@router.post(
+    "/webhooks/trigger",
+    response_class=JsonApiResponse,
+    responses=answering(TRIAL_SCHEMA, "The test delivery"),
+)
+def trigger_webhook(request: Request, caller: Auth, payload: Payload) -> JsonApiResponse:
+    """Send the example notification of ``event`` to ``url`` once, signed with ``secret`` (or
+    a fresh one); the body is ``{"url", "event", "secret"?}``."""
+    trial = trials.WebhookTrial.of(plain_object(request, payload))
+    result = trials.trigger_webhook(context_of(request), caller, trial)
+    return JsonApiResponse(
+        {
+            "url": result.url,
+            "succeeded": result.succeeded,
+            "error": result.error,
+            "status_code": result.status_code,
+            "request_headers": result.request_headers,
+            "request_body": result.request_body,
+            "response_headers": None,
+            "response_body": result.response_body,
+            "secret": result.secret,
+        }
+    )
 
 
 @router.get("/webhooks", response_class=JsonApiResponse, responses=ERRORS)
@@ -65,12 +100,12 @@ def create_webhook(request: Request, caller: Auth, payload: Payload) -> JsonApiR
     """Subscribe a URL to events; the response shows the signing secret, once."""
     changes = webhooks.WebhookChanges.of(attributes_of(payload, "webhook"), new=True)
     created = webhooks.create_webhook(context_of(request), caller, changes)
-    return one(request, created, render_new_webhook, status_code=201)
+    return one(request, created, render_webhook, status_code=201)
 
 
 @router.get("/webhooks/{webhook_id}", response_class=JsonApiResponse, responses=ERRORS)
 def get_webhook(request: Request, webhook_id: str, caller: Auth) -> JsonApiResponse:
-    """One webhook (without its secret)."""
+    """One webhook."""
     parse_include(request.query_params, ())
     found = webhooks.get_webhook(context_of(request), caller, webhook_id)
     return one(request, found, render_webhook)
@@ -86,11 +121,11 @@ def update_webhook(
     return one(request, found, render_webhook)
 
 
-@router.delete("/webhooks/{webhook_id}", status_code=204, responses=ERRORS)
-def delete_webhook(request: Request, webhook_id: str, caller: Auth) -> Response:
-    """Remove a webhook (its undelivered notifications go with it)."""
+@router.delete("/webhooks/{webhook_id}", response_class=JsonApiResponse, responses=DELETED)
+def delete_webhook(request: Request, webhook_id: str, caller: Auth) -> JsonApiResponse:
+    """Remove a webhook (its undelivered notifications go with it); 200 with ``meta``."""
     webhooks.delete_webhook(context_of(request), caller, webhook_id)
-    return Response(status_code=204)
+    return deleted(webhook_id)
 
 
 @router.get("/webhook_notifications", response_class=JsonApiResponse, responses=ERRORS)
@@ -115,6 +150,17 @@ def list_notifications(
     )
     found = notifications.list_notifications(context_of(request), caller, filters, page, includes)
     return many(request, found, "webhook_notifications", render_notification)
+
+
+@router.get("/webhook_notifications/examples", response_class=JsonApiResponse, responses=ERRORS)
+def notification_examples(
+    request: Request, _caller: Auth, event: Annotated[str | None, Query()] = None
+) -> JsonApiResponse:
+    """For each event (or only ``event``), a notification as a webhook receives it."""
+    chosen = optional_text(request.query_params, "event")
+    found = examples.notification_examples(chosen)
+    page = Page(tuple(found), len(found), PageRequest(1, MAX_PAGE_SIZE))
+    return many(request, page, "webhook_notifications/examples", render_notification)
 
 
 @router.get(
