@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
+from uuid import uuid4
 
 from mcp.types import CallToolResult
 
@@ -152,7 +153,80 @@ def _ids(world: World) -> dict[str, Any]:
     return {"id": world.container_a}
 
 
+def _found_own(out: dict[str, Any], world: World) -> None:
+    cargo = [h for h in out["hits"] if h["kind"] == "container"]
+    assert [h["id"] for h in cargo if h["exact"]] == [world.container_a]
+    assert out["total"] == len(out["hits"])
+
+
+def _nothing(out: dict[str, Any], _: World) -> None:
+    assert out["total"] == 0 and out["hits"] == []
+
+
+def _already(out: dict[str, Any], world: World) -> None:
+    assert out["outcome"] == "already_tracked"
+    assert out["container"]["id"] == world.container_a and out["container"]["shipment"]
+
+
+def _inferred(out: dict[str, Any], _: World) -> None:
+    assert out["outcome"] == "tracking_requested"
+    assert (out["scac"], out["request_type"]) == ("TEST", "bill_of_lading")
+    assert out["inference"]["decision"] == "auto_select"
+    assert out["tracking_request"]["status"] == "pending"
+
+
+def _given(out: dict[str, Any], _: World) -> None:
+    assert out["outcome"] == "tracking_requested" and out["inference"] is None
+    assert out["tracking_request"]["ref_numbers"] == ["PO-MCP"]
+
+
+def _needs_carrier(out: dict[str, Any], _: World) -> None:
+    assert out["outcome"] == "needs_carrier" and out["tracking_request"] is None
+
+
+def _new_number() -> str:
+    return "TESTMCP" + uuid4().hex[:8].upper()
+
+
 CASES = [
+    Case(
+        "own container by number", "search_container", lambda w: {"query": w.number_a}, _found_own
+    ),
+    Case("another account's number", "search_container", lambda w: {"query": w.number_b}, _nothing),
+    Case("blank", "search_container", lambda w: {"query": "  "}, error="invalid", field="query"),
+    Case("already tracked", "track_container", lambda w: {"number": w.number_a}, _already),
+    Case("inferred", "track_container", lambda w: {"number": _new_number()}, _inferred),
+    Case(
+        "type and carrier given",
+        "track_container",
+        lambda w: {
+            "number": _new_number(),
+            "numberType": "bill_of_lading",
+            "scac": "TEST",
+            "refNumbers": ["PO-MCP"],
+        },
+        _given,
+    ),
+    Case(
+        "no carrier to infer",
+        "track_container",
+        lambda w: {"number": f"ZZQ{uuid4().int % 100:02d}"},
+        _needs_carrier,
+    ),
+    Case(
+        "bad type",
+        "track_container",
+        lambda w: {"number": _new_number(), "numberType": "parcel"},
+        error="invalid",
+        field="numberType",
+    ),
+    Case(
+        "bad scac",
+        "track_container",
+        lambda w: {"number": _new_number(), "scac": "TOOLONG"},
+        error="invalid",
+        field="scac",
+    ),
     Case("default includes shipment", "get_container", _ids, _container_default),
     Case(
         "events only",

@@ -35,6 +35,8 @@ class World:
     container_a: str
     shipment_a: str
     container_b: str
+    number_a: str
+    number_b: str
     vessel_imo: str = "9811000"
 
 
@@ -61,6 +63,8 @@ def seed(database_url: str) -> World:
             container_a=mine.id,
             shipment_a=mine.shipment_id,
             container_b=theirs.items[0].id,
+            number_a=mine.number,
+            number_b=theirs.items[0].number,
         )
     finally:
         runtime.stop()

@@ -11,6 +11,7 @@ import pytest
 from tests.mcp.conftest import World, http_client
 
 CALLS = [
+    ("search_container", lambda w: {"query": w.number_a[:6]}),
     (
         "get_container",
         lambda w: {

@@ -12,6 +12,8 @@ from tests.mcp.cases import CASES, Case
 from tests.mcp.conftest import World, http_client
 
 TOOLS = {
+    "search_container",
+    "track_container",
     "get_container",
     "get_shipment_details",
     "get_container_transport_events",

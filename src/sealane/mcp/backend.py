@@ -88,6 +88,14 @@ class Account(Protocol):
         """Raise ``FeatureDisabled`` unless the account has the routing feature."""
         ...
 
+    async def search(self, text: str) -> Document:
+        """``GET /search?query=``: shipments, containers and requests matching a number."""
+        ...
+
+    async def infer_number(self, number: str) -> Document:
+        """``POST /tracking_requests/infer_number``: a number's type and likely carriers."""
+        ...
+
 
 class Backend(Protocol):
     """Checks keys and hands out :class:`Account` views."""

@@ -10,9 +10,10 @@ from typing import Any, TypeVar
 import anyio.to_thread
 
 from ..jsonapi import Included, collection_document, single_document
+from ..jsonapi.lookups import inference_resource, search_hit_resource
 from ..jsonapi.reference import shipping_line_resource, vessel_attributes
 from ..jsonapi.tracking import transport_event_resource
-from ..service import containers, reference, shipments, tracking_requests, vessels
+from ..service import containers, numbers, reference, search, shipments, tracking_requests, vessels
 from ..service.access import Caller, Gatekeeper
 from ..service.context import ServiceContext
 from ..service.filters import TrackingFilter
@@ -155,6 +156,18 @@ class LocalAccount:
     async def require_routing(self) -> None:
         """Raise ``FeatureDisabled`` unless the caller has the routing feature."""
         self.caller.require_routing()
+
+    async def search(self, text: str) -> Document:
+        """The account's objects matching ``text``, rendered as the API renders them."""
+        hits = await blocking(lambda: search.search(self.ctx, self.caller, text))
+        data = [search_hit_resource(hit) for hit in hits]
+        return {"data": data, "meta": {"total": len(data)}}
+
+    async def infer_number(self, number: str) -> Document:
+        """What ``number`` looks like, rendered as the API renders it."""
+        text = numbers.number_text(number)
+        found = await blocking(lambda: numbers.infer_number(self.ctx, text))
+        return {"data": inference_resource(text, found)}
 
     def _page(
         self,

@@ -135,11 +135,13 @@ class RemoteAccount:
             "tags": list(new.tags),
         }
         body = {"data": {"type": "tracking_request", "attributes": attributes}}
+        return await self.post("/tracking_requests", body)
+
+    async def post(self, path: str, body: dict[str, Any]) -> Document:
+        """``POST`` a JSON body; error documents are raised as the application layer's errors."""
         try:
             response = await self.client.post(
-                self.base + "/tracking_requests",
-                json=body,
-                headers={**self.headers, "Content-Type": JSONAPI},
+                self.base + path, json=body, headers={**self.headers, "Content-Type": JSONAPI}
             )
         except httpx.HTTPError as error:
             raise unreachable(error) from None
@@ -170,6 +172,14 @@ class RemoteAccount:
             headings_deg=[p["heading"] for p in positions],
             times=[p["timestamp"] for p in positions],
         )
+
+    async def search(self, text: str) -> Document:
+        """``GET /search``."""
+        return await self.get("/search", [("query", text)])
+
+    async def infer_number(self, number: str) -> Document:
+        """``POST /tracking_requests/infer_number`` with ``{"number": ...}``."""
+        return await self.post("/tracking_requests/infer_number", {"number": number})
 
     async def require_routing(self) -> None:
         """Ask the API whether the account has the routing feature (once per account view)."""

@@ -17,7 +17,7 @@ from mcp.types import INVALID_PARAMS, ToolAnnotations
 
 from .. import __version__
 from ..config import Settings
-from . import list_tools, prompts, resources, routing_tools, tracking_tools
+from . import list_tools, prompts, resources, routing_tools, search_tools, tracking_tools
 from .backend import Backend
 from .calls import McpState
 from .remote import RemoteBackend
@@ -32,6 +32,8 @@ INSTRUCTIONS = (
 READ_ONLY = ToolAnnotations(read_only_hint=True, open_world_hint=False)
 #: (function, title, read only): the tools in the order they are listed.
 TOOLS: list[tuple[Callable[..., Any], str, bool]] = [
+    (search_tools.search_container, "Find containers and shipments by number", True),
+    (search_tools.track_container, "Start tracking a container", False),
     (tracking_tools.get_container, "Get a container", True),
     (tracking_tools.get_shipment_details, "Get a shipment and its containers", True),
     (tracking_tools.get_container_transport_events, "Event timeline of a container", True),
