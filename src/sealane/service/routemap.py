@@ -17,7 +17,7 @@ from datetime import datetime
 from typing import Any
 
 from ..routing.errors import RoutingError
-from ..routing.geodesy import segment_lengths_m, split_at_antimeridian
+from ..routing.geodesy import FloatArray, segment_lengths_m, split_at_antimeridian
 from ..routing.itinerary import DEFAULT_DWELL_H, Itinerary, itinerary
 from ..routing.mapfeatures import iso
 from ..routing.progress import Progress
@@ -72,10 +72,13 @@ def map_features(route: ContainerRoute, tracks: Mapping[int, ReportedTrack]) -> 
         properties = feature["properties"]
         kind, index = properties["feature_type"], properties["ports_sequence"] - 1
         if kind == "past_vessel_locations":
-            if index not in drawn:  # the engine's sea-lane pieces of this leg, replaced once
-                drawn.add(index)
-                features += _past(progress, index, calls, tracks.get(index))
-            continue
+            track = tracks.get(index)
+            if track is not None and track.lons.size:
+                if index not in drawn:  # the engine's sea-lane pieces of this leg, replaced once
+                    drawn.add(index)
+                    features += _past(progress, index, calls, track)
+                continue
+            properties |= _sailed(progress, index, calls)[1] | {"estimated": True}  # as drawn
         if kind == "port":
             _port(properties, calls[index])
         elif kind == "current_vessel":
@@ -178,14 +181,11 @@ def _vessel(
         properties["arrival_port_eta"] = iso(destination.inbound_eta_at)
 
 
-def _past(
-    progress: Progress,
-    leg: int,
-    calls: Sequence[RouteLocationRecord],
-    track: ReportedTrack | None,
-) -> list[dict[str, Any]]:
-    """The features of the track sailed on ``leg``, one LineString per piece and side of the
-    antimeridian."""
+def _sailed(
+    progress: Progress, leg: int, calls: Sequence[RouteLocationRecord]
+) -> tuple[FloatArray, dict[str, Any]]:
+    """The sea lane sailed on ``leg`` (to the vessel on the leg under way), and the properties
+    of its track: vessel, the times at both ends, the times of its ports."""
     origin, destination = calls[leg], calls[leg + 1]
     planned = progress.legs[leg]
     underway = progress.underway
@@ -198,16 +198,26 @@ def _past(
     shared: dict[str, Any] = {"feature_type": "past_vessel_locations", "ports_sequence": leg + 1}
     if origin.outbound_vessel_id is not None:
         shared["vessel_id"] = origin.outbound_vessel_id
+    for key, moment in (("start_time", start), ("end_time", end)):
+        if moment is not None:
+            shared[key] = iso(moment)
     shared |= {
         "outbound_atd_at": iso(origin.outbound_atd_at),
         "inbound_ata_at": iso(destination.inbound_ata_at),
         "inbound_eta_at": iso(destination.inbound_eta_at),
     }
-    return [
-        feature
-        for piece in past_track(lane, start, end, track)
-        for feature in _piece_features(piece, shared)
-    ]
+    return lane, shared
+
+
+def _past(
+    progress: Progress, leg: int, calls: Sequence[RouteLocationRecord], track: ReportedTrack
+) -> list[dict[str, Any]]:
+    """The features of the track sailed on ``leg`` through the ``track`` recorded, one
+    LineString per piece and side of the antimeridian."""
+    lane, shared = _sailed(progress, leg, calls)
+    start, end = calls[leg].outbound_atd_at, None
+    pieces = past_track(lane, start, end, track)
+    return [feature for piece in pieces for feature in _piece_features(piece, shared)]
 
 
 def _piece_features(piece: TrackPiece, shared: dict[str, Any]) -> list[dict[str, Any]]:
@@ -218,7 +228,7 @@ def _piece_features(piece: TrackPiece, shared: dict[str, Any]) -> list[dict[str,
         return []
     properties = dict(shared, estimated=piece.estimated, distance_nm=distance_m / 1852.0)
     for key, moment in (("start_time", piece.start_at), ("end_time", piece.end_at)):
-        if moment is not None:
+        if moment is not None:  # a piece's own end; the leg's (in ``shared``) at its ends
             properties[key] = iso(moment)
     return [
         {
