@@ -27,23 +27,6 @@ ARRIVALS = frozenset(f"{TRANSPORT}{kind}_arrived" for kind in ("vessel", "transs
 DEPARTURES = frozenset(
     f"{TRANSPORT}{kind}_departed" for kind in ("vessel", "transshipment", "feeder")
 )
-#: Columns of a route location that the plan and the events determine.
-FIELDS = (
-    "port_locode",
-    "terminal_id",
-    "inbound_mode",
-    "inbound_scac",
-    "inbound_vessel_id",
-    "inbound_voyage_number",
-    "inbound_eta_at",
-    "inbound_ata_at",
-    "outbound_mode",
-    "outbound_scac",
-    "outbound_vessel_id",
-    "outbound_voyage_number",
-    "outbound_etd_at",
-    "outbound_atd_at",
-)
 
 
 @dataclass(frozen=True, slots=True)
