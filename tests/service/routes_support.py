@@ -4,8 +4,7 @@ features shared by the service and API tests of routes."""
 from __future__ import annotations
 
 import copy
-import json
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from datetime import datetime, timedelta
 from functools import cache
 from itertools import pairwise
@@ -140,9 +139,39 @@ def openapi_to_json_schema(node: Any) -> Any:
     return node
 
 
-def schema_validator(path: Path, schema: dict[str, Any]) -> jsonschema.Draft7Validator:
-    """A validator of ``schema`` resolving ``#/components`` in the OpenAPI document at ``path``."""
-    spec = json.loads(path.read_text(encoding="utf-8"))
+def with_errata(spec: dict[str, Any]) -> dict[str, Any]:
+    """A Terminal49 OpenAPI document with the errata its README lists applied to the schemas: a
+    container's type is "container", a to-one relationship's data may be null, a terminal's
+    string attributes may be null."""
+    fixed = copy.deepcopy(spec)
+    schemas = fixed["components"]["schemas"]
+    schemas["container"]["properties"]["type"]["enum"] = ["container"]
+    for attribute in schemas["terminal"]["properties"]["attributes"]["properties"].values():
+        if attribute.get("type") == "string":
+            attribute["nullable"] = True
+    for relationships in _relationship_schemas(fixed):
+        for relationship in relationships.get("properties", {}).values():
+            data = relationship.get("properties", {}).get("data")
+            if isinstance(data, dict) and data.get("type") == "object":
+                data["nullable"] = True
+    return fixed
+
+
+def _relationship_schemas(node: Any) -> Iterator[dict[str, Any]]:
+    """Every schema describing a resource's ``relationships`` member."""
+    if isinstance(node, dict):
+        relationships = node.get("properties", {}).get("relationships")
+        if isinstance(node.get("properties"), dict) and isinstance(relationships, dict):
+            yield relationships
+        for value in node.values():
+            yield from _relationship_schemas(value)
+    elif isinstance(node, list):
+        for item in node:
+            yield from _relationship_schemas(item)
+
+
+def schema_validator(spec: dict[str, Any], schema: dict[str, Any]) -> jsonschema.Draft7Validator:
+    """A validator of ``schema`` resolving ``#/components`` in the OpenAPI document ``spec``."""
     wrapped = copy.deepcopy(schema)
     wrapped["components"] = spec["components"]
     return jsonschema.Draft7Validator(openapi_to_json_schema(wrapped))

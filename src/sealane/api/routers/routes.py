@@ -12,18 +12,18 @@ from ...jsonapi.routes import include_route
 from ...service import routes
 from ...service.access import Caller
 from ...service.route_records import ContainerRoute
-from ..auth import authenticate_routing
 from ..geojson import GEOJSON, PLAIN_JSON, GeoJsonResponse, geojson_type
 from ..jsonapi import JsonApiResponse
 from ..listing import Include
-from ..params import parse_include
+from ..params import authenticated_routing, parse_include
 from ..render import one
 from ..route import ApiRoute
 from ..state import context_of
 from .responses import ERRORS, FEATURE_COLLECTION_SCHEMA
 
 router = APIRouter(tags=["containers"], route_class=ApiRoute)
-RoutingAuth = Annotated[Caller, Depends(authenticate_routing)]
+#: Authenticated with the routing feature (403 first), then every query parameter checked.
+RoutingAuth = Annotated[Caller, Depends(authenticated_routing)]
 
 
 @router.get("/containers/{container_id}/route", response_class=JsonApiResponse, responses=ERRORS)
@@ -59,7 +59,6 @@ def container_route(
 def container_map(request: Request, container_id: str, caller: RoutingAuth) -> GeoJsonResponse:
     """The container's route for a map: ports with their times, the track sailed, the vessel,
     the rest of its leg and the legs to come (``application/geo+json`` when asked for)."""
-    parse_include(request.query_params, ())
     found = routes.container_map(context_of(request), caller, container_id)
     return GeoJsonResponse(
         found.to_geojson(),
