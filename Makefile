@@ -37,6 +37,7 @@ bench: $(STAMP)
 	$(PY) benchmarks/positions.py
 	$(PY) benchmarks/api.py
 	$(PY) benchmarks/ais.py
+	$(PY) benchmarks/itinerary.py
 
 # Rebuild data/marnet.npz and data/ports.csv from the searoute package (offline, re-runnable).
 data: $(STAMP)

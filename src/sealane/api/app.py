@@ -16,6 +16,7 @@ from ..mcp.http import routes as mcp_routes
 from ..service.runtime import build_runtime
 from .compression import GzipMiddleware
 from .errors import install_error_handlers
+from .geojson import GEOJSON
 from .jsonapi import MEDIA_TYPE
 from .negotiation import HeadAsGet, JsonApiNegotiation
 from .routers import (
@@ -23,6 +24,7 @@ from .routers import (
     custom_fields,
     parties,
     reference,
+    routes,
     search,
     shipments,
     tracking_requests,
@@ -39,6 +41,7 @@ ROUTERS = (
     tracking_requests,
     shipments,
     containers,
+    routes,
     webhooks,
     parties,
     custom_fields,
@@ -103,7 +106,7 @@ def _openapi(app: FastAPI) -> dict[str, Any]:
         for operation in path.values():
             for status, response in operation.get("responses", {}).items():
                 content = response.get("content", {})
-                if "application/json" in content:
+                if "application/json" in content and GEOJSON not in content:
                     content[MEDIA_TYPE] = content.pop("application/json")
                     content[MEDIA_TYPE].setdefault("schema", {"type": "object"})
                 # FastAPI declares the body of a response class other than JSONResponse as a
