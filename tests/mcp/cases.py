@@ -153,6 +153,14 @@ def _ids(world: World) -> dict[str, Any]:
     return {"id": world.container_a}
 
 
+def _route_calls(out: dict[str, Any], world: World) -> None:
+    assert out["container_id"] == world.container_a
+    calls = out["calls"]
+    assert len(calls) >= 2 and calls[0]["label"] == "POL" and calls[-1]["label"] == "POD"
+    assert [c["sequence"] for c in calls] == list(range(1, len(calls) + 1))
+    assert all(c["port"]["locode"] for c in calls)
+
+
 def _found_own(out: dict[str, Any], world: World) -> None:
     cargo = [h for h in out["hits"] if h["kind"] == "container"]
     assert [h["id"] for h in cargo if h["exact"]] == [world.container_a]
@@ -372,6 +380,21 @@ CASES = [
         "without the feature",
         "get_vessel_future_positions",
         lambda w: {"vessel": w.vessel_imo, "destination_port": "NLRTM", "previous_port": "CNSHA"},
+        error="routing_disabled",
+        as_b=True,
+    ),
+    Case("port calls", "get_container_route", _ids, _route_calls),
+    Case("bad uuid", "get_container_route", lambda w: {"id": "x"}, error="invalid", field="id"),
+    Case(
+        "another account's",
+        "get_container_route",
+        lambda w: {"id": w.container_b},
+        error="not_found",
+    ),
+    Case(
+        "without the feature",
+        "get_container_route",
+        lambda w: {"id": w.container_a},
         error="routing_disabled",
         as_b=True,
     ),

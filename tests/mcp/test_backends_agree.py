@@ -20,6 +20,7 @@ CALLS = [
         },
     ),
     ("get_shipment_details", lambda w: {"id": w.shipment_a}),
+    ("get_container_route", lambda w: {"id": w.container_a}),
     ("get_container_transport_events", lambda w: {"id": w.container_a}),
     ("list_shipments", lambda w: {"include_containers": True, "port": "NLRTM", "page_size": 3}),
     (

@@ -23,6 +23,7 @@ TOOLS = {
     "list_tracking_requests",
     "get_vessel_future_positions",
     "plan_sea_route",
+    "get_container_route",
 }
 
 

@@ -88,6 +88,10 @@ class Account(Protocol):
         """Raise ``FeatureDisabled`` unless the account has the routing feature."""
         ...
 
+    async def container_route(self, container_id: str, includes: Sequence[str]) -> Document:
+        """``GET /containers/{id}/route`` with ``include`` (the routing feature)."""
+        ...
+
     async def search(self, text: str) -> Document:
         """``GET /search?query=``: shipments, containers and requests matching a number."""
         ...

@@ -12,8 +12,18 @@ import anyio.to_thread
 from ..jsonapi import Included, collection_document, single_document
 from ..jsonapi.lookups import inference_resource, search_hit_resource
 from ..jsonapi.reference import shipping_line_resource, vessel_attributes
+from ..jsonapi.routes import include_route
 from ..jsonapi.tracking import transport_event_resource
-from ..service import containers, numbers, reference, search, shipments, tracking_requests, vessels
+from ..service import (
+    containers,
+    numbers,
+    reference,
+    routes,
+    search,
+    shipments,
+    tracking_requests,
+    vessels,
+)
 from ..service.access import Caller, Gatekeeper
 from ..service.context import ServiceContext
 from ..service.filters import TrackingFilter
@@ -168,6 +178,14 @@ class LocalAccount:
         text = numbers.number_text(number)
         found = await blocking(lambda: numbers.infer_number(self.ctx, text))
         return {"data": inference_resource(text, found)}
+
+    async def container_route(self, container_id: str, includes: Sequence[str]) -> Document:
+        """A container's route, rendered as the API renders it."""
+        found = await blocking(
+            lambda: routes.container_route(self.ctx, self.caller, container_id, includes)
+        )
+        included = Included(self.base)
+        return single_document(include_route(included, found, includes), included)
 
     def _page(
         self,

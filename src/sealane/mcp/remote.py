@@ -181,6 +181,10 @@ class RemoteAccount:
         """``POST /tracking_requests/infer_number`` with ``{"number": ...}``."""
         return await self.post("/tracking_requests/infer_number", {"number": number})
 
+    async def container_route(self, container_id: str, includes: Sequence[str]) -> Document:
+        """``GET /containers/{id}/route``."""
+        return await self.get(f"/containers/{_segment(container_id)}/route", _include(includes))
+
     async def require_routing(self) -> None:
         """Ask the API whether the account has the routing feature (once per account view)."""
         if self._routing is None:
