@@ -7,6 +7,8 @@ from datetime import UTC, datetime
 from functools import lru_cache
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+from ..routing.errors import UnknownPortError
+from ..routing.ports import get_port
 from ..tracking.events import TRANSPORT
 
 #: Words for the transport events (the part after ``container.transport.``).
@@ -78,3 +80,11 @@ def event_label(event: str) -> str:
 def status_label(status: str | None) -> str:
     """Words for a status value: ``on_ship`` -> On ship."""
     return (status or "unknown").replace("_", " ").capitalize()
+
+
+def port_name(locode: str) -> str:
+    """``Tanjung Pelepas (MYTPP)`` for a LOCODE (the code alone when it is not a known port)."""
+    try:
+        return f"{get_port(locode).name} ({locode})"
+    except UnknownPortError:
+        return locode

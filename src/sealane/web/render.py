@@ -44,6 +44,7 @@ class Pages:
             when=present.when,
             label=present.event_label,
             status_label=present.status_label,
+            port_name=present.port_name,
         )
 
     def html(self, name: str, **context: Any) -> str:
