@@ -12,10 +12,10 @@ from ..service.context import ServiceContext
 
 def resolve_link(ctx: ServiceContext, caller: Caller, text: str) -> str:
     """The path to send the browser to for ``text`` (blank: the shipment list)."""
-    from ..service.search import ResolutionKind, resolve
-
     if not text.strip():
         return "/shipments"
+    from ..service.search import ResolutionKind, resolve
+
     found = resolve(ctx, caller, text)
     if found.kind is ResolutionKind.NONE or found.shipment_id is None:
         return "/shipments?" + urlencode({"q": found.query})

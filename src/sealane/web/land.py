@@ -50,5 +50,5 @@ def land_svg() -> str:
     reference with ``<use href=".../land.svg#land">`` (drawn three times for wrap-around)."""
     return (
         '<svg xmlns="http://www.w3.org/2000/svg" viewBox="-180 -90 360 180">'
-        f'<path id="land" d="{land_path()}"/></svg>'
+        f'<path id="land" vector-effect="non-scaling-stroke" d="{land_path()}"/></svg>'
     )

@@ -47,13 +47,35 @@ def ring(arcs: list[np.ndarray], indexes: list[int]) -> np.ndarray:
     return np.concatenate(pieces)
 
 
+def unwrapped(points: np.ndarray) -> np.ndarray:
+    """A ring made continuous in longitude: a ring crossing the antimeridian runs on past 180
+    (the map draws the world three times side by side), its middle kept within [-180, 180];
+    a ring around a pole (Antarctica) is
+    closed along that pole. Rings of no height (a strip along a pole) are dropped (empty)."""
+    if np.ptp(points[:, 1]) == 0.0:
+        return points[:0]
+    steps = np.diff(points[:, 0])
+    steps = (steps + 180.0) % 360.0 - 180.0
+    lons = points[0, 0] + np.concatenate([[0.0], np.cumsum(steps)])
+    lons -= 360.0 * np.round((lons.min() + lons.max()) / 720.0)  # middle within [-180, 180]
+    result = np.column_stack([lons, points[:, 1]])
+    turn = (lons[0] - lons[-1] + 180.0) % 360.0 - 180.0 + lons[-1] - lons[0]
+    if abs(turn) > 180.0:  # goes once around the globe: close along the nearer pole
+        pole = 90.0 if points[:, 1].mean() > 0 else -90.0
+        result = np.vstack([result, [[lons[-1], pole], [lons[0], pole]]])
+    return result
+
+
 def land_polygons(topology: dict[str, Any]) -> list[list[np.ndarray]]:
     """The polygons (outer ring, then holes) of the topology's ``land`` object."""
     arcs = decode_arcs(topology)
     polygons: list[list[np.ndarray]] = []
     for geometry in topology["objects"]["land"]["geometries"]:
         parts = geometry["arcs"] if geometry["type"] == "MultiPolygon" else [geometry["arcs"]]
-        polygons += [[ring(arcs, indexes) for indexes in part] for part in parts]
+        for part in parts:
+            rings = [unwrapped(ring(arcs, indexes)) for indexes in part]
+            if len(rings[0]) >= 3:
+                polygons.append([r for r in rings if len(r) >= 3])
     return polygons
 
 

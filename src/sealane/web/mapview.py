@@ -11,7 +11,7 @@ world to each side) so it is there whatever the centre.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
 
@@ -35,6 +35,9 @@ class MapPort:
     locode: str
     eta: datetime | None
     time_zone: str | None
+    #: Where the label goes: ``start`` (right of the port) or ``end`` (left, near the right
+    #: edge of the view, so it is not cut off).
+    anchor: str = "start"
 
 
 @dataclass(frozen=True, slots=True)
@@ -133,7 +136,10 @@ def map_view(collection: dict[str, Any]) -> MapView:
             lines.append(MapLine(d=d, kind="sailed" if kind in SAILED else "ahead", leg=leg))
     placed = [(p.x, p.y) for p in ports] + ([(vessel.x, vessel.y)] if vessel else [])
     placed += [_place(pt, centre) for f in features for pt in _coordinates(f)]
-    return MapView(_view_box(placed, centre), tuple(ports), tuple(lines), vessel)
+    box = _view_box(placed, centre)
+    right = box[0] + box[2] * 0.7
+    ports = [replace(p, anchor="end") if p.x > right else p for p in ports]
+    return MapView(box, tuple(ports), tuple(lines), vessel)
 
 
 def path_data(points: Sequence[tuple[float, float]], centre: float) -> str:

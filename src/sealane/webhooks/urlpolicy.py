@@ -103,6 +103,4 @@ def check_url(url: str, *, allow_private: bool, resolver: Resolver = system_reso
     for address in addresses:
         if not address_allowed(address, allow_private=allow_private):
             raise UnsafeUrl(f"{host!r} resolves to {address}, which is not a public address")
-    return CheckedUrl(
-        url=url, scheme=parts.scheme, host=host, port=port, address=addresses[0]
-    )
+    return CheckedUrl(url=url, scheme=parts.scheme, host=host, port=port, address=addresses[0])
