@@ -1,6 +1,15 @@
-"""One database row to one record: the only place that knows both shapes."""
+"""One database row to one record: the only place that knows both shapes.
+
+A row is a mapped object (what a command just changed) or a plain result row of the same table
+(what a query read without building objects, several times faster): both name their values
+alike.
+"""
 
 from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy import Row
 
 from ..routing.ports import Port, get_port
 from ..store.models import (
@@ -32,7 +41,7 @@ from .records import (
 
 
 def tracking_request_record(
-    row: TrackingRequest, shipment: ShipmentRecord | None = None
+    row: TrackingRequest | Row[Any], shipment: ShipmentRecord | None = None
 ) -> TrackingRequestRecord:
     """The record of a tracking request row."""
     return TrackingRequestRecord(
@@ -54,7 +63,7 @@ def tracking_request_record(
 
 
 def shipment_record(
-    row: Shipment,
+    row: Shipment | Row[Any],
     *,
     container_ids: tuple[str, ...],
     vessel: VesselRecord | None,
@@ -90,7 +99,7 @@ def shipment_record(
 
 
 def container_record(
-    row: Container,
+    row: Container | Row[Any],
     *,
     port_of_discharge: Port | None,
     event_ids: tuple[str, ...],
@@ -131,7 +140,7 @@ def container_record(
     )
 
 
-def transport_event_record(row: TransportEvent) -> TransportEventRecord:
+def transport_event_record(row: TransportEvent | Row[Any]) -> TransportEventRecord:
     """The record of a transport event row."""
     return TransportEventRecord(
         id=row.id,
@@ -149,7 +158,7 @@ def transport_event_record(row: TransportEvent) -> TransportEventRecord:
     )
 
 
-def estimated_event_record(row: EstimatedEvent) -> EstimatedEventRecord:
+def estimated_event_record(row: EstimatedEvent | Row[Any]) -> EstimatedEventRecord:
     """The record of an estimated event row."""
     return EstimatedEventRecord(
         id=row.id,
@@ -165,7 +174,9 @@ def estimated_event_record(row: EstimatedEvent) -> EstimatedEventRecord:
     )
 
 
-def container_updated_event_record(row: ContainerUpdatedEvent) -> ContainerUpdatedEventRecord:
+def container_updated_event_record(
+    row: ContainerUpdatedEvent | Row[Any],
+) -> ContainerUpdatedEventRecord:
     """The record of a container-updated event row."""
     return ContainerUpdatedEventRecord(
         id=row.id,
@@ -178,7 +189,7 @@ def container_updated_event_record(row: ContainerUpdatedEvent) -> ContainerUpdat
     )
 
 
-def vessel_record(row: Vessel) -> VesselRecord:
+def vessel_record(row: Vessel | Row[Any]) -> VesselRecord:
     """The record of a vessel row."""
     return VesselRecord(
         id=row.id,
@@ -193,7 +204,7 @@ def vessel_record(row: Vessel) -> VesselRecord:
     )
 
 
-def terminal_record(row: Terminal) -> TerminalRecord:
+def terminal_record(row: Terminal | Row[Any]) -> TerminalRecord:
     """The record of a terminal row."""
     return TerminalRecord(
         id=row.id,
@@ -207,7 +218,7 @@ def terminal_record(row: Terminal) -> TerminalRecord:
     )
 
 
-def shipping_line_record(row: ShippingLine) -> ShippingLineRecord:
+def shipping_line_record(row: ShippingLine | Row[Any]) -> ShippingLineRecord:
     """The record of a shipping line row."""
     prefixes = tuple(p for p in row.bill_of_lading_prefixes.split("|") if p)
     return ShippingLineRecord(
@@ -219,7 +230,7 @@ def shipping_line_record(row: ShippingLine) -> ShippingLineRecord:
     )
 
 
-def webhook_record(row: Webhook) -> WebhookRecord:
+def webhook_record(row: Webhook | Row[Any]) -> WebhookRecord:
     """The record of a webhook row (secret included; shells decide whether to show it)."""
     return WebhookRecord(
         id=row.id,
@@ -233,7 +244,7 @@ def webhook_record(row: Webhook) -> WebhookRecord:
     )
 
 
-def notification_log_record(row: WebhookNotificationLog) -> NotificationLogRecord:
+def notification_log_record(row: WebhookNotificationLog | Row[Any]) -> NotificationLogRecord:
     """The record of one delivery attempt."""
     return NotificationLogRecord(
         id=row.id,

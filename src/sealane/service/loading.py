@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Collection, Iterable, Sequence
-from typing import Any, TypeVar
+from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import Row, select
 from sqlalchemy.orm import InstrumentedAttribute, Session
 
 from ..routing.ports import get_port
@@ -33,7 +33,6 @@ from .records import (
     TransportEventRecord,
 )
 
-M = TypeVar("M")
 _EVENT_ORDER = (EventRow.timestamp, EventRow.sequence, EventRow.id)
 
 
@@ -44,7 +43,7 @@ class Loader:
         self.session = session
 
     def tracking_requests(
-        self, rows: Sequence[TrackingRequest], includes: Collection[str] = ()
+        self, rows: Sequence[TrackingRequest | Row[Any]], includes: Collection[str] = ()
     ) -> list[TrackingRequestRecord]:
         """Records of ``rows``; ``tracked_object`` (and ``.containers``) adds the shipment."""
         shipments: dict[str, ShipmentRecord] = {}
@@ -55,7 +54,7 @@ class Loader:
         return [tracking_request_record(r, shipments.get(r.shipment_id or "")) for r in rows]
 
     def shipments(
-        self, rows: Sequence[Shipment], includes: Collection[str] = ()
+        self, rows: Sequence[Shipment | Row[Any]], includes: Collection[str] = ()
     ) -> list[ShipmentRecord]:
         """Records of ``rows`` with container ids, vessel and carrier name; ``includes`` may
         add ``containers``, ``containers.transport_events`` and ``pod_terminal``."""
@@ -90,10 +89,10 @@ class Loader:
 
     def containers(
         self,
-        rows: Sequence[Container],
+        rows: Sequence[Container | Row[Any]],
         includes: Collection[str] = (),
         *,
-        parents: Sequence[Shipment] = (),
+        parents: Sequence[Shipment | Row[Any]] = (),
     ) -> list[ContainerRecord]:
         """Records of ``rows`` with their event ids; ``includes`` may add ``transport_events``,
         ``shipment`` and ``pod_terminal``. ``parents`` are shipment rows already read."""
@@ -137,30 +136,31 @@ class Loader:
         return {t.id: terminal_record(t) for t in self.rows(Terminal, Terminal.id, ids)}
 
     def rows(
-        self, model: type[M], column: InstrumentedAttribute[Any], keys: Iterable[str | None]
-    ) -> list[M]:
-        """Rows of ``model`` whose ``column`` is one of ``keys`` (no query for none)."""
+        self, model: type[Any], column: InstrumentedAttribute[Any], keys: Iterable[str | None]
+    ) -> list[Row[Any]]:
+        """Result rows of ``model``'s table whose ``column`` is one of ``keys`` (no query for
+        none): plain rows, not mapped objects, since they are only read."""
         wanted = sorted({key for key in keys if key})
         if not wanted:
             return []
-        return list(self.session.scalars(select(model).where(column.in_(wanted))))
+        return list(self.session.execute(select(model.__table__).where(column.in_(wanted))))
 
-    def _containers_of(self, shipment_ids: Sequence[str]) -> list[Container]:
+    def _containers_of(self, shipment_ids: Sequence[str]) -> list[Row[Any]]:
         if not shipment_ids:
             return []
         query = (
-            select(Container)
+            select(Container.__table__)
             .where(Container.shipment_id.in_(shipment_ids))
             .order_by(Container.number, Container.id)
         )
-        return list(self.session.scalars(query))
+        return list(self.session.execute(query))
 
     def _events_of(self, container_ids: Sequence[str]) -> dict[str, list[TransportEventRecord]]:
         """Each container's transport events, in time order."""
         found: dict[str, list[TransportEventRecord]] = defaultdict(list)
         if container_ids:
-            query = select(EventRow).where(EventRow.container_id.in_(container_ids))
-            for event in self.session.scalars(query.order_by(*_EVENT_ORDER)):
+            query = select(EventRow.__table__).where(EventRow.container_id.in_(container_ids))
+            for event in self.session.execute(query.order_by(*_EVENT_ORDER)):
                 found[event.container_id].append(transport_event_record(event))
         return found
 
@@ -176,5 +176,5 @@ class Loader:
         return found
 
 
-def _pod(shipment: Shipment | None) -> Any:
+def _pod(shipment: Shipment | Row[Any] | None) -> Any:
     return get_port(shipment.port_of_discharge_locode) if shipment is not None else None

@@ -5,7 +5,9 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Sequence
+from typing import Any
 
+from sqlalchemy import Row
 from sqlalchemy.orm import Session
 
 from ..routing.ports import get_port
@@ -97,11 +99,11 @@ class _Named:
     def load(
         cls,
         loader: Loader,
-        events: Sequence[TransportEvent],
-        estimates: Sequence[EstimatedEvent],
-        updates: Sequence[ContainerUpdatedEvent],
-        requests: Sequence[TrackingRequest],
-        created: Sequence[Container],
+        events: Sequence[Row[Any]],
+        estimates: Sequence[Row[Any]],
+        updates: Sequence[Row[Any]],
+        requests: Sequence[Row[Any]],
+        created: Sequence[Row[Any]],
     ) -> _Named:
         """Each named object read once, whichever reference names it."""
         known = {c.id for c in created}
