@@ -3,13 +3,18 @@
 from __future__ import annotations
 
 from http.cookies import SimpleCookie
+from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
 
+from sealane.api.app import create_app
+from sealane.clock import ManualClock
+from sealane.config import Settings
+from sealane.service.accounts import create_account
 from sealane.web.guard import SESSION_COOKIE, safe_back
 
-from .conftest import Demo, csrf_of, sign_in
+from .conftest import START, Demo, csrf_of, sign_in
 
 
 def test_signed_out__page_redirects_to_sign_in_with_the_way_back(client: TestClient) -> None:
@@ -178,3 +183,19 @@ def test_signed_in__sign_in_page_goes_on(client: TestClient, demo: Demo) -> None
     sign_in(client, demo.routing_key)
     response = client.get("/sign-in?next=/track", follow_redirects=False)
     assert response.headers["location"] == "/track"
+
+
+def test_pages__count_against_the_accounts_rate_limit(tmp_path: Path) -> None:
+    settings = Settings(
+        database_url=f"sqlite:///{tmp_path / 'sealane.db'}", rate_limit_per_minute=3
+    )
+    app = create_app(settings, clock=ManualClock(START))
+    key = create_account(app.state.sealane.context, "Busy Co", routing=False).secret
+    with TestClient(app) as busy:
+        sign_in(busy, key)  # the sign-in is the first request of the minute
+        assert busy.get("/track").status_code == 200
+        assert busy.get("/track").status_code == 200
+        limited = busy.get("/track")
+    assert limited.status_code == 429
+    assert int(limited.headers["retry-after"]) >= 1
+    assert "<h1>Too many requests</h1>" in limited.text
