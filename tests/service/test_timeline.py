@@ -2,87 +2,54 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import MISSING, fields, replace
 from datetime import UTC, datetime, timedelta
+from typing import Any, TypeVar
 
 from sealane.routing.ports import get_port
 from sealane.service.records import ContainerRecord, ShipmentRecord, TransportEventRecord
 from sealane.service.timeline import container_timeline, plan
 
 T0 = datetime(2026, 11, 1, tzinfo=UTC)
+R = TypeVar("R")
+
+
+def record(kind: type[R], **given: Any) -> R:
+    """A record with ``given`` values and None for every other field the timeline never reads."""
+    needed = {
+        f.name: None
+        for f in fields(kind)  # type: ignore[arg-type]
+        if f.default is MISSING and f.default_factory is MISSING
+    }
+    return kind(**{**needed, **given})
 
 
 def shipment(transshipments: tuple[str, ...] = ("SGSIN",)) -> ShipmentRecord:
-    return ShipmentRecord(
+    return record(
+        ShipmentRecord,
         id="s",
-        bill_of_lading_number="BL",
-        booking_number=None,
-        ref_numbers=(),
-        shipping_line_scac="TEST",
-        shipping_line_name=None,
         port_of_lading=get_port("CNSHA"),
         port_of_discharge=get_port("NLRTM"),
         transshipment_locodes=transshipments,
-        pod_vessel=None,
-        pod_voyage_number=None,
-        pod_terminal_id=None,
         pol_etd_at=T0 + timedelta(days=2),
-        pol_atd_at=None,
         pod_eta_at=T0 + timedelta(days=30),
-        pod_ata_at=None,
-        tracking_stopped_at=None,
-        created_at=T0,
-        updated_at=T0,
-        container_ids=("c",),
     )
 
 
 def event(name: str, locode: str, day: int) -> TransportEventRecord:
-    return TransportEventRecord(
+    return record(
+        TransportEventRecord,
         id=f"{name}-{locode}",
         event=f"container.transport.{name}",
-        shipment_id="s",
-        container_id="c",
         voyage_number="001E",
         timestamp=T0 + timedelta(days=day),
-        timezone=None,
         location_locode=locode,
-        vessel_id=None,
-        terminal_id=None,
         data_source="shipping_line",
-        created_at=T0,
     )
 
 
 def container(*events: TransportEventRecord) -> ContainerRecord:
-    return ContainerRecord(
-        id="c",
-        number="TSTU1000019",
-        shipment_id="s",
-        seal_number=None,
-        equipment_type="dry",
-        equipment_length=40,
-        equipment_height="standard",
-        weight_in_lbs=0,
-        current_status="new",
-        ref_numbers=(),
-        pod_terminal_id=None,
-        fees_at_pod_terminal=(),
-        holds_at_pod_terminal=(),
-        pickup_lfd=None,
-        pickup_appointment_at=None,
-        availability_known=False,
-        available_for_pickup=None,
-        pod_arrived_at=None,
-        pod_discharged_at=None,
-        pod_full_out_at=None,
-        empty_terminated_at=None,
-        created_at=T0,
-        updated_at=T0,
-        port_of_discharge=get_port("NLRTM"),
-        event_ids=tuple(e.id for e in events),
-        events=events,
-    )
+    return record(ContainerRecord, id="c", events=events)
 
 
 def test_plan__origin_each_transshipment_destination() -> None:
