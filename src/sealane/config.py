@@ -30,6 +30,14 @@ class Settings:
     webhook_source_ips: tuple[str, ...] = ()
     #: Public base address of the API, used in ``links`` (no trailing slash, includes ``/v2``).
     base_url: str = "http://127.0.0.1:8000/v2"
+    #: Key signing the web app's session cookies and CSRF tokens ("": read or create
+    #: ``web_secret_file``).
+    web_secret_key: str = ""
+    #: File holding the web secret key, created with a random key when missing ("": next to
+    #: the SQLite database file, or ``sealane-web-secret`` in the working directory).
+    web_secret_file: str = ""
+    #: How long a web sign-in lasts, in seconds.
+    web_session_seconds: int = 8 * 3600
     extra: Mapping[str, str] = field(default_factory=dict)
 
     @classmethod
@@ -65,6 +73,13 @@ class Settings:
             values["webhook_source_ips"] = _ipv4_list(environ[name], name)
         if "SEALANE_BASE_URL" in environ:
             values["base_url"] = environ["SEALANE_BASE_URL"].rstrip("/")
+        if "SEALANE_WEB_SECRET_KEY" in environ:
+            values["web_secret_key"] = environ["SEALANE_WEB_SECRET_KEY"].strip()
+        if "SEALANE_WEB_SECRET_FILE" in environ:
+            values["web_secret_file"] = environ["SEALANE_WEB_SECRET_FILE"].strip()
+        if "SEALANE_WEB_SESSION_SECONDS" in environ:
+            name = "SEALANE_WEB_SESSION_SECONDS"
+            values["web_session_seconds"] = _positive_int(environ[name], name)
         settings = cls(**values)
         return replace(settings, **{k: v for k, v in overrides.items() if v is not None})
 
