@@ -39,6 +39,14 @@ class Settings:
     mcp_allowed_hosts: tuple[str, ...] = ()
     #: ``Origin`` values the MCP endpoint accepts (``scheme://host[:port|:*]``); empty: loopback.
     mcp_allowed_origins: tuple[str, ...] = ()
+    #: Key signing the web app's session cookies and CSRF tokens ("": read or create
+    #: ``web_secret_file``).
+    web_secret_key: str = ""
+    #: File holding the web secret key, created with a random key when missing ("": next to
+    #: the SQLite database file, or ``sealane-web-secret`` in the working directory).
+    web_secret_file: str = ""
+    #: How long a web sign-in lasts, in seconds.
+    web_session_seconds: int = 8 * 3600
     extra: Mapping[str, str] = field(default_factory=dict)
 
     @classmethod
@@ -75,6 +83,13 @@ class Settings:
         if "SEALANE_BASE_URL" in environ:
             values["base_url"] = environ["SEALANE_BASE_URL"].rstrip("/")
         values.update(_mcp_values(environ))
+        if "SEALANE_WEB_SECRET_KEY" in environ:
+            values["web_secret_key"] = environ["SEALANE_WEB_SECRET_KEY"].strip()
+        if "SEALANE_WEB_SECRET_FILE" in environ:
+            values["web_secret_file"] = environ["SEALANE_WEB_SECRET_FILE"].strip()
+        if "SEALANE_WEB_SESSION_SECONDS" in environ:
+            name = "SEALANE_WEB_SESSION_SECONDS"
+            values["web_session_seconds"] = _positive_int(environ[name], name)
         settings = cls(**values)
         return replace(settings, **{k: v for k, v in overrides.items() if v is not None})
 

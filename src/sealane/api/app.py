@@ -12,8 +12,11 @@ from fastapi.openapi.utils import get_openapi
 from ..clock import Clock
 from ..config import Settings
 from ..mcp.apps import endpoint_for
-from ..mcp.http import routes as mcp_routes
+from ..mcp.http import McpMount
 from ..service.runtime import build_runtime
+from ..web.apidocs import install_api_docs
+from ..web.app import create_web_app
+from ..web.mount import WebShell
 from .compression import GzipMiddleware
 from .errors import install_error_handlers
 from .geojson import GEOJSON
@@ -80,14 +83,17 @@ def create_app(
         version="2",
         description="Container tracking with vessel routing: JSON:API documents under /v2.",
         openapi_url=f"{API_PREFIX}/openapi.json",
-        docs_url=f"{API_PREFIX}/docs",
+        docs_url=None,  # served with local assets by install_api_docs
         redoc_url=None,
     )
     app.state.sealane = runtime
     install_error_handlers(app)
     for module in ROUTERS:
         app.include_router(module.router, prefix=API_PREFIX)
-    app.router.routes += mcp_routes(mcp)  # the MCP server: POST /mcp and /api/mcp
+    install_api_docs(app, API_PREFIX)
+    # Innermost: paths outside /v2 go to the web app and never meet the API's error handlers.
+    app.add_middleware(WebShell, web=create_web_app(runtime), api_prefix=API_PREFIX)
+    app.add_middleware(McpMount, endpoint=mcp)  # before the web app: POST /mcp and /api/mcp
     app.add_middleware(JsonApiNegotiation, prefix=API_PREFIX)
     app.add_middleware(GzipMiddleware, minimum_size=1024, level=1)
     app.add_middleware(HeadAsGet)

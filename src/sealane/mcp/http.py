@@ -18,7 +18,7 @@ from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
 from mcp.server.transport_security import TransportSecuritySettings
 from starlette.datastructures import Headers
 from starlette.routing import Route
-from starlette.types import Receive, Scope, Send
+from starlette.types import ASGIApp, Receive, Scope, Send
 
 from ..config import Settings
 from ..service.errors import RateLimited, ServiceError, Unauthenticated
@@ -150,6 +150,21 @@ class McpEndpoint:
             return
         scope.setdefault("state", {})[ACCOUNT_KEY] = account
         await self.manager.handle_request(scope, receive, send)
+
+
+class McpMount:
+    """Middleware sending requests for :data:`PATHS` to the MCP endpoint before the app (and the
+    web app behind it, which takes every other path outside the API) sees them."""
+
+    def __init__(self, app: ASGIApp, *, endpoint: McpEndpoint) -> None:
+        self.app = app
+        self.endpoint = endpoint
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http" and scope["path"] in PATHS:
+            await self.endpoint(scope, receive, send)
+            return
+        await self.app(scope, receive, send)
 
 
 def routes(endpoint: McpEndpoint) -> list[Route]:
