@@ -11,6 +11,8 @@ from fastapi.openapi.utils import get_openapi
 
 from ..clock import Clock
 from ..config import Settings
+from ..mcp.apps import endpoint_for
+from ..mcp.http import McpMount
 from ..service.runtime import build_runtime
 from ..web.apidocs import install_api_docs
 from ..web.app import create_web_app
@@ -63,13 +65,16 @@ def create_app(
     server does this); without it, tests call ``app.state.sealane.tracking.tick()`` themselves.
     """
     runtime = build_runtime(settings, clock=clock, migrate=migrate, poll_interval_s=poll_interval_s)
+    mcp = endpoint_for(settings, runtime)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         runtime.start()
         try:
-            yield
+            async with mcp.running():
+                yield
         finally:
+            await mcp.state.backend.aclose()
             runtime.stop()
 
     app = FastAPI(
@@ -88,6 +93,7 @@ def create_app(
     install_api_docs(app, API_PREFIX)
     # Innermost: paths outside /v2 go to the web app and never meet the API's error handlers.
     app.add_middleware(WebShell, web=create_web_app(runtime), api_prefix=API_PREFIX)
+    app.add_middleware(McpMount, endpoint=mcp)  # before the web app: POST /mcp and /api/mcp
     app.add_middleware(JsonApiNegotiation, prefix=API_PREFIX)
     app.add_middleware(GzipMiddleware, minimum_size=1024, level=1)
     app.add_middleware(HeadAsGet)
