@@ -1,7 +1,7 @@
 """The MCP server: ``tools/call get_container`` over HTTP against the same use case in process,
 and tool calls per second with 8 concurrent clients.
 
-Run ``.venv/bin/python benchmarks/mcp.py`` (``--calls N`` per latency run, ``--duration S`` of
+Run ``.venv/bin/python benchmarks/mcp_server.py`` (``--calls N`` per latency run, ``--duration S`` of
 the load run, ``--clients``, ``--processes``). It seeds a fresh SQLite file with the demo
 (tracked shipments), starts ``sealane serve`` on it (the MCP endpoint is ``/mcp`` there) and
 prints two tables:
