@@ -1,10 +1,10 @@
 """The MCP server: ``tools/call get_container`` over HTTP against the same use case in process,
 and tool calls per second with 8 concurrent clients.
 
-Run ``.venv/bin/python benchmarks/mcp_server.py`` (``--calls N`` per latency run, ``--duration S`` of
-the load run, ``--clients``, ``--processes``). It seeds a fresh SQLite file with the demo
-(tracked shipments), starts ``sealane serve`` on it (the MCP endpoint is ``/mcp`` there) and
-prints two tables:
+Run ``.venv/bin/python benchmarks/mcp_server.py`` (``--calls N`` per latency run,
+``--duration S`` of the load run, ``--clients``, ``--processes``). It seeds a fresh SQLite
+file with the demo (tracked shipments), starts ``sealane serve`` on it (the MCP endpoint is
+``/mcp`` there) and prints two tables:
 
 1. latency of one call, each side measured in this one process, one after the other: the
    application layer's ``get_container`` (with its shipment) called directly, the API's
@@ -29,16 +29,10 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
-# This file is named like the SDK's package: take its folder off the path while importing it.
-HERE = Path(__file__).resolve().parent
-sys.path[:] = [entry for entry in sys.path if Path(entry or ".").resolve() != HERE]
-
 import httpx
 import httpx2
 from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
-
-sys.path.insert(0, str(HERE))
 
 from _util import fmt, fmt_ms, machine_lines, render_table
 from api import free_port, percentile, samples_ms, stop_server, wait_ready
