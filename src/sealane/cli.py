@@ -16,6 +16,7 @@ from dataclasses import replace
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
+from .cli_accounts import add_account_commands
 from .routing import Route, RoutingError, route
 
 if TYPE_CHECKING:
@@ -292,18 +293,6 @@ def _warn_private(settings: Settings) -> None:
         )
 
 
-def cmd_accounts_create(args: argparse.Namespace) -> int:
-    """``sealane accounts create NAME``: prints the new API key alone on the last line."""
-    from .service.accounts import create_account
-    from .service.runtime import build_runtime
-
-    runtime = build_runtime(_settings(args))
-    key = create_account(runtime.context, args.name, routing=args.routing)
-    print(f"account {key.account_id} ({args.name}), routing {'on' if args.routing else 'off'}")
-    print(key.secret)
-    return 0
-
-
 def cmd_ais(args: argparse.Namespace) -> int:
     """``sealane ais connect | listen | replay``: ingest AIS sentences into the database."""
     from pathlib import Path
@@ -446,14 +435,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p_worker.set_defaults(handler=cmd_webhooks_worker)
 
-    p_accounts = commands.add_parser("accounts", help="manage accounts")
-    accounts = p_accounts.add_subparsers(dest="accounts_command", required=True)
-    p_create = accounts.add_parser("create", help="create an account; prints its API key last")
-    p_create.add_argument("name")
-    p_create.add_argument("--routing", action="store_true", help="enable the routing feature")
-    p_create.add_argument("--database", default=None, help="database URL")
-    p_create.set_defaults(handler=cmd_accounts_create)
-
+    add_account_commands(commands)
     _add_ais_commands(commands)
     return parser
 

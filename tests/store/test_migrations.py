@@ -20,6 +20,7 @@ from .conftest import START
 MODEL_TABLES = {
     "accounts",
     "api_keys",
+    "web_sessions",
     "shipping_lines",
     "terminals",
     "vessels",
@@ -47,7 +48,7 @@ MODEL_TABLES = {
 }
 ALL_TABLES = MODEL_TABLES | {"alembic_version"}
 #: The newest migration.
-HEAD = "0006"
+HEAD = "0007"
 
 
 def tables(engine: Engine) -> set[str]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 from http.cookies import SimpleCookie
 from pathlib import Path
 
@@ -11,7 +12,7 @@ from fastapi.testclient import TestClient
 from sealane.api.app import create_app
 from sealane.clock import ManualClock
 from sealane.config import Settings
-from sealane.service.accounts import create_account
+from sealane.service.accounts import create_account, revoke_key
 from sealane.web.guard import SESSION_COOKIE, safe_back
 
 from .conftest import START, Demo, csrf_of, sign_in
@@ -167,11 +168,12 @@ def test_session__expires(client: TestClient, demo: Demo) -> None:
     demo.clock.advance(8 * 3600 + 1)
     try:
         response = client.get("/shipments/find?q=PO-0001", follow_redirects=False)
+        sign_in_page = client.get(response.headers["location"]).text
     finally:
         demo.clock.advance(-(8 * 3600 + 1))
     assert response.status_code == 303
     assert response.headers["location"] == "/sign-in?next=%2Fshipments%2Ffind%3Fq%3DPO-0001&ended=1"
-    assert "Your session has ended" in client.get(response.headers["location"]).text
+    assert "Your session has ended" in sign_in_page
 
 
 def test_session__forged_cookie_is_not_a_session(client: TestClient) -> None:
@@ -199,3 +201,47 @@ def test_pages__count_against_the_accounts_rate_limit(tmp_path: Path) -> None:
     assert limited.status_code == 429
     assert int(limited.headers["retry-after"]) >= 1
     assert "<h1>Too many requests</h1>" in limited.text
+
+
+def test_sessions__shared_by_two_server_processes_and_revoked_with_their_key(
+    tmp_path: Path,
+) -> None:
+    """Two apps on one database (as two ``sealane serve`` would be): a session started on one
+    is valid on the other, revoking its key ends it on both at once, and the database holds
+    only the hash of the id the cookie carries."""
+    settings = Settings(database_url=f"sqlite:///{tmp_path / 'sealane.db'}")
+    first, second = (create_app(settings, clock=ManualClock(START)) for _ in range(2))
+    key = create_account(first.state.sealane.context, "Shared Co", routing=False)
+    with TestClient(first) as one, TestClient(second) as two:
+        sign_in(one, key.secret)
+        cookie = one.cookies[SESSION_COOKIE]
+        two.cookies.set(SESSION_COOKIE, cookie)
+        assert two.get("/shipments", follow_redirects=False).status_code == 200
+
+        with first.state.sealane.engine.connect() as db:
+            stored = [row[0] for row in db.exec_driver_sql("SELECT id_hash FROM web_sessions")]
+        session_id = cookie.rpartition(".")[0]
+        assert stored == [hashlib.sha256(session_id.encode()).hexdigest()]
+
+        revoke_key(first.state.sealane.context, key.key_id)
+        for client in (one, two):
+            ended = client.get("/shipments", follow_redirects=False)
+            assert ended.status_code == 303
+            assert ended.headers["location"].endswith("&ended=1")
+    for app in (first, second):
+        app.state.sealane.engine.dispose()
+
+
+def test_sessions__sign_out_on_one_process_ends_it_on_the_other(tmp_path: Path) -> None:
+    settings = Settings(database_url=f"sqlite:///{tmp_path / 'sealane.db'}")
+    first, second = (create_app(settings, clock=ManualClock(START)) for _ in range(2))
+    key = create_account(first.state.sealane.context, "Shared Co", routing=False).secret
+    with TestClient(first) as one, TestClient(second) as two:
+        sign_in(one, key)
+        two.cookies.set(SESSION_COOKIE, one.cookies[SESSION_COOKIE])
+        page = two.get("/shipments")
+        assert page.status_code == 200
+        assert two.post("/sign-out", data={"csrf_token": csrf_of(page.text)}).status_code == 200
+        assert one.get("/shipments", follow_redirects=False).status_code == 303
+    for app in (first, second):
+        app.state.sealane.engine.dispose()

@@ -85,6 +85,24 @@ class ApiKey(Base):
     account: Mapped[Account] = relationship(back_populates="api_keys")
 
 
+class BrowserSession(Base):
+    """A signed-in browser of the web app, under the API key it signed in with.
+
+    Only the SHA-256 of the session id is stored (the id itself is in the browser's signed
+    cookie), so a copy of the table signs nobody in; revoking the key ends its sessions.
+    """
+
+    __tablename__ = "web_sessions"
+
+    id_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    api_key_id: Mapped[str] = mapped_column(
+        ForeignKey("api_keys.id", ondelete="CASCADE"), index=True
+    )
+    csrf_token: Mapped[str] = mapped_column(String(64))
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime())
+    expires_at: Mapped[datetime] = mapped_column(UTCDateTime(), index=True)
+
+
 class ShippingLine(Base):
     """An ocean carrier, keyed by its SCAC."""
 

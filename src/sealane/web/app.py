@@ -12,6 +12,7 @@ from starlette.responses import RedirectResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
+from ..service.browser_sessions import BrowserSessions
 from ..service.runtime import Runtime
 from .errors import install_error_pages
 from .land import land_svg
@@ -21,7 +22,7 @@ from .pages.signin import sign_in, sign_in_page, sign_out
 from .pages.track import request_page, track, track_page
 from .render import Pages
 from .secret import secret_key
-from .sessions import SessionStore, Signer
+from .signer import Signer
 from .state import WebState
 
 #: Browsers may keep static files this long (seconds); they are revalidated after.
@@ -68,7 +69,7 @@ def create_web_app(runtime: Runtime) -> Starlette:
     app.state.web = WebState(
         context=runtime.context,
         gate=runtime.gate,
-        sessions=SessionStore(runtime.clock, settings.web_session_seconds),
+        sessions=BrowserSessions(runtime.context, runtime.gate, settings.web_session_seconds),
         signer=Signer(secret_key(settings)),
         pages=Pages(),
     )

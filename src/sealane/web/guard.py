@@ -11,9 +11,8 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from ..service.access import Caller
-from ..service.errors import Unauthenticated
+from ..service.browser_sessions import WebSession
 from .errors import CsrfRejected, SignInRequired
-from .sessions import WebSession
 from .state import web_of
 
 SESSION_COOKIE = "sealane_session"
@@ -23,28 +22,24 @@ MAX_BACK_CHARS = 2048
 
 
 def current_session(request: Request) -> WebSession | None:
-    """The live session whose signed id the request's cookie carries, or None."""
+    """The live session whose signed id the request's cookie carries, or None (blocking: it
+    asks the database, so run it off the event loop)."""
     cookie = request.cookies.get(SESSION_COOKIE)
     web = web_of(request)
     session_id = web.signer.unsign("session", cookie) if cookie else None
-    return web.sessions.get(session_id) if session_id else None
+    return web.sessions.find(session_id) if session_id else None
 
 
 def signed_in(request: Request) -> Caller:
-    """The caller of a signed-in request (blocking: run it off the event loop); otherwise
-    :class:`SignInRequired` naming this page to come back to."""
+    """The caller of a signed-in request, counted against its rate limit (blocking: run it off
+    the event loop); otherwise :class:`SignInRequired` naming this page to come back to. A
+    session whose key was revoked is no longer found, and reads as ended."""
     session = current_session(request)
     if session is None:
         back = request.url.path + (f"?{request.url.query}" if request.url.query else "")
         ended = SESSION_COOKIE in request.cookies
         raise SignInRequired(back if request.method == "GET" else None, ended=ended)
-    address = request.client.host if request.client else ""
-    web = web_of(request)
-    try:
-        caller = web.gate.authorize(session.api_key, address=address)
-    except Unauthenticated:  # the key was revoked since sign-in
-        web.sessions.end(session.id)
-        raise SignInRequired(None, ended=True) from None
+    caller = web_of(request).sessions.admit(session)
     request.state.web_session = session
     return caller
 

@@ -7,9 +7,10 @@ from dataclasses import dataclass
 from starlette.requests import Request
 
 from ..service.access import Gatekeeper
+from ..service.browser_sessions import BrowserSessions
 from ..service.context import ServiceContext
 from .render import Pages
-from .sessions import SessionStore, Signer
+from .signer import Signer
 
 
 @dataclass(frozen=True, slots=True)
@@ -18,7 +19,7 @@ class WebState:
 
     context: ServiceContext
     gate: Gatekeeper
-    sessions: SessionStore
+    sessions: BrowserSessions
     signer: Signer
     pages: Pages
 

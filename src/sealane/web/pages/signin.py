@@ -52,13 +52,12 @@ async def sign_in(request: Request) -> Response:
         return _form(request, back, error="Enter your API key.", status=400)
     address = request.client.host if request.client else ""
     try:
-        caller = await run_in_threadpool(lambda: web.gate.authorize(key, address=address))
+        session = await run_in_threadpool(web.sessions.start, key, address=address)
     except Unauthenticated:
         return _form(request, back, error="That API key is not valid.", status=401)
-    previous = current_session(request)
+    previous = await run_in_threadpool(current_session, request)
     if previous is not None:
-        web.sessions.end(previous.id)
-    session = web.sessions.create(key, caller.account_id)
+        await run_in_threadpool(web.sessions.end, previous.id)
     response = RedirectResponse(back or HOME, status_code=303)
     set_session_cookie(request, response, session, web.context.clock.now())
     response.delete_cookie(SIGNIN_COOKIE, path="/sign-in")
@@ -68,10 +67,10 @@ async def sign_in(request: Request) -> Response:
 async def sign_out(request: Request) -> Response:
     """End the session (the form carries its CSRF token) and forget the cookie."""
     form = await read_form(request)
-    session = current_session(request)
+    session = await run_in_threadpool(current_session, request)
     if session is not None:
         check_csrf(request, form, session)
-        web_of(request).sessions.end(session.id)
+        await run_in_threadpool(web_of(request).sessions.end, session.id)
     response = RedirectResponse("/sign-in?signed_out=1", status_code=303)
     clear_session_cookie(request, response)
     return response
