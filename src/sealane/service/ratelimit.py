@@ -16,8 +16,9 @@ from __future__ import annotations
 
 import hashlib
 import math
+from functools import cache
 
-from sqlalchemy import Connection, Engine, Table, delete, func, select, text
+from sqlalchemy import Connection, Engine, Table, bindparam, delete, func, select, text
 from sqlalchemy.dialects import postgresql, sqlite
 
 from ..clock import Clock
@@ -25,6 +26,15 @@ from ..store.models import RateLimitCount
 
 WINDOW_S = 60.0
 _COUNTS: Table = RateLimitCount.__table__  # type: ignore[assignment]
+# The statements are built once: every request runs them, and building a statement costs more
+# CPU than SQLite takes to run it.
+_PRUNE = delete(_COUNTS).where(
+    _COUNTS.c.key == bindparam("key"), _COUNTS.c.second <= bindparam("cutoff")
+)
+_WINDOW = select(func.coalesce(func.sum(_COUNTS.c.count), 0), func.min(_COUNTS.c.second)).where(
+    _COUNTS.c.key == bindparam("key"), _COUNTS.c.second > bindparam("cutoff")
+)
+_LOCK = text("SELECT pg_advisory_xact_lock(:lock)")
 
 
 class RateLimiter:
@@ -41,12 +51,11 @@ class RateLimiter:
         now = self.clock.now().timestamp()
         with self.engine.begin() as connection:
             self._lock(connection, key)
-            connection.execute(
-                delete(_COUNTS).where(_COUNTS.c.key == key, _COUNTS.c.second <= now - self.window_s)
-            )
+            connection.execute(_PRUNE, {"key": key, "cutoff": now - self.window_s})
             wait = self._wait(connection, key, now)
             if wait is None:
-                connection.execute(_increment(connection, key, math.floor(now)))
+                upsert = _increment(connection.dialect.name)
+                connection.execute(upsert, {"key": key, "second": math.floor(now)})
             return wait
 
     def exceeded(self, key: str) -> float | None:
@@ -56,11 +65,8 @@ class RateLimiter:
             return self._wait(connection, key, self.clock.now().timestamp())
 
     def _wait(self, connection: Connection, key: str, now: float) -> float | None:
-        total, oldest = connection.execute(
-            select(func.coalesce(func.sum(_COUNTS.c.count), 0), func.min(_COUNTS.c.second)).where(
-                _COUNTS.c.key == key, _COUNTS.c.second > now - self.window_s
-            )
-        ).one()
+        cutoff = now - self.window_s
+        total, oldest = connection.execute(_WINDOW, {"key": key, "cutoff": cutoff}).one()
         if total < self.limit:
             return None
         return max(float(oldest) + self.window_s - now, 0.0)
@@ -70,13 +76,17 @@ class RateLimiter:
         if connection.dialect.name == "postgresql":
             digest = hashlib.blake2b(key.encode(), digest_size=8).digest()
             lock = int.from_bytes(digest, "big", signed=True)
-            connection.execute(text("SELECT pg_advisory_xact_lock(:lock)"), {"lock": lock})
+            connection.execute(_LOCK, {"lock": lock})
 
 
-def _increment(connection: Connection, key: str, second: int) -> postgresql.Insert | sqlite.Insert:
-    """One more hit in ``key``'s row for ``second`` (the row made on the second's first hit)."""
-    dialect = postgresql if connection.dialect.name == "postgresql" else sqlite
-    statement = dialect.insert(_COUNTS).values(key=key, second=second, count=1)
+@cache
+def _increment(dialect_name: str) -> postgresql.Insert | sqlite.Insert:
+    """One more hit in the row of a key and second (made on the second's first hit), for the
+    database ``dialect_name``: parameters ``key`` and ``second``."""
+    dialect = postgresql if dialect_name == "postgresql" else sqlite
+    statement = dialect.insert(_COUNTS).values(
+        key=bindparam("key"), second=bindparam("second"), count=1
+    )
     upsert: postgresql.Insert | sqlite.Insert = statement.on_conflict_do_update(
         index_elements=[_COUNTS.c.key, _COUNTS.c.second],
         set_={"count": _COUNTS.c.count + 1},
