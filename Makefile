@@ -18,10 +18,10 @@ run: $(STAMP)
 	$(VENV)/bin/sealane serve --demo
 
 test: $(STAMP)
-	$(PY) -m pytest -q
+	$(PY) -m pytest -q -n auto
 
 test-quick: $(STAMP)
-	$(PY) -m pytest -q -m "not slow"
+	$(PY) -m pytest -q -n auto -m "not slow"
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check src tests benchmarks
@@ -37,6 +37,7 @@ bench: $(STAMP)
 	$(PY) benchmarks/positions.py
 	$(PY) benchmarks/api.py
 	$(PY) benchmarks/ais.py
+	$(PY) benchmarks/itinerary.py
 
 # Rebuild data/marnet.npz and data/ports.csv from the searoute package (offline, re-runnable).
 data: $(STAMP)

@@ -220,6 +220,30 @@ def cmd_serve(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_mcp(args: argparse.Namespace) -> int:
+    """``sealane mcp``: the MCP server over streamable HTTP (``/mcp``), or on stdio."""
+    import anyio
+
+    from .mcp.apps import serve_stdio, standalone_app
+
+    settings = _settings(args)
+    if args.stdio:
+        if not settings.mcp_api_token:
+            print("sealane: error: --stdio needs SERVICE_API_TOKEN (an API key)", file=sys.stderr)
+            return 2
+        anyio.run(serve_stdio, settings)
+        return 0
+    import uvicorn
+
+    if args.base_url is not None:
+        settings = replace(settings, base_url=args.base_url.rstrip("/"))
+    elif "SEALANE_BASE_URL" not in os.environ:
+        settings = replace(settings, base_url=f"http://{args.host}:{args.port}/v2")
+    app = standalone_app(settings)
+    uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level)
+    return 0
+
+
 def _print_demo(settings: Settings, keys: list[tuple[str, str]]) -> None:
     """The demo's tokens and a few requests to try."""
     base = settings.base_url
@@ -398,6 +422,15 @@ def build_parser() -> argparse.ArgumentParser:
         "--poll-interval", type=float, default=5.0, help="seconds between tracking polls (0: off)"
     )
     p_serve.set_defaults(handler=cmd_serve)
+
+    p_mcp = commands.add_parser("mcp", help="run the MCP server (HTTP, or stdio with --stdio)")
+    p_mcp.add_argument("--stdio", action="store_true", help="read and answer on stdin/stdout")
+    p_mcp.add_argument("--host", default="127.0.0.1")
+    p_mcp.add_argument("--port", type=int, default=8001)
+    p_mcp.add_argument("--database", default=None, help="database URL (local backend)")
+    p_mcp.add_argument("--base-url", default=None, help="public API base for links (…/v2)")
+    p_mcp.add_argument("--log-level", default="warning")
+    p_mcp.set_defaults(handler=cmd_mcp)
 
     p_webhooks = commands.add_parser("webhooks", help="webhook delivery")
     webhook_commands = p_webhooks.add_subparsers(dest="webhooks_command", required=True)

@@ -11,6 +11,7 @@ from fastapi.openapi.utils import get_openapi
 
 from ..service import reference
 from .bodies import COMPONENTS, SCAC
+from .geojson import GEOJSON
 from .jsonapi import MEDIA_TYPE
 from .routers.responses import DOCUMENT_SCHEMA, error_response
 
@@ -63,7 +64,7 @@ def _responses(operation: dict[str, Any], *, write: bool) -> None:
     responses = operation.setdefault("responses", {})
     for status, response in responses.items():
         content = response.get("content", {})
-        if PLAIN_JSON in content:
+        if PLAIN_JSON in content and GEOJSON not in content:  # a map answers plain JSON too
             content[MEDIA_TYPE] = content.pop(PLAIN_JSON)
             content[MEDIA_TYPE].setdefault("schema", {"type": "object"})
         # FastAPI declares the body of a response class other than JSONResponse as a plain
