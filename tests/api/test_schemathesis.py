@@ -1,7 +1,8 @@
-"""Schemathesis over every ``/v2`` operation, on SQLite and on PostgreSQL, against an app with
-real data (``fuzz_world``): the examples, coverage and fuzzing phases per operation, then the
-stateful phase over the links schemathesis infers (``Location`` headers, ids in responses), with
-every check schemathesis has. The run must find no server error and no conformance failure.
+"""A schemathesis run over every ``/v2`` operation, on SQLite and on PostgreSQL, against an app
+with real data (``fuzz_world``): schemathesis' own engine, as ``schemathesis run`` drives it, in
+process (ASGI): the examples, coverage and fuzzing phases, then the stateful phase over the
+links it infers (``Location`` headers, ids in responses and paths), with every check it has.
+The run must end with no server error, no conformance failure and no error of its own.
 
 The document says what JSON Schema can: types, bounds, lengths, patterns, the values of every
 enumeration (the SCACs of the shipped carriers among them) and no unknown attribute. A few rules
@@ -32,8 +33,7 @@ one more status (``positive_data_acceptance``), per operation:
 - ``GET /vessels/{id}/future_positions*`` 422: the ports must exist and a sea route must join
   them (and the start, when given, must be at sea).
 
-Run time and the figures of a run are in ``benchmarks/README.md`` style at the end of the
-module's output (``-s``): operations, cases and statuses per backend.
+Each run prints its figures (requests per phase, statuses, checks, time): ``pytest -m slow -rP``.
 """
 
 from __future__ import annotations
@@ -41,23 +41,22 @@ from __future__ import annotations
 import time
 from collections import Counter
 from collections.abc import Iterator
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import hypothesis
 import pytest
 import schemathesis
 from schemathesis.config import SchemathesisConfig
+from schemathesis.engine import events, from_schema
 from sqlalchemy import Engine
 
 from sealane.api.app import create_app
 from sealane.config import Settings
 from tests.store.conftest import schema_url
 
-from .conftest import auth
 from .fuzz_world import FuzzWorld, build_world
 
-OPENAPI_URL = "/v2/openapi.json"
 #: What schemathesis accepts for schema-valid data unless told more.
 ACCEPTED = ["2xx", "3xx", "401", "403", "404", "409", "429", "5xx"]
 _WEBHOOK_URL = "the URL must resolve to public addresses (unsafe_url)"
@@ -87,13 +86,13 @@ RULES = (
         "ports that exist, a sea route, a start at sea",
     ),
 )
-#: Fuzzed cases per operation (after its examples and coverage cases); stateful scenarios.
-MAX_EXAMPLES = 25
-SCENARIOS = 40
+#: Fuzzed cases per operation (besides its examples and coverage cases) and stateful scenarios.
+MAX_EXAMPLES = 10
 
 
-def _config() -> SchemathesisConfig:
-    """Every phase and every check, derandomized; the expectations of :data:`RULES`."""
+def config(key: str) -> SchemathesisConfig:
+    """Every phase and every check (schemathesis' defaults), derandomized, authenticated with
+    ``key``; the expectations of :data:`RULES`."""
     operations = [
         {
             "include-method": method,
@@ -105,9 +104,9 @@ def _config() -> SchemathesisConfig:
     return SchemathesisConfig.from_dict(
         {
             "seed": 2026,
+            "headers": {"Authorization": f"Token {key}"},
             "generation": {"max-examples": MAX_EXAMPLES, "deterministic": True},
             "suppress-health-check": ["too_slow", "filter_too_much", "data_too_large"],
-            "phases": {"stateful": {"max-steps": 12}},
             "operations": operations,
         }
     )
@@ -121,85 +120,113 @@ def _document() -> dict[str, Any]:
     return document
 
 
-SCHEMA = schemathesis.openapi.from_dict(_document(), config=_config())
+DOCUMENT = _document()
 
 
-@pytest.fixture(scope="module", params=["sqlite", "postgresql"])
+class WorldUnderTest:
+    """The ASGI app schemathesis calls (its own requests and those of its checks): it passes
+    each request on to the world of the backend under test. The world's lifespan was run when it
+    was built; schemathesis' lifespan events are answered here."""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] == "lifespan":
+            while (await receive())["type"] != "lifespan.shutdown":
+                await send({"type": "lifespan.startup.complete"})
+            await send({"type": "lifespan.shutdown.complete"})
+            return
+        await self.app(scope, receive, send)
+
+
+@dataclass
+class Run:
+    """What a run sent and found: requests per phase and status, failures, errors."""
+
+    requests: Counter[str] = field(default_factory=Counter)
+    statuses: Counter[int] = field(default_factory=Counter)
+    checks: set[str] = field(default_factory=set)
+    failures: dict[str, str] = field(default_factory=dict)
+    errors: list[str] = field(default_factory=list)
+    transitions: int = 0
+
+    def record(self, phase: str, recorder: Any) -> None:
+        """The requests, statuses and failed checks of one scenario."""
+        for interaction in recorder.interactions.values():
+            if interaction.response is not None:
+                self.requests[phase] += 1
+                self.statuses[interaction.response.status_code] += 1
+        for case_id, checks in recorder.checks.items():
+            for check in checks:
+                self.checks.add(check.name)
+                failed = check.failure_info
+                if failed is not None:
+                    case = recorder.cases[case_id].value
+                    title = f"{check.name}: {case.method} {case.path}: {failed.failure.title}"
+                    self.failures.setdefault(title, failed.code_sample)
+
+
+def run_schemathesis(world: FuzzWorld) -> Run:
+    """Schemathesis' engine over the whole document, against ``world``."""
+    schema = schemathesis.openapi.from_dict(DOCUMENT, config=config(world.key))
+    schema.app = WorldUnderTest(world.app)
+    found = Run()
+    for event in from_schema(schema).execute():
+        if isinstance(event, events.ScenarioFinished):
+            found.record(event.phase.name.lower(), event.recorder)
+        elif isinstance(event, events.FuzzScenarioFinished):
+            found.record("fuzzing", event.recorder)
+        elif isinstance(event, events.PhaseStarted) and event.payload is not None:
+            found.transitions = event.payload.transitions_selected
+        elif isinstance(event, events.NonFatalError):
+            found.errors.append(f"{event.label}: {event.value!r}"[:2000])
+        elif isinstance(event, events.FatalError):
+            found.errors.append(f"fatal: {event.exception!r}"[:2000])
+        elif isinstance(event, events.EngineFinished):
+            found.errors.extend(f"after run: {failure.title}" for failure in event.failures)
+    return found
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
 def fuzz_world(
     request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
 ) -> Iterator[FuzzWorld]:
-    """The world on each backend, and the tally of what the run sent it (printed at the end)."""
-    started = time.monotonic()
+    """The world on each backend."""
     if request.param == "sqlite":
         path: Path = tmp_path_factory.mktemp("fuzz") / "sealane.db"
-        world = build_world(f"sqlite:///{path}")
-        yield from _tallied(world, request, started)
+        yield from _closed(build_world(f"sqlite:///{path}"))
         return
     url: str = request.getfixturevalue("postgres_url")
     admin: Engine = request.getfixturevalue("postgres_admin")
     with schema_url(url, admin) as database_url:
-        world = build_world(database_url)
-        yield from _tallied(world, request, started)
+        yield from _closed(build_world(database_url))
 
 
-def _tallied(
-    world: FuzzWorld, request: pytest.FixtureRequest, started: float
-) -> Iterator[FuzzWorld]:
-    world.tally = Counter()  # type: ignore[attr-defined]
-    SCHEMA.app = world.app  # every request, and every check's own, goes to this world
+def _closed(world: FuzzWorld) -> Iterator[FuzzWorld]:
     try:
         yield world
     finally:
-        SCHEMA.app = None
         world.app.state.sealane.webhooks.close()
         world.app.state.sealane.engine.dispose()
-    tally: Counter[str] = world.tally  # type: ignore[attr-defined]
-    operations = len({key for key in tally if key.startswith("op ")})
-    cases = sum(n for key, n in tally.items() if key.startswith("op "))
-    statuses = sorted((key, n) for key, n in tally.items() if key.startswith("status "))
-    reporter = request.config.pluginmanager.get_plugin("terminalreporter")
-    if reporter is not None:
-        reporter.write_line(
-            f"schemathesis on {request.param}: {operations} operations, {cases} cases, "
-            f"{tally['stateful steps']} stateful steps, "
-            f"{time.monotonic() - started:.0f} s; "
-            + ", ".join(f"{key.removeprefix('status ')}: {n}" for key, n in statuses)
-        )
-
-
-def _count(world: FuzzWorld, label: str, status: int) -> None:
-    tally: Counter[str] = world.tally  # type: ignore[attr-defined]
-    tally[label] += 1
-    tally[f"status {status}"] += 1
 
 
 @pytest.mark.slow
-@SCHEMA.parametrize()
-def test_schemathesis__every_operation(case: schemathesis.Case, fuzz_world: FuzzWorld) -> None:
-    """Examples, coverage and fuzzing phases of one operation, every check."""
-    response = case.call_and_validate(headers=auth(fuzz_world.key))
-    _count(fuzz_world, f"op {case.method} {case.path}", response.status_code)
-
-
-@pytest.mark.slow
-def test_schemathesis__stateful(fuzz_world: FuzzWorld) -> None:
-    """Sequences of calls along the links schemathesis infers between operations."""
-    world = fuzz_world
-
-    class Machine(SCHEMA.as_state_machine()):  # type: ignore[misc]
-        def get_call_kwargs(self, case: schemathesis.Case) -> dict[str, Any]:
-            return {"headers": auth(world.key)}
-
-        def after_call(self, response: Any, case: schemathesis.Case) -> None:
-            super().after_call(response, case)
-            _count(world, "stateful steps", response.status_code)
-
-    Machine.run(
-        settings=hypothesis.settings(
-            max_examples=SCENARIOS,
-            stateful_step_count=12,
-            derandomize=True,
-            deadline=None,
-            suppress_health_check=list(hypothesis.HealthCheck),
-        )
+def test_schemathesis__every_operation_every_phase_every_check(
+    fuzz_world: FuzzWorld, request: pytest.FixtureRequest
+) -> None:
+    started = time.monotonic()
+    found = run_schemathesis(fuzz_world)
+    elapsed_s = time.monotonic() - started
+    phases = ", ".join(f"{phase} {n}" for phase, n in sorted(found.requests.items()))
+    statuses = ", ".join(f"{status}: {n}" for status, n in sorted(found.statuses.items()))
+    print(  # shown with -rP (or -s)
+        f"schemathesis on {request.node.callspec.id}: {sum(found.requests.values())} requests "
+        f"({phases}), {found.transitions} stateful transitions, checks "
+        f"{', '.join(sorted(found.checks))}; {elapsed_s:.0f} s; statuses {statuses}"
     )
+    assert not found.errors, "\n".join(found.errors)
+    assert not found.failures, "\n\n".join(f"{t}\n{c}" for t, c in found.failures.items())
+    assert found.statuses, "nothing was sent"
+    assert not [status for status in found.statuses if status >= 500]
+    assert {"stateful_testing", "coverage", "fuzzing"} <= set(found.requests), found.requests
