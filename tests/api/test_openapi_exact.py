@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
+import jsonschema
 import pytest
 from fastapi.testclient import TestClient
 
@@ -163,3 +164,17 @@ def test_coordinates__outside_their_range_400(
     )
     error = assert_error(response, 400)
     assert error["source"]["parameter"] in ("latitude", "longitude")
+
+
+def test_body_examples__valid_against_their_schema(document: dict[str, Any]) -> None:
+    """The examples schemathesis' examples phase sends are bodies the document allows."""
+    checked = 0
+    for item in document["paths"].values():
+        for operation in item.values():
+            content = operation.get("requestBody", {}).get("content", {})
+            schema = content.get("application/vnd.api+json", {}).get("schema", {})
+            for example in schema.get("examples", []):
+                wrapped = {**schema, "components": document["components"]}
+                jsonschema.validate(example, wrapped, cls=jsonschema.Draft202012Validator)
+                checked += 1
+    assert checked >= 8

@@ -48,10 +48,12 @@ def resource(
     relationships: Mapping[str, Any] | None = None,
     required_relationships: Collection[str] = (),
     rules: Mapping[str, Any] | None = None,
+    example: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
     """A JSON:API document of one ``type_`` resource whose ``attributes`` have these schemas and
     no others (``required`` among them; ``rules`` adds keywords to the attributes object), and
-    these ``relationships`` (others are not read).
+    these ``relationships`` (others are not read); ``example`` is a valid set of attributes
+    (shown in the document, and sent by schemathesis' examples phase).
 
     An ``update`` may name the resource's ``id``, which must then be the one in the path (409).
     """
@@ -75,11 +77,14 @@ def resource(
             needed.append("relationships")
         properties["relationships"] = linked if required_relationships else nullable(linked)
     data = {"type": "object", "required": needed}
-    return {
+    document: dict[str, Any] = {
         "type": "object",
         "required": ["data"],
         "properties": {"data": {**data, "properties": properties}},
     }
+    if example is not None:
+        document["examples"] = [{"data": {"type": type_, "attributes": dict(example)}}]
+    return document
 
 
 def to_one(*types: str, required: bool = False) -> dict[str, Any]:

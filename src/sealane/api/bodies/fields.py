@@ -56,6 +56,12 @@ NEW_DEFINITION = resource(
         **_EDITABLE,
     },
     required=("entity_type", "api_slug", "data_type", "display_name"),
+    example={
+        "entity_type": "Shipment",
+        "api_slug": "po_number",
+        "data_type": "short_text",
+        "display_name": "PO number",
+    },
     rules={
         "anyOf": [
             {
@@ -76,6 +82,7 @@ NEW_OPTION = resource(
     "custom_field_option",
     {"label": _LABEL, "value": _LABEL, "position": _POSITION},
     required=("label", "value"),
+    example={"label": "High", "value": "high", "position": 1},
 )
 OPTION_CHANGES = resource(
     "custom_field_option", {"label": _LABEL, "position": _POSITION}, update=True

@@ -86,6 +86,12 @@ def new_tracking_request() -> dict[str, Any]:
         required=("request_type", "request_number"),
         relationships={"customer": to_one("party")},
         rules=rules,
+        example={
+            "request_type": "bill_of_lading",
+            "request_number": "MAEU261234567",
+            "scac": "MAEU",
+            "ref_numbers": ["PO-1001"],
+        },
     )
 
 
@@ -97,7 +103,10 @@ def list_changes(type_: str, editable: Collection[str]) -> dict[str, Any]:
         "tags": STRING_LIST,
         "ref_number": nullable({"type": "string", "pattern": stripped(MAX_ENTRY_CHARS)}),
     }
-    return resource(type_, {name: schemas[name] for name in editable}, update=True)
+    example = {name: ["PO-1001", "PO-1002"] for name in ("ref_numbers",) if name in editable}
+    return resource(
+        type_, {name: schemas[name] for name in editable}, update=True, example=example or None
+    )
 
 
 NEW_TRACKING_REQUEST = new_tracking_request()
@@ -109,7 +118,13 @@ CONTAINER_CHANGES = list_changes("container", containers.EDITABLE)
 def party(*, update: bool = False) -> dict[str, Any]:
     """``POST`` and ``PATCH /parties``: the company name."""
     name = text(parties.MAX_NAME_CHARS, blank=False)
-    return resource("party", {"company_name": name}, required=("company_name",), update=update)
+    return resource(
+        "party",
+        {"company_name": name},
+        required=("company_name",),
+        update=update,
+        example={"company_name": "Acme Imports"},
+    )
 
 
 NEW_PARTY = party()
@@ -120,4 +135,5 @@ INFER_NUMBER: dict[str, Any] = {
     "type": "object",
     "required": ["number"],
     "properties": {"number": text(numbers.MAX_NUMBER_CHARS, blank=False)},
+    "examples": [{"number": "MSCU1234566"}],
 }

@@ -40,7 +40,13 @@ _ATTRIBUTES: dict[str, Any] = {
     "headers": nullable({"type": "array", "maxItems": MAX_HEADERS, "items": _HEADER}),
 }
 
-NEW_WEBHOOK = resource("webhook", _ATTRIBUTES, required=("url", "events"))
+_EXAMPLE_URL = "https://hooks.example.com/sealane"
+NEW_WEBHOOK = resource(
+    "webhook",
+    _ATTRIBUTES,
+    required=("url", "events"),
+    example={"url": _EXAMPLE_URL, "events": ["container.transport.vessel_arrived"]},
+)
 WEBHOOK_CHANGES = resource("webhook", _ATTRIBUTES, update=True)
 
 #: A Standard Webhooks secret: the prefix, then base64 of at least 16 bytes.
@@ -59,4 +65,5 @@ TRIAL: dict[str, Any] = {
         "event": ref("EventName"),
         "secret": nullable(SECRET),
     },
+    "examples": [{"url": _EXAMPLE_URL, "event": "container.transport.vessel_arrived"}],
 }
