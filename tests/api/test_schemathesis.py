@@ -47,6 +47,7 @@ from typing import Any
 
 import pytest
 import schemathesis
+from schemathesis.checks import CHECKS, load_all_checks
 from schemathesis.config import SchemathesisConfig
 from schemathesis.engine import events, from_schema
 from sqlalchemy import Engine
@@ -229,4 +230,7 @@ def test_schemathesis__every_operation_every_phase_every_check(
     assert not found.failures, "\n\n".join(f"{t}\n{c}" for t, c in found.failures.items())
     assert found.statuses, "nothing was sent"
     assert not [status for status in found.statuses if status >= 500]
-    assert {"stateful_testing", "coverage", "fuzzing"} <= set(found.requests), found.requests
+    every_phase = {"examples", "coverage", "fuzzing", "stateful_testing"}
+    assert every_phase <= set(found.requests), found.requests
+    load_all_checks()
+    assert found.checks == set(CHECKS.get_all_names()), "every check schemathesis has ran"
