@@ -96,8 +96,9 @@ def config(key: str) -> SchemathesisConfig:
     ``key``; the expectations of :data:`RULES`."""
     operations = [
         {
-            "include-method": method,
-            "include-path": path,
+            # one filter, the operation's label: separate include-method and include-path
+            # keys would each select operations on their own (they are or-ed)
+            "include-name": f"{method} {path}",
             "checks": {"positive_data_acceptance": {"expected-statuses": [*ACCEPTED, status]}},
         }
         for method, path, status, _rule in RULES
@@ -234,3 +235,16 @@ def test_schemathesis__every_operation_every_phase_every_check(
     assert every_phase <= set(found.requests), found.requests
     load_all_checks()
     assert found.checks == set(CHECKS.get_all_names()), "every check schemathesis has ran"
+
+
+def test_config__each_rule_widens_its_own_operation_only() -> None:
+    """Regression: a rule given as ``include-method`` plus ``include-path`` selected every
+    operation of that method (the keys are or-ed), so every GET accepted a 400."""
+    schema = schemathesis.openapi.from_dict(DOCUMENT, config=config("key"))
+    ruled = {(method, path): str(status) for method, path, status, _rule in RULES}
+    for result in schema.get_all_operations():
+        operation = result.ok()
+        checks = schema.config.checks_config_for(operation=operation, phase="stateful")
+        expected = checks.positive_data_acceptance.expected_statuses
+        extra = ruled.get((operation.method.upper(), operation.path))
+        assert expected == [*ACCEPTED, *([extra] if extra else [])], operation.label
