@@ -298,8 +298,9 @@ def cmd_accounts_create(args: argparse.Namespace) -> int:
     from .service.runtime import build_runtime
 
     runtime = build_runtime(_settings(args))
-    key = create_account(runtime.context, args.name, routing=args.routing)
-    print(f"account {key.account_id} ({args.name}), routing {'on' if args.routing else 'off'}")
+    key = create_account(runtime.context, args.name, routing=args.routing, ingest=args.ingest)
+    features = f"routing {'on' if args.routing else 'off'}, ingest {'on' if args.ingest else 'off'}"
+    print(f"account {key.account_id} ({args.name}), {features}")
     print(key.secret)
     return 0
 
@@ -451,6 +452,9 @@ def build_parser() -> argparse.ArgumentParser:
     p_create = accounts.add_parser("create", help="create an account; prints its API key last")
     p_create.add_argument("name")
     p_create.add_argument("--routing", action="store_true", help="enable the routing feature")
+    p_create.add_argument(
+        "--ingest", action="store_true", help="may POST /v2/vessel_positions (AIS batches)"
+    )
     p_create.add_argument("--database", default=None, help="database URL")
     p_create.set_defaults(handler=cmd_accounts_create)
 

@@ -57,6 +57,19 @@ def test_accounts_create__stores_account_with_routing(
     assert (account.name, account.routing_enabled) == ("Acme Freight", True)
 
 
+@pytest.mark.parametrize("flags", [(), ("--ingest",)])
+def test_accounts_create__ingest_only_with_the_flag(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, flags: tuple[str, ...]
+) -> None:
+    url = f"sqlite:///{tmp_path / 'x.db'}"
+    create(capsys, url, *flags)
+    app = create_app(Settings(database_url=url), clock=ManualClock(START))
+    with app.state.sealane.sessions() as session:
+        account = session.scalars(select(Account)).one()
+    app.state.sealane.engine.dispose()
+    assert (account.ingest_enabled, account.routing_enabled) == (bool(flags), False)
+
+
 def test_accounts_create__key_works_with_routing(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:

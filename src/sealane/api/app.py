@@ -31,6 +31,7 @@ from .routers import (
     search,
     shipments,
     tracking_requests,
+    vessel_positions,
     vessels,
     webhooks,
 )
@@ -41,6 +42,7 @@ API_PREFIX = "/v2"
 ROUTERS = (
     reference,
     vessels,
+    vessel_positions,
     tracking_requests,
     shipments,
     containers,

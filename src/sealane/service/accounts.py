@@ -8,9 +8,14 @@ from .context import ServiceContext
 from .errors import InvalidInput
 
 
-def create_account(ctx: ServiceContext, name: str, *, routing: bool) -> NewKey:
-    """A new account and its first API key (the secret is shown once, here)."""
+def create_account(
+    ctx: ServiceContext, name: str, *, routing: bool, ingest: bool = False
+) -> NewKey:
+    """A new account and its first API key (the secret is shown once, here); ``ingest`` lets
+    it write vessel positions (``POST /v2/vessel_positions``)."""
     if not name.strip() or len(name) > 200:
         raise InvalidInput("an account name is 1 to 200 characters", field="name")
     with ctx.writing() as session:
-        return create_account_row(session, name.strip(), routing=routing, now=ctx.clock.now())
+        return create_account_row(
+            session, name.strip(), routing=routing, ingest=ingest, now=ctx.clock.now()
+        )
