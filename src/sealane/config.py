@@ -7,6 +7,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from .feeds.dcsa.config import ENV_FILE as DCSA_CARRIERS_VARIABLE
+from .feeds.dcsa.config import CarrierConfig, carriers_from_env
+
 #: About 12 attempts over about 3 days (seconds after the previous attempt).
 DEFAULT_RETRY_SCHEDULE = (60, 300, 900, 1800, 3600, 7200, 14400, 21600, 43200, 43200, 43200, 43200)
 
@@ -47,6 +50,10 @@ class Settings:
     web_secret_file: str = ""
     #: How long a web sign-in lasts, in seconds.
     web_session_seconds: int = 8 * 3600
+    #: Carriers polled (and pushed to) over DCSA Track & Trace, from ``SEALANE_DCSA_CARRIERS``.
+    dcsa_carriers: tuple[CarrierConfig, ...] = ()
+    #: Whether ``serve --demo`` replays the bundled AIS sample so the demo vessels move.
+    ais_demo: bool = True
     extra: Mapping[str, str] = field(default_factory=dict)
 
     @classmethod
@@ -90,6 +97,10 @@ class Settings:
         if "SEALANE_WEB_SESSION_SECONDS" in environ:
             name = "SEALANE_WEB_SESSION_SECONDS"
             values["web_session_seconds"] = _positive_int(environ[name], name)
+        if environ.get(DCSA_CARRIERS_VARIABLE, "").strip():
+            values["dcsa_carriers"] = tuple(carriers_from_env(environ))
+        if "SEALANE_AIS_DEMO" in environ:
+            values["ais_demo"] = _flag(environ["SEALANE_AIS_DEMO"], "SEALANE_AIS_DEMO")
         settings = cls(**values)
         return replace(settings, **{k: v for k, v in overrides.items() if v is not None})
 

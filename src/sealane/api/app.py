@@ -23,6 +23,7 @@ from .geojson import GEOJSON
 from .jsonapi import MEDIA_TYPE
 from .negotiation import HeadAsGet, JsonApiNegotiation
 from .routers import (
+    carrier_push,
     containers,
     custom_fields,
     parties,
@@ -51,6 +52,7 @@ ROUTERS = (
     parties,
     custom_fields,
     search,
+    carrier_push,
 )
 
 

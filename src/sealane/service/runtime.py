@@ -18,8 +18,10 @@ from ..jsonapi import notification_body
 from ..store.database import make_engine, session_factory, transaction
 from ..store.migrate import upgrade
 from ..store.models import WebhookNotification
-from ..store.seed import load_reference_data
+from ..store.seed import add_carrier_lines, load_reference_data
 from ..tracking.carriers import SimulatedCarrier
+from ..tracking.carriers.base import CarrierAdapter
+from ..tracking.carriers.dcsa import dcsa_carriers
 from ..tracking.poller import Poller
 from ..tracking.service import TrackingService
 from ..webhooks.delivery import DeliveryWorker
@@ -93,16 +95,19 @@ def build_runtime(
     ``webhook_lease_s`` is how long a claimed notification stays with this process's worker.
     """
     engine = make_engine(settings.database_url)
+    sessions = session_factory(engine)
     if migrate:
         upgrade(engine)
-        with transaction(session_factory(engine)) as session:
+        with transaction(sessions) as session:
             load_reference_data(session)
+            lines = {scac: c.name for c in settings.dcsa_carriers for scac in c.scacs}
+            add_carrier_lines(session, lines)
     the_clock = clock or SystemClock()
-    carriers = {"TEST": SimulatedCarrier()}
+    carriers = carrier_adapters(settings, sessions, the_clock)
     context = ServiceContext(
         settings,
         engine,
-        session_factory(engine),
+        sessions,
         the_clock,
         carriers=carriers,
         refresh_limiter=RateLimiter(engine, REFRESH_PER_MINUTE, the_clock),
@@ -122,6 +127,18 @@ def build_runtime(
         else []
     )
     return Runtime(context, gate, tracking, webhooks, pollers)
+
+
+def carrier_adapters(
+    settings: Settings, sessions: sessionmaker[Session], clock: Clock
+) -> dict[str, CarrierAdapter]:
+    """The adapter of each SCAC: the configured DCSA carriers', and the simulation's ``TEST``
+    (which a configured carrier cannot take over: the test numbers rely on it)."""
+    adapters: dict[str, CarrierAdapter] = dict(
+        dcsa_carriers(list(settings.dcsa_carriers), sessions, clock)
+    )
+    adapters["TEST"] = SimulatedCarrier()
+    return adapters
 
 
 def delivery_worker(
