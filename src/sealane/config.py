@@ -52,8 +52,9 @@ class Settings:
     web_session_seconds: int = 8 * 3600
     #: Carriers polled (and pushed to) over DCSA Track & Trace, from ``SEALANE_DCSA_CARRIERS``.
     dcsa_carriers: tuple[CarrierConfig, ...] = ()
-    #: Whether ``serve --demo`` replays the bundled AIS sample so the demo vessels move.
-    ais_demo: bool = True
+    #: How fast ``serve --demo`` replays the bundled AIS sample that moves the demo vessels,
+    #: in times real time (0: no replay).
+    ais_demo_speed: float = 1.0
     extra: Mapping[str, str] = field(default_factory=dict)
 
     @classmethod
@@ -100,7 +101,7 @@ class Settings:
         if environ.get(DCSA_CARRIERS_VARIABLE, "").strip():
             values["dcsa_carriers"] = tuple(carriers_from_env(environ))
         if "SEALANE_AIS_DEMO" in environ:
-            values["ais_demo"] = _flag(environ["SEALANE_AIS_DEMO"], "SEALANE_AIS_DEMO")
+            values["ais_demo_speed"] = _speed(environ["SEALANE_AIS_DEMO"], "SEALANE_AIS_DEMO")
         settings = cls(**values)
         return replace(settings, **{k: v for k, v in overrides.items() if v is not None})
 
@@ -134,6 +135,22 @@ def _ipv4_list(text: str, name: str) -> tuple[str, ...]:
         except ValueError:
             raise ValueError(f"{name} must list IPv4 addresses, got {part!r}") from None
     return tuple(found)
+
+
+def _speed(text: str, name: str) -> float:
+    """``on`` (1, real time), ``off`` (0) or a number of times real time."""
+    value = text.strip().lower()
+    if value in {"on", "true", "yes"}:
+        return 1.0
+    if value in {"off", "false", "no", ""}:
+        return 0.0
+    try:
+        speed = float(value)
+    except ValueError:
+        speed = -1.0
+    if not 0.0 <= speed <= 10_000.0:  # also NaN
+        raise ValueError(f"{name} must be on, off or a speed from 0 to 10000, got {text!r}")
+    return speed
 
 
 def _flag(text: str, name: str) -> bool:

@@ -134,7 +134,15 @@ def test_from_env__dcsa_carriers_missing_secret_names_the_variable() -> None:
         Settings.from_env({"SEALANE_DCSA_CARRIERS": carriers})
 
 
-@pytest.mark.parametrize(("value", "expected"), [("off", False), ("0", False), ("on", True)])
-def test_from_env__ais_demo(value: str, expected: bool) -> None:
-    assert Settings.from_env({"SEALANE_AIS_DEMO": value}).ais_demo is expected
-    assert Settings.from_env({}).ais_demo is True
+@pytest.mark.parametrize(
+    ("value", "speed"), [("off", 0.0), ("0", 0.0), ("on", 1.0), ("60", 60.0), (" 2.5 ", 2.5)]
+)
+def test_from_env__ais_demo(value: str, speed: float) -> None:
+    assert Settings.from_env({"SEALANE_AIS_DEMO": value}).ais_demo_speed == speed
+    assert Settings.from_env({}).ais_demo_speed == 1.0
+
+
+@pytest.mark.parametrize("value", ["fast", "-1", "nan", "1e9"])
+def test_from_env__bad_ais_demo_names_the_variable(value: str) -> None:
+    with pytest.raises(ValueError, match="SEALANE_AIS_DEMO"):
+        Settings.from_env({"SEALANE_AIS_DEMO": value})

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Protocol
 
 from sqlalchemy import Engine
 from sqlalchemy.orm import Session, sessionmaker
@@ -32,6 +33,14 @@ from .notifications import load_notifications
 from .ratelimit import RateLimiter
 
 
+class Background(Protocol):
+    """Work that runs beside the service while it serves (a feed replay, say)."""
+
+    def start(self) -> None: ...
+
+    def stop(self) -> None: ...
+
+
 @dataclass
 class Runtime:
     """The parts of one running service, and the background pollers that drive them."""
@@ -41,6 +50,8 @@ class Runtime:
     tracking: TrackingService
     webhooks: DeliveryWorker
     pollers: list[Poller] = field(default_factory=list)
+    #: Started after the pollers and stopped before them (see :meth:`start`).
+    background: list[Background] = field(default_factory=list)
 
     # Short names for what tests and shells reach for most.
     @property
@@ -69,12 +80,18 @@ class Runtime:
         return self.gate.keys
 
     def start(self) -> None:
-        """Start the background pollers (tracking and webhook delivery), if any."""
+        """Start the background pollers (tracking and webhook delivery) and other background
+        work, if any."""
         for poller in self.pollers:
             poller.start()
+        for work in self.background:
+            work.start()
 
     def stop(self) -> None:
-        """Stop the pollers and release the delivery worker's connections."""
+        """Stop the background work and the pollers; release the delivery worker's
+        connections."""
+        for work in self.background:
+            work.stop()
         for poller in self.pollers:
             poller.stop()
         self.webhooks.close()
