@@ -15,6 +15,10 @@ directory. In one process, round after round, it times:
 
 PostgreSQL is the tests' private throwaway server (``tests/pg.py``, unix socket); its server
 process runs on the other core. Prints plain-text tables and asserts nothing about timings.
+
+``--against REV`` also runs both pipelines with the sentence decoder of git revision ``REV``
+(``src/sealane/feeds/ais/decoding.py`` as it was there, loaded beside today's), interleaved in
+the same rounds, so a change to the decoder is measured before and after in one process.
 """
 
 from __future__ import annotations
@@ -22,9 +26,11 @@ from __future__ import annotations
 import argparse
 import gc
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
+import types
 from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
@@ -34,6 +40,7 @@ from sqlalchemy import text
 
 from _util import machine_lines, render_table
 from sealane.clock import ManualClock
+from sealane.feeds.ais.decoding import SentenceDecoder
 from sealane.feeds.ais.ingest import Ingestor
 from sealane.feeds.ais.pipeline import Pipeline
 from sealane.feeds.ais.sample import SampleVessel, sample_lines
@@ -99,7 +106,31 @@ def pyais_stream(lines: list[bytes]) -> Callable[[], int]:
     return run
 
 
-def sealane_ingest(url: str, lines: list[bytes], vessels: int, batch: int) -> Callable[[], int]:
+def decoder_at(revision: str) -> type[SentenceDecoder]:
+    """``SentenceDecoder`` as the module was at git ``revision`` (loaded under its own name)."""
+    root = Path(__file__).resolve().parents[1]
+    source = subprocess.run(
+        ["git", "-C", str(root), "show", f"{revision}:src/sealane/feeds/ais/decoding.py"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    name = "sealane.feeds.ais._decoding_" + "".join(c if c.isalnum() else "_" for c in revision)
+    module = types.ModuleType(name)
+    module.__package__ = "sealane.feeds.ais"
+    sys.modules[name] = module
+    exec(compile(source, f"{revision}:decoding.py", "exec"), module.__dict__)
+    found: type[SentenceDecoder] = module.SentenceDecoder
+    return found
+
+
+def sealane_ingest(
+    url: str,
+    lines: list[bytes],
+    vessels: int,
+    batch: int,
+    decoder: type[SentenceDecoder] = SentenceDecoder,
+) -> Callable[[], int]:
     """A run over a fresh schema: every table emptied, the vessels inserted again."""
     engine = make_engine(url)
     upgrade(engine)
@@ -113,7 +144,7 @@ def sealane_ingest(url: str, lines: list[bytes], vessels: int, batch: int) -> Ca
 
     def run() -> int:
         reset()
-        pipeline = Pipeline(Ingestor(sessions, bench_clock()), batch_size=batch)
+        pipeline = Pipeline(Ingestor(sessions, bench_clock()), batch_size=batch, decoder=decoder())
         triples = [(line, START_S, 0) for line in lines]
         gc.collect()
         started = time.perf_counter()
@@ -150,7 +181,9 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=7)
     parser.add_argument("--batch-size", type=int, default=5000)
     parser.add_argument("--no-postgres", action="store_true")
+    parser.add_argument("--against", default=None, help="git revision of the decoder to compare")
     args = parser.parse_args()
+    before = decoder_at(args.against) if args.against else None
     lines = traffic(args.vessels, args.minutes)
     print("\n".join(machine_lines(["pyais", "sqlalchemy", "psycopg"])))
     print(f"traffic : {len(lines):,} lines, {args.vessels} vessels, {args.minutes:g} min")
@@ -166,6 +199,13 @@ def main() -> None:
                 time_ingest,
             ),
         }
+        if before is not None:
+            runs[f"sealane SQLite, {args.against} decoder"] = (
+                sealane_ingest(
+                    f"sqlite:///{scratch}/before.db", lines, args.vessels, args.batch_size, before
+                ),
+                time_ingest,
+            )
         if args.no_postgres:
             report(runs, args.rounds)
             return
@@ -177,6 +217,11 @@ def main() -> None:
                 sealane_ingest(url, lines, args.vessels, args.batch_size),
                 time_ingest,
             )
+            if before is not None:  # the same database: each run starts by emptying it
+                runs[f"sealane PostgreSQL, {args.against} decoder"] = (
+                    sealane_ingest(url, lines, args.vessels, args.batch_size, before),
+                    time_ingest,
+                )
             report(runs, args.rounds)
 
 
