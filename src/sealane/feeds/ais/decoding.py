@@ -2,7 +2,9 @@
 
 Each line is parsed by pyais, its checksum checked, multi-sentence messages reassembled, and
 only the message types sealane uses are decoded: positions (1, 2, 3, 18, 19, 27) and static data
-(5, 19, 24). Anything malformed is counted under a :class:`~.reports.Drop` reason, never raised.
+(5, 19, 24); the common position reports (1, 2, 3, 18) are read from pyais's bit vector
+(:mod:`.positionbits`), the rest by pyais. Anything malformed is counted under a
+:class:`~.reports.Drop` reason, never raised.
 """
 
 from __future__ import annotations
@@ -16,7 +18,8 @@ from pyais.messages import AISSentence, NMEASentenceFactory
 
 from ...tracking.numbers import imo_check_digit
 from .framing import RunningXor, read_tag_block, sentence_xor
-from .framing import split_tag_block as split_tag_block  # re-exported: its old home
+from .positionbits import KINDS as POSITION_KINDS
+from .positionbits import read_position
 from .reports import Blank, Drop, PositionReport, StaticReport
 
 #: Message types decoded, with the fewest payload bits each needs to be whole.
@@ -131,7 +134,9 @@ class SentenceDecoder:
             out.drops[Drop.TRUNCATED] += 1
             return
         try:
-            message: Any = sentence.decode()
+            message: Any = (
+                read_position(sentence.bv, kind) if kind in POSITION_KINDS else sentence.decode()
+            )
         except Exception:  # a payload pyais cannot read is malformed, whatever it raised
             out.drops[Drop.MALFORMED] += 1
             return
