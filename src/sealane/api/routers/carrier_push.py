@@ -25,7 +25,6 @@ EVENTS_SCHEMA: dict[str, Any] = {
     "type": "array",
     "items": {"type": "object", "required": ["eventID", "eventType"]},
 }
-_STATUSES = (400, 401, 404, 413, 415)
 _REJECTIONS = {
     400: "The body is not a JSON array of events",
     401: "Missing Notification-Signature, or it does not sign the body",
@@ -42,8 +41,8 @@ _REJECTIONS = {
     responses={
         204: {"description": "Kept (events already kept before are not kept twice)"},
         **{
-            status: {**ERRORS.get(status, ERRORS[400]), "description": _REJECTIONS[status]}
-            for status in _STATUSES
+            status: {"description": text, "content": ERRORS[400]["content"]}
+            for status, text in _REJECTIONS.items()
         },
     },
     openapi_extra={
