@@ -196,3 +196,19 @@ def test_push__larger_than_the_body_limit_413(carrier: Carrier) -> None:
     limit = carrier.app.state.sealane.settings.max_body_bytes
     body = b"[" + b" " * limit + b"]"
     assert_error(carrier.push(body, signature_of(body, SECRET)), 413, code="payload_too_large")
+
+
+def test_runtime__one_adapter_per_carrier_closed_on_stop(tmp_path: Any) -> None:
+    from sealane.service.runtime import build_runtime
+    from sealane.tracking.carriers.dcsa import DcsaCarrier
+
+    config = config_for("http://127.0.0.1:9", scacs=(SCAC, "DCSZ"))
+    settings = Settings(database_url=f"sqlite:///{tmp_path / 'x.db'}", dcsa_carriers=(config,))
+    runtime = build_runtime(settings)
+    carriers = runtime.context.carriers
+    adapter = carriers[SCAC]
+    assert isinstance(adapter, DcsaCarrier) and carriers["DCSZ"] is adapter
+    assert type(carriers["TEST"]).__name__ == "SimulatedCarrier"
+    runtime.stop()
+    runtime.engine.dispose()
+    assert adapter.client.http.is_closed

@@ -22,7 +22,7 @@ from ..store.models import WebhookNotification
 from ..store.seed import add_carrier_lines, load_reference_data
 from ..tracking.carriers import SimulatedCarrier
 from ..tracking.carriers.base import CarrierAdapter
-from ..tracking.carriers.dcsa import dcsa_carriers
+from ..tracking.carriers.dcsa import DcsaCarrier, dcsa_carriers
 from ..tracking.poller import Poller
 from ..tracking.service import TrackingService
 from ..webhooks.delivery import DeliveryWorker
@@ -88,13 +88,16 @@ class Runtime:
             work.start()
 
     def stop(self) -> None:
-        """Stop the background work and the pollers; release the delivery worker's
-        connections."""
+        """Stop the background work and the pollers; release the delivery worker's and the
+        DCSA carriers' connections."""
         for work in self.background:
             work.stop()
         for poller in self.pollers:
             poller.stop()
         self.webhooks.close()
+        for adapter in {id(a): a for a in self.context.carriers.values()}.values():
+            if isinstance(adapter, DcsaCarrier):  # one adapter may serve several SCACs
+                adapter.close()
 
 
 def build_runtime(
