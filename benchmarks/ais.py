@@ -15,16 +15,23 @@ directory. In one process, round after round, it times:
 
 PostgreSQL is the tests' private throwaway server (``tests/pg.py``, unix socket); its server
 process runs on the other core. Prints plain-text tables and asserts nothing about timings.
+
+``--against REV`` also runs both pipelines as they were at git revision ``REV`` (the package
+``sealane.feeds.ais`` of that revision, loaded beside today's), interleaved in the same rounds,
+so a change to the ingest is measured before and after in one process.
 """
 
 from __future__ import annotations
 
 import argparse
 import gc
+import importlib
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
+import types
 from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
@@ -99,8 +106,45 @@ def pyais_stream(lines: list[bytes]) -> Callable[[], int]:
     return run
 
 
-def sealane_ingest(url: str, lines: list[bytes], vessels: int, batch: int) -> Callable[[], int]:
-    """A run over a fresh schema: every table emptied, the vessels inserted again."""
+def package_at(revision: str, scratch: Path) -> types.ModuleType:
+    """``sealane.feeds.ais`` as it was at git ``revision``, importable beside today's as
+    ``sealane.feeds.ais_<revision>`` (its modules written under ``scratch``)."""
+    root = Path(__file__).resolve().parents[1]
+    where = "src/sealane/feeds/ais"
+
+    def git(*arguments: str) -> str:
+        done = subprocess.run(
+            ["git", "-C", str(root), *arguments], capture_output=True, text=True, check=True
+        )
+        return done.stdout
+
+    suffix = "".join(c if c.isalnum() else "_" for c in revision)
+    folder = scratch / f"ais_{suffix}"
+    folder.mkdir()
+    for name in git("ls-tree", "--name-only", f"{revision}:{where}").split():
+        if name.endswith(".py"):
+            (folder / name).write_text(git("show", f"{revision}:{where}/{name}"), encoding="utf-8")
+    name = f"sealane.feeds.ais_{suffix}"
+    package = types.ModuleType(name)
+    package.__path__ = [str(folder)]
+    package.__package__ = name
+    sys.modules[name] = package
+    for module in ("ingest", "pipeline"):
+        setattr(package, module, importlib.import_module(f"{name}.{module}"))
+    return package
+
+
+def sealane_ingest(
+    url: str,
+    lines: list[bytes],
+    vessels: int,
+    batch: int,
+    package: types.ModuleType | None = None,
+) -> Callable[[], int]:
+    """A run over a fresh schema: every table emptied, the vessels inserted again; with the
+    ``Pipeline`` and ``Ingestor`` of ``package`` (another revision's) when given."""
+    make_pipeline = package.pipeline.Pipeline if package else Pipeline
+    make_ingestor = package.ingest.Ingestor if package else Ingestor
     engine = make_engine(url)
     upgrade(engine)
     sessions = session_factory(engine)
@@ -113,7 +157,7 @@ def sealane_ingest(url: str, lines: list[bytes], vessels: int, batch: int) -> Ca
 
     def run() -> int:
         reset()
-        pipeline = Pipeline(Ingestor(sessions, bench_clock()), batch_size=batch)
+        pipeline = make_pipeline(make_ingestor(sessions, bench_clock()), batch_size=batch)
         triples = [(line, START_S, 0) for line in lines]
         gc.collect()
         started = time.perf_counter()
@@ -150,12 +194,14 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=7)
     parser.add_argument("--batch-size", type=int, default=5000)
     parser.add_argument("--no-postgres", action="store_true")
+    parser.add_argument("--against", default=None, help="git revision whose ingest runs beside")
     args = parser.parse_args()
     lines = traffic(args.vessels, args.minutes)
     print("\n".join(machine_lines(["pyais", "sqlalchemy", "psycopg"])))
     print(f"traffic : {len(lines):,} lines, {args.vessels} vessels, {args.minutes:g} min")
     print()
     with tempfile.TemporaryDirectory() as scratch:
+        before = package_at(args.against, Path(scratch)) if args.against else None
         runs: dict[str, tuple[Callable[[], int], Callable[[Callable[[], int]], float]]] = {
             "pyais decode()": (pyais_decode(lines), time_decode),
             "pyais stream": (pyais_stream(lines), time_decode),
@@ -166,6 +212,13 @@ def main() -> None:
                 time_ingest,
             ),
         }
+        if before is not None:
+            runs[f"sealane SQLite, {args.against}"] = (
+                sealane_ingest(
+                    f"sqlite:///{scratch}/before.db", lines, args.vessels, args.batch_size, before
+                ),
+                time_ingest,
+            )
         if args.no_postgres:
             report(runs, args.rounds)
             return
@@ -177,6 +230,11 @@ def main() -> None:
                 sealane_ingest(url, lines, args.vessels, args.batch_size),
                 time_ingest,
             )
+            if before is not None:  # the same database: each run starts by emptying it
+                runs[f"sealane PostgreSQL, {args.against}"] = (
+                    sealane_ingest(url, lines, args.vessels, args.batch_size, before),
+                    time_ingest,
+                )
             report(runs, args.rounds)
 
 

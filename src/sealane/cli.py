@@ -202,11 +202,12 @@ def _settings(args: argparse.Namespace) -> Settings:
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
-    """``sealane serve``: run the API on uvicorn (``--demo`` seeds demo accounts and vessels)."""
+    """``sealane serve``: run the API on uvicorn (``--demo`` seeds demo accounts and vessels,
+    and replays the bundled AIS sample while it serves, unless ``SEALANE_AIS_DEMO=off``)."""
     import uvicorn
 
     from .api.app import create_app
-    from .service.demo import seed_demo
+    from .service.demo import add_ais_replay, seed_demo
 
     settings = _settings(args)
     _warn_private(settings)
@@ -215,6 +216,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     app = create_app(settings, poll_interval_s=args.poll_interval)
     if args.demo:
         keys = seed_demo(app.state.sealane)
+        add_ais_replay(app.state.sealane, speed=settings.ais_demo_speed)
         _print_demo(settings, [(name, key.secret) for name, key in keys])
     sys.setswitchinterval(SERVER_SWITCH_INTERVAL_S)
     uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level)

@@ -7,6 +7,8 @@ import argparse
 import os
 from typing import Any
 
+from .service.features import FEATURES
+
 
 def add_account_commands(commands: Any) -> None:
     """Register ``sealane accounts`` and its sub-commands on the CLI's sub-parsers."""
@@ -16,6 +18,9 @@ def add_account_commands(commands: Any) -> None:
     create = accounts.add_parser("create", help="create an account; prints its API key last")
     create.add_argument("name")
     create.add_argument("--routing", action="store_true", help="enable the routing feature")
+    create.add_argument(
+        "--ingest", action="store_true", help="may POST /v2/vessel_positions (AIS batches)"
+    )
     create.set_defaults(handler=cmd_create)
 
     listing = accounts.add_parser("list", help="accounts, their routing feature and keys")
@@ -29,12 +34,15 @@ def add_account_commands(commands: Any) -> None:
     revoke.add_argument("key")
     revoke.set_defaults(handler=cmd_revoke_key)
 
-    routing = accounts.add_parser("routing", help="switch an account's routing feature")
-    routing.add_argument("account_id")
-    routing.add_argument("state", choices=["on", "off"])
-    routing.set_defaults(handler=cmd_routing)
+    switches = []
+    for feature, what in FEATURES.items():
+        switch = accounts.add_parser(feature, help=f"switch an account's {what}")
+        switch.add_argument("account_id")
+        switch.add_argument("state", choices=["on", "off"])
+        switch.set_defaults(handler=cmd_feature, feature=feature)
+        switches.append(switch)
 
-    for sub in (create, listing, issue, revoke, routing):
+    for sub in (create, listing, issue, revoke, *switches):
         sub.add_argument("--database", default=None, help="database URL")
 
 
@@ -42,8 +50,11 @@ def cmd_create(args: argparse.Namespace) -> int:
     """``accounts create NAME``: prints the new API key alone on the last line."""
     from .service.accounts import create_account
 
-    key = _run(args, lambda ctx: create_account(ctx, args.name, routing=args.routing))
-    print(f"account {key.account_id} ({args.name}), routing {'on' if args.routing else 'off'}")
+    key = _run(
+        args, lambda ctx: create_account(ctx, args.name, routing=args.routing, ingest=args.ingest)
+    )
+    features = f"routing {_on(args.routing)}, ingest {_on(args.ingest)}"
+    print(f"account {key.account_id} ({args.name}), {features}")
     print(key.secret)
     return 0
 
@@ -53,8 +64,8 @@ def cmd_list(args: argparse.Namespace) -> int:
     from .service.accounts import list_accounts
 
     for account in _run(args, list_accounts):
-        routing = "on" if account.routing_enabled else "off"
-        print(f"{account.id}  {account.name}  routing {routing}")
+        features = f"routing {_on(account.routing_enabled)}, ingest {_on(account.ingest_enabled)}"
+        print(f"{account.id}  {account.name}  {features}")
         for key in account.keys:
             state = f"revoked {key.revoked_at:%Y-%m-%d %H:%M}" if key.revoked_at else "active"
             print(f"    key {key.id}  {key.prefix}...  {state}")
@@ -81,14 +92,20 @@ def cmd_revoke_key(args: argparse.Namespace) -> int:
     return 0
 
 
-def cmd_routing(args: argparse.Namespace) -> int:
-    """``accounts routing ACCOUNT_ID on|off``."""
-    from .service.accounts import set_routing
+def cmd_feature(args: argparse.Namespace) -> int:
+    """``accounts routing|ingest ACCOUNT_ID on|off``."""
+    from .service.accounts import set_feature
 
     enabled = args.state == "on"
-    account = _run(args, lambda ctx: set_routing(ctx, args.account_id, enabled=enabled))
-    print(f"account {account.id} ({account.name}), routing {args.state}")
+    account = _run(
+        args, lambda ctx: set_feature(ctx, args.account_id, args.feature, enabled=enabled)
+    )
+    print(f"account {account.id} ({account.name}), {args.feature} {args.state}")
     return 0
+
+
+def _on(flag: bool) -> str:
+    return "on" if flag else "off"
 
 
 def _run(args: argparse.Namespace, call: Any) -> Any:

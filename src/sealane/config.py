@@ -7,6 +7,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from .feeds.dcsa.config import ENV_FILE as DCSA_CARRIERS_VARIABLE
+from .feeds.dcsa.config import CarrierConfig, carriers_from_env
+
 #: About 12 attempts over about 3 days (seconds after the previous attempt).
 DEFAULT_RETRY_SCHEDULE = (60, 300, 900, 1800, 3600, 7200, 14400, 21600, 43200, 43200, 43200, 43200)
 
@@ -47,6 +50,11 @@ class Settings:
     web_secret_file: str = ""
     #: How long a web sign-in lasts, in seconds.
     web_session_seconds: int = 8 * 3600
+    #: Carriers polled (and pushed to) over DCSA Track & Trace, from ``SEALANE_DCSA_CARRIERS``.
+    dcsa_carriers: tuple[CarrierConfig, ...] = ()
+    #: How fast ``serve --demo`` replays the bundled AIS sample that moves the demo vessels,
+    #: in times real time (0: no replay).
+    ais_demo_speed: float = 1.0
     extra: Mapping[str, str] = field(default_factory=dict)
 
     @classmethod
@@ -90,6 +98,10 @@ class Settings:
         if "SEALANE_WEB_SESSION_SECONDS" in environ:
             name = "SEALANE_WEB_SESSION_SECONDS"
             values["web_session_seconds"] = _positive_int(environ[name], name)
+        if environ.get(DCSA_CARRIERS_VARIABLE, "").strip():
+            values["dcsa_carriers"] = tuple(carriers_from_env(environ))
+        if "SEALANE_AIS_DEMO" in environ:
+            values["ais_demo_speed"] = _speed(environ["SEALANE_AIS_DEMO"], "SEALANE_AIS_DEMO")
         settings = cls(**values)
         return replace(settings, **{k: v for k, v in overrides.items() if v is not None})
 
@@ -123,6 +135,22 @@ def _ipv4_list(text: str, name: str) -> tuple[str, ...]:
         except ValueError:
             raise ValueError(f"{name} must list IPv4 addresses, got {part!r}") from None
     return tuple(found)
+
+
+def _speed(text: str, name: str) -> float:
+    """``on`` (1, real time), ``off`` (0) or a number of times real time."""
+    value = text.strip().lower()
+    if value in {"on", "true", "yes"}:
+        return 1.0
+    if value in {"off", "false", "no", ""}:
+        return 0.0
+    try:
+        speed = float(value)
+    except ValueError:
+        speed = -1.0
+    if not 0.0 <= speed <= 10_000.0:  # also NaN
+        raise ValueError(f"{name} must be on, off or a speed from 0 to 10000, got {text!r}")
+    return speed
 
 
 def _flag(text: str, name: str) -> bool:

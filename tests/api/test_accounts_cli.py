@@ -57,6 +57,19 @@ def test_accounts_create__stores_account_with_routing(
     assert (account.name, account.routing_enabled) == ("Acme Freight", True)
 
 
+@pytest.mark.parametrize("flags", [(), ("--ingest",)])
+def test_accounts_create__ingest_only_with_the_flag(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, flags: tuple[str, ...]
+) -> None:
+    url = f"sqlite:///{tmp_path / 'x.db'}"
+    create(capsys, url, *flags)
+    app = create_app(Settings(database_url=url), clock=ManualClock(START))
+    with app.state.sealane.sessions() as session:
+        account = session.scalars(select(Account)).one()
+    app.state.sealane.engine.dispose()
+    assert (account.ingest_enabled, account.routing_enabled) == (bool(flags), False)
+
+
 def test_accounts_create__key_works_with_routing(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
@@ -153,7 +166,7 @@ def test_accounts_keys__issue_list_revoke(
     assert status_of(url, first) == 401
     assert status_of(url, second) == 200
     _, listing, _ = run_cli(capsys, "list", "--database", url)
-    assert "Acme Freight  routing off" in listing
+    assert "Acme Freight  routing off, ingest off" in listing
     assert listing.count("revoked") == 1 and listing.count("active") == 1
     assert first not in listing and second not in listing  # secrets are never shown again
 
@@ -172,9 +185,25 @@ def test_accounts_routing__switches_the_feature(
     assert status_of(url, key, path) == 403
 
 
+def test_accounts_ingest__switches_the_permission(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    url = f"sqlite:///{tmp_path / 'x.db'}"
+    create(capsys, url)
+    account_id = run_cli(capsys, "list", "--database", url)[1].split()[0]
+    code, out, _ = run_cli(capsys, "ingest", account_id, "on", "--database", url)
+    assert code == 0 and out.strip().endswith("ingest on")
+    assert "routing off, ingest on" in run_cli(capsys, "list", "--database", url)[1]
+
+
 @pytest.mark.parametrize(
     "argv",
-    [("issue-key", "no-such-account"), ("revoke-key", "sl_nothing"), ("routing", "x", "on")],
+    [
+        ("issue-key", "no-such-account"),
+        ("revoke-key", "sl_nothing"),
+        ("routing", "x", "on"),
+        ("ingest", "x", "off"),
+    ],
 )
 def test_accounts__unknown_ids_one_line_error(
     capsys: pytest.CaptureFixture[str], tmp_path: Path, argv: tuple[str, ...]

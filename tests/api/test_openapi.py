@@ -43,6 +43,8 @@ ROUTING_PATHS = (WITH_COORDINATES, FROM_LAST_POSITION, CONTAINER_ROUTE, CONTAINE
 #: The one operation whose success is not a JSON:API document: a GeoJSON FeatureCollection.
 GEOJSON_TYPES = {"application/geo+json", "application/json"}
 IMO = "9400001"
+#: The DCSA callback: signed by the carrier, not authenticated by an API key.
+PUSH_PATH = "/v2/dcsa/{carrier}/events"
 
 _LOADED = schemathesis.openapi.from_asgi(
     OPENAPI_URL, create_app(Settings(database_url="sqlite://"), migrate=False)
@@ -141,6 +143,9 @@ def test_openapi__served_and_valid(document: dict[str, Any]) -> None:
             "/v2/webhooks/{webhook_id}",
             "/v2/webhook_notifications",
             "/v2/webhook_notifications/{notification_id}",
+            # live feeds (issue 18)
+            "/v2/vessel_positions",
+            PUSH_PATH,
             # Terminal49 compatibility (issue 15)
             "/v2/search",
             "/v2/metro_areas/{area_id}",
@@ -175,7 +180,8 @@ def test_openapi__served_document_is_the_fuzzed_one(document: dict[str, Any]) ->
 def test_openapi__every_operation_declares_jsonapi_errors(document: dict[str, Any]) -> None:
     problems = []
     for method, path, operation in operations(document):
-        for status in ("400", "401", "404", "429"):
+        # the callback has no API key, so no per-account rate limit
+        for status in ("400", "401", "404") if path == PUSH_PATH else ("400", "401", "404", "429"):
             content = operation["responses"].get(status, {}).get("content", {})
             schema = content.get(JSONAPI, {}).get("schema", {})
             errors = schema.get("properties", {}).get("errors", {})
@@ -192,14 +198,16 @@ NOT_RESOURCES = {
     ("PATCH", "/v2/containers/{container_id}/refresh"): "message",
     ("GET", "/v2/webhooks/ips"): "webhook_notification_ips",
     ("POST", "/v2/webhooks/trigger"): "succeeded",
+    ("POST", "/v2/vessel_positions"): "meta",
 }
 #: Operations answering 200 (not 201) to a POST: they create nothing.
-POST_200 = {"/v2/tracking_requests/infer_number", "/v2/webhooks/trigger"}
+POST_200 = {"/v2/tracking_requests/infer_number", "/v2/webhooks/trigger", "/v2/vessel_positions"}
 
 
 def test_openapi__success_is_a_jsonapi_document(document: dict[str, Any]) -> None:
     for method, path, operation in operations(document):
-        if method == "DELETE" and path.endswith("/{api_slug}"):  # an object's custom field
+        # an object's custom field deleted, a carrier's callback kept: no content
+        if (method == "DELETE" and path.endswith("/{api_slug}")) or path == PUSH_PATH:
             assert "204" in operation["responses"], (method, path)
             continue
         success = "201" if method == "POST" and path not in POST_200 else "200"
@@ -242,6 +250,9 @@ def test_openapi__token_security_scheme(document: dict[str, Any]) -> None:
     token = document["components"]["securitySchemes"]["Token"]
     assert (token["type"], token["in"], token["name"]) == ("apiKey", "header", "Authorization")
     for method, path, operation in operations(document):
+        if path == PUSH_PATH:  # the Notification-Signature is its credential
+            assert operation["security"] == [], method
+            continue
         assert {"Token": []} in operation["security"], (method, path)
 
 

@@ -112,3 +112,37 @@ def test_from_env__unrecognised_allow_private_raises() -> None:
 def test_from_env__empty_retry_schedule_is_not_silently_empty() -> None:
     with pytest.raises(ValueError, match="SEALANE_WEBHOOK_RETRY_SCHEDULE"):
         Settings.from_env({"SEALANE_WEBHOOK_RETRY_SCHEDULE": ""})
+
+
+def test_from_env__dcsa_carriers_from_json_with_secrets_from_the_environment() -> None:
+    carriers = (
+        '[{"name": "line", "base_url": "https://tnt.example", "scacs": ["LINE"],'
+        ' "auth_header": "X-Key", "auth_value_env": "LINE_KEY"}]'
+    )
+    settings = Settings.from_env({"SEALANE_DCSA_CARRIERS": carriers, "LINE_KEY": "k-1"})
+    (config,) = settings.dcsa_carriers
+    assert (config.name, config.scacs, config.auth_header) == ("line", ("LINE",), ("X-Key", "k-1"))
+    assert Settings.from_env({}).dcsa_carriers == ()
+
+
+def test_from_env__dcsa_carriers_missing_secret_names_the_variable() -> None:
+    carriers = (
+        '[{"name": "line", "base_url": "https://tnt.example", "scacs": ["LINE"],'
+        ' "auth_header": "X-Key", "auth_value_env": "LINE_KEY"}]'
+    )
+    with pytest.raises(ValueError, match="LINE_KEY"):
+        Settings.from_env({"SEALANE_DCSA_CARRIERS": carriers})
+
+
+@pytest.mark.parametrize(
+    ("value", "speed"), [("off", 0.0), ("0", 0.0), ("on", 1.0), ("60", 60.0), (" 2.5 ", 2.5)]
+)
+def test_from_env__ais_demo(value: str, speed: float) -> None:
+    assert Settings.from_env({"SEALANE_AIS_DEMO": value}).ais_demo_speed == speed
+    assert Settings.from_env({}).ais_demo_speed == 1.0
+
+
+@pytest.mark.parametrize("value", ["fast", "-1", "nan", "1e9"])
+def test_from_env__bad_ais_demo_names_the_variable(value: str) -> None:
+    with pytest.raises(ValueError, match="SEALANE_AIS_DEMO"):
+        Settings.from_env({"SEALANE_AIS_DEMO": value})

@@ -79,6 +79,30 @@ def test_parse_batch__bad_shape(document: Any, pointer: str) -> None:
     assert pointers(document) == [pointer]
 
 
+def resource(attributes: dict[str, Any]) -> dict[str, Any]:
+    return {"type": "vessel_position", "attributes": attributes}
+
+
+def test_parse_batch__resource_objects_read_like_bare_items() -> None:
+    mixed = parse_batch({"data": [resource(GOOD), {**GOOD, "mmsi": "244670316"}]}, T0)
+    bare = parse_batch({"data": [GOOD, {**GOOD, "mmsi": "244670316"}]}, T0)
+    assert mixed == bare
+
+
+@pytest.mark.parametrize(
+    ("item", "pointer"),
+    [
+        (resource({**GOOD, "latitude": 91}), "/data/0/attributes/latitude"),
+        ({"type": "vessel", "attributes": GOOD}, "/data/0/type"),
+        ({"attributes": GOOD}, "/data/0/type"),
+        ({"type": "vessel_position", "attributes": [GOOD]}, "/data/0/attributes"),
+        ({"type": "vessel_position"}, "/data/0/attributes"),
+    ],
+)
+def test_parse_batch__bad_resource_object_named(item: dict[str, Any], pointer: str) -> None:
+    assert pointers({"data": [item]}) == [pointer]
+
+
 def test_parse_batch__every_error_listed() -> None:
     bad = {"data": [{**GOOD, "latitude": 95}, GOOD, {**GOOD, "mmsi": "x", "longitude": 200}]}
     assert pointers(bad) == ["/data/0/latitude", "/data/2/mmsi", "/data/2/longitude"]

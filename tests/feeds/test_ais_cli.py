@@ -50,6 +50,13 @@ def stored_points(url: str) -> int:
     return count
 
 
+def interruptible() -> None:
+    """In the child before it starts: SIGINT back to its default, so Python turns it into
+    KeyboardInterrupt. A child inherits an ignored SIGINT, and in the full suite some earlier
+    test leaves the worker's ignored (the command then never hears the test's Ctrl-C)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def stop(process: subprocess.Popen[str]) -> str:
     """SIGINT, then the process's output; killed if it does not end (never left running)."""
     process.send_signal(signal.SIGINT)
@@ -97,7 +104,11 @@ def test_connect__reads_a_tcp_feed_and_commits_on_sigint(tmp_path: Path) -> None
     thread.start()
     command = [sys.executable, "-m", "sealane.cli", "ais", "connect", f"127.0.0.1:{port}"]
     process = subprocess.Popen(
-        [*command, "--database", url], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+        [*command, "--database", url],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        preexec_fn=interruptible,
     )
     try:
         wait_for(url, 10)
@@ -115,7 +126,11 @@ def test_listen__receives_udp_datagrams(tmp_path: Path) -> None:
     port = free_port(socket.SOCK_DGRAM)
     command = [sys.executable, "-m", "sealane.cli", "ais", "listen", "--udp", f"127.0.0.1:{port}"]
     process = subprocess.Popen(
-        [*command, "--database", url], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+        [*command, "--database", url],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        preexec_fn=interruptible,
     )
     lines = tagged_lines()
     try:

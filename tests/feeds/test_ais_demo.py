@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import time
 from datetime import timedelta
+from pathlib import Path
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
@@ -54,3 +55,22 @@ def test_demo_replay__stops_when_asked(sessions: sessionmaker[Session]) -> None:
     started = time.monotonic()
     replay.stop(timeout_s=30)
     assert time.monotonic() - started < 5
+
+
+def test_add_ais_replay__runs_with_the_runtime_and_not_at_speed_0(tmp_path: Path) -> None:
+    from sealane.config import Settings
+    from sealane.service.demo import add_ais_replay
+    from sealane.service.runtime import build_runtime
+
+    runtime = build_runtime(Settings(database_url=f"sqlite:///{tmp_path / 'x.db'}"))
+    try:
+        assert add_ais_replay(runtime, speed=0) is None
+        assert runtime.background == []
+        replay = add_ais_replay(runtime, speed=1.0)
+        assert replay is not None and runtime.background == [replay]
+        runtime.start()
+        assert replay._thread.is_alive()
+        runtime.stop()
+        assert not replay._thread.is_alive()
+    finally:
+        runtime.engine.dispose()

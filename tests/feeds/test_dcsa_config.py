@@ -95,6 +95,59 @@ def test_load_carriers__errors_name_the_key(tmp_path: Path, text: str, message: 
         load_carriers(write(tmp_path, text), {})
 
 
+JSON_CARRIERS = """[
+  {"name": "header", "base_url": "https://api.example.com/tnt/", "scacs": ["exmp", "EXMQ"],
+   "auth_header": "X-API-Key", "auth_value_env": "EXAMPLE_KEY", "push_secret_env": "EXAMPLE_PUSH",
+   "poll_interval_s": 21600},
+  {"name": "oauth", "base_url": "https://other.example.com", "scacs": ["OTHR"],
+   "requests_per_second": 2.5,
+   "oauth2": {"token_url": "https://auth.example.com/token", "client_id": "sealane",
+              "client_secret_env": "OTHER_SECRET", "scope": "tnt"}}
+]"""
+
+
+def test_carriers_from_env__json_in_the_variable_reads_like_the_toml_file(tmp_path: Path) -> None:
+    from_toml = load_carriers(write(tmp_path, GOOD), ENV)
+    assert carriers_from_env({**ENV, "SEALANE_DCSA_CARRIERS": JSON_CARRIERS}) == from_toml
+    wrapped = '{"carrier": ' + JSON_CARRIERS + "}"
+    assert carriers_from_env({**ENV, "SEALANE_DCSA_CARRIERS": wrapped}) == from_toml
+
+
+def test_carriers_from_env__a_json_file(tmp_path: Path) -> None:
+    path = tmp_path / "carriers.json"
+    path.write_text(JSON_CARRIERS, encoding="utf-8")
+    found = carriers_from_env({**ENV, "SEALANE_DCSA_CARRIERS": str(path)})
+    assert found == load_carriers(write(tmp_path, GOOD), ENV)
+
+
+@pytest.mark.parametrize(
+    ("value", "message"),
+    [
+        ("[", "SEALANE_DCSA_CARRIERS: not JSON"),
+        ("[]", "no carriers"),
+        ('{"carriers": []}', "no carriers"),
+        ('[{"name": "x"}]', "carrier 'x': scacs must list"),
+    ],
+)
+def test_carriers_from_env__bad_json_names_the_problem(value: str, message: str) -> None:
+    with pytest.raises(ConfigError, match=message):
+        carriers_from_env({"SEALANE_DCSA_CARRIERS": value})
+
+
+@pytest.mark.parametrize(
+    ("second", "message"),
+    [
+        ('name = "one"\nscacs = ["BBBB"]', "carrier 'one' is configured twice"),
+        ('name = "two"\nscacs = ["AAAA"]', "carrier 'two': SCAC AAAA has another carrier"),
+    ],
+)
+def test_load_carriers__names_and_scacs_distinct(tmp_path: Path, second: str, message: str) -> None:
+    base = 'base_url = "https://x.example"\nauth_header = "K"\nauth_value = "v"\n'
+    text = f'[[carrier]]\nname = "one"\nscacs = ["AAAA"]\n{base}[[carrier]]\n{second}\n{base}'
+    with pytest.raises(ConfigError, match=message):
+        load_carriers(write(tmp_path, text), {})
+
+
 def test_dcsa_carriers__one_adapter_per_carrier_by_scac(tmp_path: Path) -> None:
     from sealane.clock import SystemClock
     from sealane.store.database import make_engine, session_factory

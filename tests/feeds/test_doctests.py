@@ -8,7 +8,7 @@ import importlib
 import pytest
 
 MODULES = [
-    "sealane.feeds.ais.decoding",
+    "sealane.feeds.ais.framing",
     "sealane.feeds.ais.sources",
     "sealane.feeds.ais.tracks",
 ]

@@ -20,6 +20,7 @@ from .errors import install_error_handlers
 from .negotiation import HeadAsGet, JsonApiNegotiation
 from .openapi import document
 from .routers import (
+    carrier_push,
     containers,
     custom_fields,
     parties,
@@ -28,6 +29,7 @@ from .routers import (
     search,
     shipments,
     tracking_requests,
+    vessel_positions,
     vessels,
     webhooks,
 )
@@ -37,6 +39,7 @@ API_PREFIX = "/v2"
 ROUTERS = (
     reference,
     vessels,
+    vessel_positions,
     tracking_requests,
     shipments,
     containers,
@@ -45,6 +48,7 @@ ROUTERS = (
     parties,
     custom_fields,
     search,
+    carrier_push,
 )
 
 

@@ -136,8 +136,12 @@ def from_service(error: domain.ServiceError, request: Request) -> ApiError:
         return NotFound(error.detail, code=error.code)
     if isinstance(error, domain.FeatureDisabled):
         return Forbidden(error.detail, code=error.code)
+    if isinstance(error, domain.BadSignature):  # no API key would help: no challenge
+        return Unauthorized(error.detail, code=error.code)
     if isinstance(error, domain.Unauthenticated):
         return Unauthorized(error.detail, code=error.code, headers={"WWW-Authenticate": "Token"})
+    if isinstance(error, domain.Malformed):
+        return BadRequest(error.detail, code=error.code)
     if isinstance(error, domain.RateLimited):
         wait = str(max(1, math.ceil(error.retry_after_s)))
         return TooManyRequests(error.detail, code=error.code, headers={"Retry-After": wait})
@@ -147,6 +151,14 @@ def from_service(error: domain.ServiceError, request: Request) -> ApiError:
     pointer = _pointer(field, request) if field is not None and not in_query else None
     kind = BadRequest if isinstance(error, domain.InvalidInput) and in_query else Unprocessable
     return kind(error.detail, code=error.code, parameter=parameter, pointer=pointer)
+
+
+def field_errors(error: domain.InvalidFields) -> list[ApiError]:
+    """One 422 error object per bad value of a document, each with its JSON pointer."""
+    return [
+        Unprocessable(f"{pointer}: {detail}", code=code, pointer=pointer)
+        for pointer, detail, code in error.problems
+    ] or [Unprocessable(error.detail, code=error.code)]
 
 
 def _pointer(field: str, request: Request) -> str:
@@ -262,6 +274,8 @@ def install_error_handlers(app: FastAPI) -> None:
 
     @app.exception_handler(domain.ServiceError)
     async def _service(request: Request, exc: domain.ServiceError) -> Response:
+        if isinstance(exc, domain.InvalidFields):
+            return error_response(*field_errors(exc))
         return error_response(from_service(exc, request))
 
     @app.exception_handler(RoutingError)

@@ -14,7 +14,13 @@ from dataclasses import dataclass
 from sqlalchemy.orm import Session, sessionmaker
 
 from ..store.accounts import account_for_key
-from .errors import ROUTING_DISABLED, FeatureDisabled, RateLimited, Unauthenticated
+from .errors import (
+    INGEST_DISABLED,
+    ROUTING_DISABLED,
+    FeatureDisabled,
+    RateLimited,
+    Unauthenticated,
+)
 from .keycache import KeyCache
 from .ratelimit import RateLimiter
 
@@ -25,11 +31,18 @@ class Caller:
 
     account_id: str
     routing_enabled: bool
+    #: May write vessel positions, which every account sees (granted on its own).
+    ingest_enabled: bool = False
 
     def require_routing(self) -> None:
         """Raise :class:`FeatureDisabled` unless the account has the paid routing feature."""
         if not self.routing_enabled:
             raise FeatureDisabled(ROUTING_DISABLED)
+
+    def require_ingest(self) -> None:
+        """Raise :class:`FeatureDisabled` unless the account may write vessel positions."""
+        if not self.ingest_enabled:
+            raise FeatureDisabled(INGEST_DISABLED, code="ingest_disabled")
 
 
 class Gatekeeper:
@@ -93,4 +106,6 @@ class Gatekeeper:
             return None
         with self.sessions() as session:
             account = account_for_key(session, secret)
-            return None if account is None else Caller(account.id, account.routing_enabled)
+            if account is None:
+                return None
+            return Caller(account.id, account.routing_enabled, account.ingest_enabled)

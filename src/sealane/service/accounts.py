@@ -13,6 +13,7 @@ from ..store.accounts import create_account as create_account_row
 from ..store.models import Account, ApiKey
 from .context import ServiceContext
 from .errors import InvalidInput, NotFound, Unprocessable
+from .features import FEATURES
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,16 +34,22 @@ class AccountSummary:
     id: str
     name: str
     routing_enabled: bool
+    ingest_enabled: bool
     created_at: datetime
     keys: tuple[KeySummary, ...]
 
 
-def create_account(ctx: ServiceContext, name: str, *, routing: bool) -> NewKey:
-    """A new account and its first API key (the secret is shown once, here)."""
+def create_account(
+    ctx: ServiceContext, name: str, *, routing: bool, ingest: bool = False
+) -> NewKey:
+    """A new account and its first API key (the secret is shown once, here); ``ingest`` lets
+    it write vessel positions (``POST /v2/vessel_positions``)."""
     if not name.strip() or len(name) > 200:
         raise InvalidInput("an account name is 1 to 200 characters", field="name")
     with ctx.writing() as session:
-        return create_account_row(session, name.strip(), routing=routing, now=ctx.clock.now())
+        return create_account_row(
+            session, name.strip(), routing=routing, ingest=ingest, now=ctx.clock.now()
+        )
 
 
 def list_accounts(ctx: ServiceContext) -> list[AccountSummary]:
@@ -53,7 +60,14 @@ def list_accounts(ctx: ServiceContext) -> list[AccountSummary]:
         for key in session.scalars(select(ApiKey).order_by(ApiKey.created_at, ApiKey.id)):
             keys.setdefault(key.account_id, []).append(_key_summary(key))
         return [
-            AccountSummary(a.id, a.name, a.routing_enabled, a.created_at, tuple(keys.get(a.id, ())))
+            AccountSummary(
+                a.id,
+                a.name,
+                a.routing_enabled,
+                a.ingest_enabled,
+                a.created_at,
+                tuple(keys.get(a.id, ())),
+            )
             for a in accounts
         ]
 
@@ -84,18 +98,26 @@ def revoke_key(ctx: ServiceContext, key: str) -> KeySummary:
         return _key_summary(found[0])
 
 
-def set_routing(ctx: ServiceContext, account_id: str, *, enabled: bool) -> AccountSummary:
-    """Switch the paid routing feature of the account on or off."""
+def set_feature(
+    ctx: ServiceContext, account_id: str, feature: str, *, enabled: bool
+) -> AccountSummary:
+    """Switch one of :data:`FEATURES` on or off for the account."""
+    if feature not in FEATURES:
+        raise InvalidInput(f"features are {', '.join(FEATURES)}", field="feature")
     with ctx.writing() as session:
         account = session.get(Account, account_id)
         if account is None:
             raise NotFound("account", account_id)
-        account.routing_enabled = enabled
+        if feature == "routing":
+            account.routing_enabled = enabled
+        else:
+            account.ingest_enabled = enabled
         keys = session.scalars(select(ApiKey).where(ApiKey.account_id == account_id))
         return AccountSummary(
             account.id,
             account.name,
-            enabled,
+            account.routing_enabled,
+            account.ingest_enabled,
             account.created_at,
             tuple(_key_summary(k) for k in keys),
         )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from ..feeds.ais.demo import DemoReplay
 from ..store.accounts import NewKey
 from ..store.seed import seed_demo as seed_demo_rows
 from .access import Caller
@@ -45,3 +46,17 @@ def seed_demo(runtime: Runtime) -> list[tuple[str, NewKey]]:
             continue
     runtime.tracking.tick()
     return keys
+
+
+def add_ais_replay(runtime: Runtime, *, speed: float) -> DemoReplay | None:
+    """Have the runtime replay the bundled AIS sample while it runs, so the demo vessels seeded
+    by :func:`seed_demo` move on from where they are (none when ``speed`` is 0).
+
+    The replay starts and stops with the runtime (the server's lifespan), in a thread of its own;
+    ``speed`` is in times real time.
+    """
+    if speed <= 0:
+        return None
+    replay = DemoReplay(runtime.sessions, runtime.clock, speed=speed)
+    runtime.background.append(replay)
+    return replay

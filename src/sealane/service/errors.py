@@ -55,6 +55,23 @@ class NotFound(ServiceError):
         self.key = key
 
 
+class Malformed(ServiceError):
+    """The input cannot be read at all (a body that is not JSON, or not the shape asked for)."""
+
+    code = "invalid_body"
+
+
+class InvalidFields(ServiceError):
+    """A document with several bad values; ``problems`` names each by its JSON pointer."""
+
+    code = "invalid"
+
+    def __init__(self, detail: str, problems: list[tuple[str, str, str]]) -> None:
+        super().__init__(detail)
+        #: (JSON pointer, what is wrong, code) of each bad value.
+        self.problems = problems
+
+
 class FeatureDisabled(ServiceError):
     """The account lacks a paid feature the request needs."""
 
@@ -65,6 +82,12 @@ class Unauthenticated(ServiceError):
     """No credential, or one that is not valid."""
 
     code = "unauthorized"
+
+
+class BadSignature(Unauthenticated):
+    """A callback whose signature does not sign its body (no API key could help)."""
+
+    code = "invalid_signature"
 
 
 class RateLimited(ServiceError):
@@ -78,3 +101,4 @@ class RateLimited(ServiceError):
 
 
 ROUTING_DISABLED = "Routing data feature is not enabled for this account"
+INGEST_DISABLED = "Vessel position ingest is not enabled for this account"

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Protocol
 
 from sqlalchemy import Engine
 from sqlalchemy.orm import Session, sessionmaker
@@ -18,8 +19,10 @@ from ..jsonapi import notification_body
 from ..store.database import make_engine, session_factory, transaction
 from ..store.migrate import upgrade
 from ..store.models import WebhookNotification
-from ..store.seed import load_reference_data
+from ..store.seed import add_carrier_lines, load_reference_data
 from ..tracking.carriers import SimulatedCarrier
+from ..tracking.carriers.base import CarrierAdapter
+from ..tracking.carriers.dcsa import DcsaCarrier, dcsa_carriers
 from ..tracking.poller import Poller
 from ..tracking.service import TrackingService
 from ..webhooks.delivery import DeliveryWorker
@@ -28,6 +31,14 @@ from .context import REFRESH_PER_MINUTE, ServiceContext
 from .keycache import KeyCache
 from .notifications import load_notifications
 from .ratelimit import RateLimiter
+
+
+class Background(Protocol):
+    """Work that runs beside the service while it serves (a feed replay, say)."""
+
+    def start(self) -> None: ...
+
+    def stop(self) -> None: ...
 
 
 @dataclass
@@ -39,6 +50,8 @@ class Runtime:
     tracking: TrackingService
     webhooks: DeliveryWorker
     pollers: list[Poller] = field(default_factory=list)
+    #: Started after the pollers and stopped before them (see :meth:`start`).
+    background: list[Background] = field(default_factory=list)
 
     # Short names for what tests and shells reach for most.
     @property
@@ -67,15 +80,24 @@ class Runtime:
         return self.gate.keys
 
     def start(self) -> None:
-        """Start the background pollers (tracking and webhook delivery), if any."""
+        """Start the background pollers (tracking and webhook delivery) and other background
+        work, if any."""
         for poller in self.pollers:
             poller.start()
+        for work in self.background:
+            work.start()
 
     def stop(self) -> None:
-        """Stop the pollers and release the delivery worker's connections."""
+        """Stop the background work and the pollers; release the delivery worker's and the
+        DCSA carriers' connections."""
+        for work in self.background:
+            work.stop()
         for poller in self.pollers:
             poller.stop()
         self.webhooks.close()
+        for adapter in {id(a): a for a in self.context.carriers.values()}.values():
+            if isinstance(adapter, DcsaCarrier):  # one adapter may serve several SCACs
+                adapter.close()
 
 
 def build_runtime(
@@ -93,16 +115,19 @@ def build_runtime(
     ``webhook_lease_s`` is how long a claimed notification stays with this process's worker.
     """
     engine = make_engine(settings.database_url)
+    sessions = session_factory(engine)
     if migrate:
         upgrade(engine)
-        with transaction(session_factory(engine)) as session:
+        with transaction(sessions) as session:
             load_reference_data(session)
+            lines = {scac: c.name for c in settings.dcsa_carriers for scac in c.scacs}
+            add_carrier_lines(session, lines)
     the_clock = clock or SystemClock()
-    carriers = {"TEST": SimulatedCarrier()}
+    carriers = carrier_adapters(settings, sessions, the_clock)
     context = ServiceContext(
         settings,
         engine,
-        session_factory(engine),
+        sessions,
         the_clock,
         carriers=carriers,
         refresh_limiter=RateLimiter(engine, REFRESH_PER_MINUTE, the_clock),
@@ -122,6 +147,18 @@ def build_runtime(
         else []
     )
     return Runtime(context, gate, tracking, webhooks, pollers)
+
+
+def carrier_adapters(
+    settings: Settings, sessions: sessionmaker[Session], clock: Clock
+) -> dict[str, CarrierAdapter]:
+    """The adapter of each SCAC: the configured DCSA carriers', and the simulation's ``TEST``
+    (which a configured carrier cannot take over: the test numbers rely on it)."""
+    adapters: dict[str, CarrierAdapter] = dict(
+        dcsa_carriers(list(settings.dcsa_carriers), sessions, clock)
+    )
+    adapters["TEST"] = SimulatedCarrier()
+    return adapters
 
 
 def delivery_worker(

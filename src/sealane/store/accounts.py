@@ -30,11 +30,16 @@ class NewKey:
 
 
 def create_account(
-    session: Session, name: str, *, routing: bool, now: datetime | None = None
+    session: Session,
+    name: str,
+    *,
+    routing: bool,
+    now: datetime | None = None,
+    ingest: bool = False,
 ) -> NewKey:
     """Create an account with one API key; returns the key's secret."""
     moment = now or datetime.now(UTC)
-    account = Account(name=name, routing_enabled=routing, created_at=moment)
+    account = Account(name=name, routing_enabled=routing, ingest_enabled=ingest, created_at=moment)
     session.add(account)
     session.flush()
     return issue_key(session, account, now=moment)

@@ -83,6 +83,32 @@ def load_reference_data(session: Session) -> None:
     _upsert(session, Terminal, terminals, (*terminal_fields, *TERMINAL_ADDRESS))
 
 
+def add_carrier_lines(session: Session, lines: dict[str, str]) -> None:
+    """Give each SCAC of ``lines`` (SCAC -> carrier name) a shipping line unless one answers
+    to it already, so a tracking request can name a carrier configured by the operator."""
+    known = {
+        code
+        for scac, alternatives in session.execute(
+            select(ShippingLine.scac, ShippingLine.alternative_scacs)
+        )
+        for code in (scac, *alternatives.split("|"))
+    }
+    for scac, name in sorted(lines.items()):
+        if scac in known:
+            continue
+        session.add(
+            ShippingLine(
+                id=reference_id("shipping_line", scac),
+                scac=scac,
+                name=name,
+                short_name=name[:100],
+                bill_of_lading_tracking_support=True,
+                booking_number_tracking_support=True,
+                container_number_tracking_support=True,
+            )
+        )
+
+
 def _upsert(
     session: Session, model: type[ShippingLine | Terminal], rows: list[Any], fields: tuple[str, ...]
 ) -> None:

@@ -1,7 +1,10 @@
 """A JSON batch of positions (``POST /v2/vessel_positions``) validated into typed reports.
 
-The body is ``{"data": [{"mmsi": ..., "latitude": ..., "longitude": ..., "timestamp": ...,
-"speed_knots"?, "course_degrees"?, "heading_degrees"?, "navigational_status"?, "imo"?}, ...]}``.
+The body is ``{"data": [{"type": "vessel_position", "attributes": {"mmsi": ..., "latitude": ...,
+"longitude": ..., "timestamp": ..., "speed_knots"?, "course_degrees"?, "heading_degrees"?,
+"navigational_status"?, "imo"?}}, ...]}``: JSON:API resource objects without ids. An item may
+also be the bare attributes object, as an AIS provider's API lists them, so a relay need not
+rewrap each one.
 Unlike a radio feed, a client can correct its request, so a bad value is an error naming its
 JSON pointer (``/data/3/latitude``), and nothing of a batch with errors is stored.
 """
@@ -20,6 +23,8 @@ MAX_POSITIONS = 10_000
 #: Timestamps may run ahead of the server's clock by this much (receiver clocks drift).
 FUTURE_SLACK = timedelta(minutes=5)
 MAX_ERRORS = 100
+#: The JSON:API type of an item of the batch.
+RESOURCE_TYPE = "vessel_position"
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,6 +82,10 @@ def _item(
     if not isinstance(item, dict):
         errors.append(FieldError(at, "must be an object"))
         return None
+    if "attributes" in item or "type" in item:
+        item, at = _unwrap(item, at, errors)
+        if item is None:
+            return None
     before = len(errors)
     mmsi = _mmsi(item.get("mmsi"), f"{at}/mmsi", errors)
     lat = _number(item, "latitude", at, errors, -90.0, 90.0, required=True)
@@ -101,6 +110,20 @@ def _item(
         None if status is None else int(status),
     )
     return report, StaticReport(mmsi, time_s, imo=imo) if imo else None
+
+
+def _unwrap(
+    resource: dict[str, Any], at: str, errors: list[FieldError]
+) -> tuple[dict[str, Any] | None, str]:
+    """The attributes of a ``vessel_position`` resource object, and their pointer."""
+    if resource.get("type") != RESOURCE_TYPE:
+        errors.append(FieldError(f"{at}/type", f"must be {RESOURCE_TYPE!r}", "required"))
+        return None, at
+    attributes = resource.get("attributes")
+    if not isinstance(attributes, dict):
+        errors.append(FieldError(f"{at}/attributes", "must be an object", "required"))
+        return None, at
+    return attributes, f"{at}/attributes"
 
 
 def _mmsi(value: Any, at: str, errors: list[FieldError]) -> int | None:

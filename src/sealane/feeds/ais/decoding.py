@@ -2,7 +2,9 @@
 
 Each line is parsed by pyais, its checksum checked, multi-sentence messages reassembled, and
 only the message types sealane uses are decoded: positions (1, 2, 3, 18, 19, 27) and static data
-(5, 19, 24). Anything malformed is counted under a :class:`~.reports.Drop` reason, never raised.
+(5, 19, 24); the common position reports (1, 2, 3, 18) are read from pyais's bit vector
+(:mod:`.positionbits`), the rest by pyais. Anything malformed is counted under a
+:class:`~.reports.Drop` reason, never raised.
 """
 
 from __future__ import annotations
@@ -10,13 +12,14 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from functools import reduce
-from operator import xor
 from typing import Any
 
 from pyais.messages import AISSentence, NMEASentenceFactory
 
 from ...tracking.numbers import imo_check_digit
+from .framing import RunningXor, read_tag_block, sentence_xor
+from .positionbits import KINDS as POSITION_KINDS
+from .positionbits import read_position
 from .reports import Blank, Drop, PositionReport, StaticReport
 
 #: Message types decoded, with the fewest payload bits each needs to be whole.
@@ -66,20 +69,26 @@ class SentenceDecoder:
         """
         out = Decoded(sentences=len(lines))
         drops, shift, message = out.drops, self.shift_s, self._message
+        running = RunningXor([line for line, _received_s, _start in lines])
+        offset = 0
         for line, received_s, start in lines:
-            time_s = received_s
+            time_s, head = received_s, 0
             if line[:1] == b"\\":
-                line, stamp = split_tag_block(line)
+                head, stamp = read_tag_block(line, offset, running)
                 if stamp is not None:
                     time_s = stamp + shift
+            expected = sentence_xor(line, head, offset, running)
+            offset += len(line)
             try:
-                sentence = _produce(line)
+                sentence = _produce(line[head:] if head else line)
             except Exception:  # pyais raises several types for junk; all of them mean malformed
                 drops[Drop.MALFORMED] += 1
                 continue
             if not isinstance(sentence, AISSentence):
                 drops[Drop.MALFORMED] += 1
                 continue
+            if expected is not None:  # pyais's own check is a Python loop over the bytes
+                sentence.is_valid = sentence.checksum == expected
             if not sentence.is_valid:
                 drops[Drop.BAD_CHECKSUM] += 1
                 continue
@@ -125,7 +134,9 @@ class SentenceDecoder:
             out.drops[Drop.TRUNCATED] += 1
             return
         try:
-            message: Any = sentence.decode()
+            message: Any = (
+                read_position(sentence.bv, kind) if kind in POSITION_KINDS else sentence.decode()
+            )
         except Exception:  # a payload pyais cannot read is malformed, whatever it raised
             out.drops[Drop.MALFORMED] += 1
             return
@@ -216,36 +227,3 @@ def _text(value: str | None) -> str | None:
         return None
     cleaned = value.replace("@", " ").strip()
     return cleaned or None
-
-
-def split_tag_block(line: bytes) -> tuple[bytes, float | None]:
-    """The sentence behind an NMEA 4 tag block, and the block's ``c:`` time in UNIX seconds.
-
-    The time is None when the block has none or its checksum is wrong; ``c:`` in milliseconds
-    (13 digits, some receivers) is read as such.
-
-    >>> split_tag_block(rb"\\s:r1,c:1767225601*7A\\!AIVDM,...")
-    (b'!AIVDM,...', 1767225601.0)
-    """
-    end = line.find(b"\\", 1)
-    if end < 0:
-        return b"", None
-    rest = line[end + 1 :]
-    star = line.rfind(b"*", 1, end)
-    if star < 0:
-        return rest, None
-    body = line[1:star]
-    try:
-        if int(line[star + 1 : end], 16) != reduce(xor, body, 0):
-            return rest, None
-    except ValueError:
-        return rest, None
-    at = body.find(b"c:")
-    if at < 0 or (at and body[at - 1] != 44):  # 44 is ','
-        return rest, None
-    stop = body.find(b",", at)
-    digits = body[at + 2 : stop if stop >= 0 else len(body)]
-    if not digits.isdigit():
-        return rest, None
-    value = int(digits)
-    return rest, value / 1000.0 if value > 100_000_000_000 else float(value)

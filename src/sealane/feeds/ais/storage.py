@@ -11,8 +11,10 @@ import os
 import time
 from collections.abc import Iterable, Sequence
 from datetime import UTC, datetime
+from typing import Any
 
-from sqlalchemy import Table, func, insert, select
+from sqlalchemy import ColumnElement, String, Table, any_, func, insert, literal, select
+from sqlalchemy.dialects.postgresql import ARRAY
 from sqlalchemy.orm import Session
 
 from ...store.models import FeedCheckpoint, Vessel, VesselPosition, new_id
@@ -54,6 +56,16 @@ def _chunks(values: Sequence[str]) -> Iterable[Sequence[str]]:
         yield values[start : start + CHUNK]
 
 
+def _among(session: Session, column: Any, values: Sequence[str]) -> ColumnElement[bool]:
+    """``column IN values``: one array parameter on PostgreSQL (``= ANY``), whose driver would
+    otherwise parse a placeholder per value on the client."""
+    if session.get_bind().dialect.name == "postgresql":
+        among: ColumnElement[bool] = column == any_(literal(list(values), ARRAY(String)))
+        return among
+    result: ColumnElement[bool] = column.in_(values)
+    return result
+
+
 def load_tracks(session: Session, mmsis: Iterable[int]) -> dict[int, Track]:
     """The track state of the vessels with these MMSIs: latest fix and last stored point."""
     keys = sorted({str(m) for m in mmsis})
@@ -67,7 +79,7 @@ def load_tracks(session: Session, mmsis: Iterable[int]) -> dict[int, Track]:
                 _VESSELS.c.latitude,
                 _VESSELS.c.position_timestamp,
             )
-            .where(_VESSELS.c.mmsi.in_(part))
+            .where(_among(session, _VESSELS.c.mmsi, part))
             .order_by(_VESSELS.c.imo.is_(None), _VESSELS.c.id)  # a duplicated MMSI: IMO first
         )
         for mmsi, vessel_id, lon, lat, at in rows:
@@ -87,7 +99,7 @@ def _load_stored(session: Session, by_vessel: dict[str, Track]) -> None:
     for part in _chunks(sorted(by_vessel)):
         newest = (
             select(_POSITIONS.c.vessel_id, func.max(_POSITIONS.c.timestamp).label("newest"))
-            .where(_POSITIONS.c.vessel_id.in_(part))
+            .where(_among(session, _POSITIONS.c.vessel_id, part))
             .group_by(_POSITIONS.c.vessel_id)
             .subquery()
         )

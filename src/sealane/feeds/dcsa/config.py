@@ -1,6 +1,8 @@
 """Per-carrier configuration of DCSA T&T adapters: a TOML file, secrets from the environment.
 
-``SEALANE_DCSA_CARRIERS`` names the file; each ``[[carrier]]`` table gives a name, the API's
+``SEALANE_DCSA_CARRIERS`` names the file (TOML, or JSON when it ends in ``.json``), or holds
+the JSON itself (a list of carrier objects, for containers configured by environment only);
+each ``[[carrier]]`` table gives a name, the API's
 base URL (before ``/v2/events``), the SCACs it answers for, and either an auth header or OAuth2
 client credentials. A secret may be written in the file or, better, named by ``*_env`` and read
 from that environment variable::
@@ -23,6 +25,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import json
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -91,13 +94,53 @@ def load_carriers(path: Path, environ: Mapping[str, str]) -> list[CarrierConfig]
     tables = document.get("carrier", [])
     if not isinstance(tables, list) or not tables:
         raise ConfigError(f"{path}: no [[carrier]] tables")
-    return [_carrier(table, environ) for table in tables]
+    return _distinct([_carrier(table, environ) for table in tables])
+
+
+def carriers_from_json(text: str, environ: Mapping[str, str], *, where: str) -> list[CarrierConfig]:
+    """The carriers of a JSON list of carrier objects (or ``{"carrier": [...]}``), the same
+    keys as the TOML tables; ``where`` names the source in errors."""
+    try:
+        document = json.loads(text)
+    except ValueError as error:
+        raise ConfigError(f"{where}: not JSON: {error}") from error
+    tables = document.get("carrier") if isinstance(document, dict) else document
+    if not isinstance(tables, list) or not tables:
+        raise ConfigError(f"{where}: no carriers (a JSON list of carrier objects)")
+    return _distinct([_carrier(table, environ) for table in tables])
 
 
 def carriers_from_env(environ: Mapping[str, str]) -> list[CarrierConfig]:
-    """The carriers of the file named by ``SEALANE_DCSA_CARRIERS`` (none when it is unset)."""
-    name = environ.get(ENV_FILE)
-    return load_carriers(Path(name), environ) if name else []
+    """The carriers ``SEALANE_DCSA_CARRIERS`` configures: JSON in the variable itself (it starts
+    with ``[`` or ``{``) or a file path, TOML unless it ends in ``.json``; none when unset."""
+    value = environ.get(ENV_FILE, "").strip()
+    if not value:
+        return []
+    if value.startswith(("[", "{")):
+        return carriers_from_json(value, environ, where=ENV_FILE)
+    path = Path(value)
+    if path.suffix.lower() != ".json":
+        return load_carriers(path, environ)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as error:
+        raise ConfigError(f"{path}: {error}") from error
+    return carriers_from_json(text, environ, where=str(path))
+
+
+def _distinct(configs: list[CarrierConfig]) -> list[CarrierConfig]:
+    """``configs``, unless two share a name (it names the push endpoint) or a SCAC."""
+    names: set[str] = set()
+    scacs: set[str] = set()
+    for config in configs:
+        if config.name in names:
+            raise ConfigError(f"carrier {config.name!r} is configured twice")
+        taken = scacs.intersection(config.scacs)
+        if taken:
+            raise ConfigError(f"carrier {config.name!r}: SCAC {min(taken)} has another carrier")
+        names.add(config.name)
+        scacs.update(config.scacs)
+    return configs
 
 
 def _carrier(table: Any, environ: Mapping[str, str]) -> CarrierConfig:

@@ -45,6 +45,10 @@ class DcsaCarrier:
         self.scacs = frozenset(config.scacs)
         self._polled: dict[tuple[str, str], tuple[float, list[dict[str, Any]]]] = {}
 
+    def close(self) -> None:
+        """Close the client's connections (the adapter is not used after this)."""
+        self.client.close()
+
     def lookup(
         self, request_type: str, number: str, *, requested_at: datetime, now: datetime
     ) -> LookupResult:
