@@ -1,0 +1,130 @@
+"""Joining points (port berths, corridor ends) to the network by water.
+
+A point whose straight geodesic to the nearest point of the network is water is joined by that
+one leg; otherwise the shortest water path to the nearest of the network's sample points around
+it is found on the grid. Where a join meets an edge, the edge is split there. Build-time only.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from .build_coast import Coastline, sample_geodesics
+from .build_grid import Water
+from .build_network import Network
+from .build_waterpath import join_nearest
+from .geodesy import FloatArray, from_unit_vectors, unit_vectors
+
+#: Spacing of the network sample points a join may end on, metres.
+TARGET_SPACING_M = 250.0
+#: Spacing of the exact land test along a straight join, metres.
+STRAIGHT_SPACING_M = 25.0
+#: Window margin of a grid join: at least this, metres, or this many times the straight gap.
+JOIN_MARGIN_M = 15_000.0
+JOIN_MARGIN_FACTOR = 1.5
+#: Most network sample points offered to one grid join.
+MAX_TARGETS = 4_000
+EARTH_RADIUS_M = 6_371_008.8
+
+
+@dataclass(frozen=True)
+class Join:
+    """A water path from a point to the network: its polyline, and where it meets which edge."""
+
+    path: FloatArray
+    edge: tuple[int, int]
+    along_m: float
+
+
+class NetworkTargets:
+    """Sample points along the network's edges, with a k-d tree on their unit vectors."""
+
+    def __init__(self, net: Network, exclude: set[tuple[int, int]] | None = None) -> None:
+        from scipy.spatial import cKDTree
+
+        lon, lat, which, keys = net.edge_samples(TARGET_SPACING_M)
+        _, _, _, along = sample_geodesics(*self._ends(net, keys), TARGET_SPACING_M)
+        keep = np.ones(lon.size, dtype=bool)
+        if exclude:
+            bad = np.array([k in exclude for k in keys])
+            keep = ~bad[which]
+        self.lon, self.lat, self.which, self.along = lon[keep], lat[keep], which[keep], along[keep]
+        self.keys = keys
+        self.tree = cKDTree(unit_vectors(self.lon, self.lat))
+
+    @staticmethod
+    def _ends(net: Network, keys: list[tuple[int, int]]) -> tuple[FloatArray, ...]:
+        lon, lat = np.array(net.lon), np.array(net.lat)
+        a = np.array([k[0] for k in keys], dtype=np.int64)
+        b = np.array([k[1] for k in keys], dtype=np.int64)
+        return lon[a], lat[a], lon[b], lat[b]
+
+    def nearest(self, lon: float, lat: float, radius_m: float) -> np.ndarray:
+        """Indices of sample points within ``radius_m``, nearest first."""
+        here = unit_vectors(lon, lat)
+        chord = 2.0 * np.sin(min(radius_m / EARTH_RADIUS_M, np.pi) / 2.0)
+        hits = np.array(self.tree.query_ball_point(here, chord), dtype=np.int64)
+        if hits.size == 0:
+            return hits
+        xyz = unit_vectors(self.lon[hits], self.lat[hits])
+        return hits[np.argsort(-(xyz @ here))]
+
+    def join_of(self, path: FloatArray, index: int) -> Join:
+        """The Join ending at sample point ``index``."""
+        return Join(path, self.keys[int(self.which[index])], float(self.along[index]))
+
+
+def attach(coast: Coastline, targets: NetworkTargets, lon: float, lat: float) -> Join | None:
+    """The water join of (lon, lat) to the network, or None if none is found."""
+    _, first = targets.tree.query(unit_vectors(lon, lat))
+    x, y = float(targets.lon[first]), float(targets.lat[first])
+    s_lon, s_lat, _, _ = sample_geodesics(
+        np.array([lon]), np.array([lat]), np.array([x]), np.array([y]), STRAIGHT_SPACING_M
+    )
+    if not coast.is_land(s_lon, s_lat).any():
+        return targets.join_of(np.array([[lon, lat], [x, y]]), int(first))
+    gap_m = float(np.linalg.norm(unit_vectors(lon, lat) - unit_vectors(x, y))) * EARTH_RADIUS_M
+    margin = max(JOIN_MARGIN_M, JOIN_MARGIN_FACTOR * gap_m)
+    near = targets.nearest(lon, lat, margin + gap_m)[:MAX_TARGETS]
+    if near.size == 0:
+        return None
+    points = np.stack([targets.lon[near], targets.lat[near]], axis=1)
+    for mode in (Water.CLEAR, Water.EXACT):
+        found = join_nearest(coast, (lon, lat), points, margin_m=margin, mode=mode)
+        if found is not None:
+            return targets.join_of(found[0], int(near[found[1]]))
+    return None
+
+
+def apply_joins(net: Network, joins: list[tuple[Join, int, int]]) -> list[int]:
+    """Insert joins (join, passage mask, start node or -1) into the network, splitting the edges
+    they meet in order along each edge; returns the start node of each join."""
+    by_edge: dict[tuple[int, int], list[tuple[float, int]]] = {}
+    for k, (j, _, _) in enumerate(joins):
+        by_edge.setdefault(j.edge, []).append((j.along_m, k))
+    end_node: dict[int, int] = {}
+    for edge, hits in by_edge.items():
+        a, b = edge
+        mask = net.edges.pop(edge)
+        chain = [a]
+        for _, k in sorted(hits):
+            x, y = joins[k][0].path[-1]
+            node = net.add_node(float(x), float(y))
+            chain.append(node)
+            end_node[k] = node
+        chain.append(b)
+        for p, q in zip(chain[:-1], chain[1:], strict=True):
+            net.add_edge(p, q, mask)
+    starts = []
+    for k, (j, mask, start) in enumerate(joins):
+        ids = net.add_chain(j.path, mask, first=start, last=end_node[k])
+        starts.append(ids[0])
+    return starts
+
+
+def unit_lonlat(xyz: FloatArray) -> tuple[float, float]:
+    """(lon, lat) of one unit vector."""
+    lon, lat = from_unit_vectors(xyz)
+    return float(lon), float(lat)
