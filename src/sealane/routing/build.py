@@ -15,6 +15,7 @@ import argparse
 import csv
 import json
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +23,7 @@ import numpy as np
 
 from .build_attach import Join, NetworkTargets, apply_joins, attach
 from .build_coast import coastline
+from .build_core import core_arrays
 from .build_corridors import Corridor, CorridorIndex, trace, write_geojson
 from .build_index import CELL_DEG, landmark_distances, snapping_index
 from .build_network import Network
@@ -57,8 +59,9 @@ def repaired_network(spec: dict[str, Any], corridors: list[Corridor]) -> Network
     index = CorridorIndex(corridors)
     report = RepairReport()
     move_land_nodes(net, coast, index, report)
-    for _ in range(2):  # a second pass catches the few legs of exact-mode paths that graze land
-        reroute_edges(net, coast, index, report)
+    added = reroute_edges(net, coast, index, report)
+    # A second pass over the new edges catches the few legs of exact-mode paths that graze land.
+    reroute_edges(net, coast, index, report, only=added)
     log(
         f"repair: {report.nodes_moved} nodes moved, {report.nodes_dropped} dropped; "
         f"{report.land_edges} land edges; re-routed {dict(report.rerouted)}; "
@@ -88,11 +91,14 @@ def placed_ports(net: Network, corridors: list[Corridor], names: tuple[str, ...]
     sites = corrected(searoute_ports(), data_dir() / "port_positions.csv")
     navigable = Navigable(coast, corridors)
     sites = [navigable.place(site) for site in sites]
+    log(f"ports: {sum(s.status == 'moved' for s in sites)} moved onto water")
     targets = NetworkTargets(net)
     index = CorridorIndex(corridors)
     joins: list[tuple[Join, int, int]] = []
     out: list[PortSite] = []
-    for site in sites:
+    for k, site in enumerate(sites):
+        if k % 500 == 0:
+            log(f"ports: joining {k} of {len(sites)}")
         found = None if site.status == "inland" else attach(coast, targets, site.lon, site.lat)
         if found is None:
             out.append(site if site.status == "inland" else _unjoined(site))
@@ -109,7 +115,9 @@ def placed_ports(net: Network, corridors: list[Corridor], names: tuple[str, ...]
 
 def _unjoined(site: PortSite) -> PortSite:
     """A port on water that no water path joins to the network: flagged like an inland port."""
-    return PortSite(site.locode, site.name, site.country_name, site.lon, site.lat, "inland", 0.0, site.source)
+    return PortSite(
+        site.locode, site.name, site.country_name, site.lon, site.lat, "inland", 0.0, site.source
+    )
 
 
 def flag_unjoined(net: Network, sites: list[PortSite]) -> list[PortSite]:
@@ -127,10 +135,11 @@ def verify(net: Network, corridors: list[Corridor]) -> int:
     lon, lat, which, keys = net.edge_samples(CHECK_SPACING_M)
     land = np.flatnonzero(coastline().is_land(lon, lat))
     outside = land[~CorridorIndex(corridors).contains(lon[land], lat[land])]
-    for k in np.unique(which[outside]).tolist():
-        a, b = keys[k]
-        log(f"  land left on edge ({net.lon[a]:.4f}, {net.lat[a]:.4f}) - ({net.lon[b]:.4f}, {net.lat[b]:.4f})")
-    log(f"verify: {outside.size} land samples outside corridors on {np.unique(which[outside]).size} edges")
+    edges = np.unique(which[outside])
+    for k in edges.tolist():
+        (a, b), ends = keys[k], "({:.4f}, {:.4f}) - ({:.4f}, {:.4f})"
+        log("  land left on edge " + ends.format(net.lon[a], net.lat[a], net.lon[b], net.lat[b]))
+    log(f"verify: {outside.size} land samples outside corridors on {edges.size} edges")
     return int(outside.size)
 
 
@@ -145,30 +154,46 @@ def write_graph(out: Path, net: Network, spec: dict[str, Any]) -> None:
         np.ravel(np.stack([coords[u, 1], coords[v, 1]], 1)),
     )[::2]
     cell_ptr, cell_edges = snapping_index(coords, u, v)
+    core = core_arrays(coords[:, 0], coords[:, 1], u, v, masks, lengths)
+    core_coords = coords[core["core_node"]]
     table_masks = np.array(
         [sum(1 << names.index(name) for name in closed) for closed in LANDMARK_CLOSURES],
         dtype=np.uint32,
     )
     tables = np.stack(
-        [landmark_distances(coords, u, v, lengths, (masks & closed) == 0) for closed in table_masks]
+        [
+            landmark_distances(
+                core_coords,
+                core["core_u"],
+                core["core_v"],
+                core["core_length_m"],
+                (core["core_passages"] & closed) == 0,
+            )
+            for closed in table_masks
+        ]
     )
-    np.savez(  # uncompressed: the engine memory-maps it, so a cold start reads only what it uses
-        out / "marnet.npz",
-        node_lon=coords[:, 0],
-        node_lat=coords[:, 1],
-        edge_u=u.astype(np.int32),
-        edge_v=v.astype(np.int32),
-        edge_length_m=lengths,
-        edge_passages=masks,
-        passage_names=np.array(names),
-        cell_deg=np.array(CELL_DEG),
-        cell_ptr=cell_ptr,
-        cell_edges=cell_edges,
-        landmark_masks=table_masks,
-        landmark_tables=tables,
-    )
+    arrays: dict[str, Any] = {
+        "node_lon": coords[:, 0],
+        "node_lat": coords[:, 1],
+        "edge_u": u.astype(np.int32),
+        "edge_v": v.astype(np.int32),
+        "edge_length_m": lengths,
+        "edge_passages": masks,
+        "passage_names": np.array(names),
+        "cell_deg": np.array(CELL_DEG),
+        "cell_ptr": cell_ptr,
+        "cell_edges": cell_edges,
+        "landmark_masks": table_masks,
+        "landmark_tables": tables,
+        **core,
+    }
+    # Uncompressed: the engine memory-maps it, so a cold start reads only what it uses.
+    np.savez(out / "marnet.npz", **arrays)
     counts = {name: int(np.count_nonzero(masks & (1 << bit))) for bit, name in enumerate(names)}
-    log(f"marnet.npz: {coords.shape[0]} nodes, {u.size} edges, {cell_edges.size} cell entries")
+    log(
+        f"marnet.npz: {coords.shape[0]} nodes, {u.size} edges, {cell_edges.size} cell entries; "
+        f"search graph {core_coords.shape[0]} core nodes, {core['core_u'].size} chains"
+    )
     log(f"edges per passage: {counts}")
 
 
@@ -180,14 +205,33 @@ def write_ports(out: Path, sites: list[PortSite]) -> None:
     with (out / "ports.csv").open("w", newline="", encoding="utf-8") as handle:
         writer = csv.writer(handle)
         writer.writerow(
-            ["locode", "id", "name", "country", "country_name", "lon", "lat", "time_zone",
-             "approach", "approach_m"]
+            [
+                "locode",
+                "id",
+                "name",
+                "country",
+                "country_name",
+                "lon",
+                "lat",
+                "time_zone",
+                "approach",
+                "approach_m",
+            ]
         )
         for site in sites:
             writer.writerow(
-                [site.locode, port_id(site.locode), site.name, site.locode[:2],
-                 site.country_name, f"{site.lon:.6f}", f"{site.lat:.6f}",
-                 time_zone(finder, site.lon, site.lat), site.status, f"{site.moved_m:.0f}"]
+                [
+                    site.locode,
+                    port_id(site.locode),
+                    site.name,
+                    site.locode[:2],
+                    site.country_name,
+                    f"{site.lon:.6f}",
+                    f"{site.lat:.6f}",
+                    time_zone(finder, site.lon, site.lat),
+                    site.status,
+                    f"{site.moved_m:.0f}",
+                ]
             )
     log(f"ports.csv: {len(sites)} ports")
 
@@ -230,11 +274,34 @@ def build_landmask(out: Path) -> None:
     log(f"landmask.npz: {land.shape[0]} rows, {pointers[-1]} run boundaries")
 
 
+def checkpointed(path: Path | None, make: Callable[[], Network]) -> Network:
+    """``make()``, or the network pickled at ``path`` by an earlier run (a build-time shortcut
+    when only the later steps changed)."""
+    import pickle
+
+    if path is not None and path.exists():
+        log(f"repaired network from {path}")
+        with path.open("rb") as handle:
+            net: Network = pickle.load(handle)
+        return net
+    net = make()
+    if path is not None:
+        with path.open("wb") as handle:
+            pickle.dump(net, handle)
+    return net
+
+
 def main(argv: list[str] | None = None) -> None:
     """Command-line entry: rebuild the data files into ``--out`` (default: the shipped data dir)."""
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--out", type=Path, default=data_dir())
     parser.add_argument("--only", choices=["network", "landmask"], default=None)
+    parser.add_argument(
+        "--checkpoint",
+        type=Path,
+        default=None,
+        help="keep the repaired network in this pickle file and reuse it on the next run",
+    )
     args = parser.parse_args(argv)
     spec = json.loads((data_dir() / "passages.json").read_text())
     if args.only in (None, "network"):
@@ -242,7 +309,7 @@ def main(argv: list[str] | None = None) -> None:
         corridors = [trace(coast, rivers, c) for c in spec["corridors"]]
         write_geojson(args.out / "corridors.geojson", corridors)
         log(f"corridors: {len(corridors)} traced")
-        net = repaired_network(spec, corridors)
+        net = checkpointed(args.checkpoint, lambda: repaired_network(spec, corridors))
         sites = placed_ports(net, corridors, tuple(spec["passages"]))
         net = net.compact(net.main_component())
         sites = flag_unjoined(net, sites)

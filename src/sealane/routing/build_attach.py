@@ -8,6 +8,7 @@ it is found on the grid. Where a join meets an edge, the edge is split there. Bu
 from __future__ import annotations
 
 from dataclasses import dataclass
+from itertools import pairwise
 
 import numpy as np
 
@@ -21,9 +22,15 @@ from .geodesy import FloatArray, from_unit_vectors, unit_vectors
 TARGET_SPACING_M = 250.0
 #: Spacing of the exact land test along a straight join, metres.
 STRAIGHT_SPACING_M = 25.0
+#: Straight joins tried (to the nearest network samples) before a grid path, and how much longer
+#: than the nearest one such a straight join may be.
+STRAIGHT_TRIES = 64
+STRAIGHT_SLACK = 1.5
 #: Window margin of a grid join: at least this, metres, or this many times the straight gap.
 JOIN_MARGIN_M = 15_000.0
 JOIN_MARGIN_FACTOR = 1.5
+#: Largest grid of a join, in cells (bigger areas are searched on coarser cells).
+JOIN_MAX_CELLS = 400_000
 #: Most network sample points offered to one grid join.
 MAX_TARGETS = 4_000
 EARTH_RADIUS_M = 6_371_008.8
@@ -45,7 +52,8 @@ class NetworkTargets:
         from scipy.spatial import cKDTree
 
         lon, lat, which, keys = net.edge_samples(TARGET_SPACING_M)
-        _, _, _, along = sample_geodesics(*self._ends(net, keys), TARGET_SPACING_M)
+        lon1, lat1, lon2, lat2 = self._ends(net, keys)
+        _, _, _, along = sample_geodesics(lon1, lat1, lon2, lat2, TARGET_SPACING_M)
         keep = np.ones(lon.size, dtype=bool)
         if exclude:
             bad = np.array([k in exclude for k in keys])
@@ -55,7 +63,9 @@ class NetworkTargets:
         self.tree = cKDTree(unit_vectors(self.lon, self.lat))
 
     @staticmethod
-    def _ends(net: Network, keys: list[tuple[int, int]]) -> tuple[FloatArray, ...]:
+    def _ends(
+        net: Network, keys: list[tuple[int, int]]
+    ) -> tuple[FloatArray, FloatArray, FloatArray, FloatArray]:
         lon, lat = np.array(net.lon), np.array(net.lat)
         a = np.array([k[0] for k in keys], dtype=np.int64)
         b = np.array([k[1] for k in keys], dtype=np.int64)
@@ -78,21 +88,27 @@ class NetworkTargets:
 
 def attach(coast: Coastline, targets: NetworkTargets, lon: float, lat: float) -> Join | None:
     """The water join of (lon, lat) to the network, or None if none is found."""
-    _, first = targets.tree.query(unit_vectors(lon, lat))
+    _, nearest = targets.tree.query(unit_vectors(lon, lat), k=STRAIGHT_TRIES)
+    first = int(nearest[0])
     x, y = float(targets.lon[first]), float(targets.lat[first])
-    s_lon, s_lat, _, _ = sample_geodesics(
-        np.array([lon]), np.array([lat]), np.array([x]), np.array([y]), STRAIGHT_SPACING_M
-    )
-    if not coast.is_land(s_lon, s_lat).any():
-        return targets.join_of(np.array([[lon, lat], [x, y]]), int(first))
     gap_m = float(np.linalg.norm(unit_vectors(lon, lat) - unit_vectors(x, y))) * EARTH_RADIUS_M
+    for k in nearest.tolist():
+        tx, ty = float(targets.lon[k]), float(targets.lat[k])
+        s_lon, s_lat, _, _ = sample_geodesics(
+            np.array([lon]), np.array([lat]), np.array([tx]), np.array([ty]), STRAIGHT_SPACING_M
+        )
+        far = float(np.linalg.norm(unit_vectors(lon, lat) - unit_vectors(tx, ty))) * EARTH_RADIUS_M
+        if far <= STRAIGHT_SLACK * gap_m + 500.0 and not coast.is_land(s_lon, s_lat).any():
+            return targets.join_of(np.array([[lon, lat], [tx, ty]]), int(k))
     margin = max(JOIN_MARGIN_M, JOIN_MARGIN_FACTOR * gap_m)
     near = targets.nearest(lon, lat, margin + gap_m)[:MAX_TARGETS]
     if near.size == 0:
         return None
     points = np.stack([targets.lon[near], targets.lat[near]], axis=1)
     for mode in (Water.CLEAR, Water.EXACT):
-        found = join_nearest(coast, (lon, lat), points, margin_m=margin, mode=mode)
+        found = join_nearest(
+            coast, (lon, lat), points, margin_m=margin, mode=mode, max_cells=JOIN_MAX_CELLS
+        )
         if found is not None:
             return targets.join_of(found[0], int(near[found[1]]))
     return None
@@ -115,7 +131,7 @@ def apply_joins(net: Network, joins: list[tuple[Join, int, int]]) -> list[int]:
             chain.append(node)
             end_node[k] = node
         chain.append(b)
-        for p, q in zip(chain[:-1], chain[1:], strict=True):
+        for p, q in pairwise(chain):
             net.add_edge(p, q, mask)
     starts = []
     for k, (j, mask, start) in enumerate(joins):

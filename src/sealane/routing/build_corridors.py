@@ -53,8 +53,9 @@ def trace(coast: Coastline, rivers: RiverLines, spec: dict[str, Any]) -> Corrido
     )
     lines = rivers.lines(box) + [np.array(link, dtype=np.float64) for link in spec.get("links", [])]
     grid = Grid(coast, np.array([start, end]), CORRIDOR_MARGIN_M, Water.EXACT, lines)
-    a = grid.nearest_water(*grid.unwrapped(np.array([start]))[0], END_REACH_CELLS)
-    b = grid.nearest_water(*grid.unwrapped(np.array([end]))[0], END_REACH_CELLS)
+    ends = grid.unwrapped(np.array([start, end]))
+    a = grid.nearest_water(float(ends[0, 0]), float(ends[0, 1]), END_REACH_CELLS)
+    b = grid.nearest_water(float(ends[1, 0]), float(ends[1, 1]), END_REACH_CELLS)
     line = join(coast, a, b, margin_m=CORRIDOR_MARGIN_M, mode=Water.EXACT, lines=lines)
     if line is None:
         raise ValueError(f"corridor {spec['name']!r}: no waterway found between its ends")
@@ -76,8 +77,19 @@ class CorridorIndex:
     def which(self, lon: FloatArray, lat: FloatArray) -> np.ndarray:
         """Index of the corridor each point lies in, -1 for none (first match wins)."""
         out = np.full(np.shape(lon), -1, dtype=np.int64)
+        lon, lat = np.asarray(lon), np.asarray(lat)
         for k, corridor in enumerate(self.corridors):
-            inside = within(corridor.line, corridor.half_width_m, lon, lat)
+            line, pad = corridor.line, corridor.half_width_m / 100_000.0 + 0.01
+            lat_ok = (lat >= line[:, 1].min() - pad) & (lat <= line[:, 1].max() + pad)
+            pad_lon = pad / max(np.cos(np.radians(float(line[:, 1].mean()))), 0.05)
+            rel = (lon - line[0, 0] + 180.0) % 360.0 - 180.0 + line[0, 0]
+            near = (
+                lat_ok & (rel >= line[:, 0].min() - pad_lon) & (rel <= line[:, 0].max() + pad_lon)
+            )
+            if not near.any():
+                continue
+            inside = np.zeros(np.shape(lon), dtype=bool)
+            inside[near] = within(line, corridor.half_width_m, lon[near], lat[near])
             out[(out < 0) & inside] = k
         return out
 

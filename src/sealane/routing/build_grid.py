@@ -25,6 +25,10 @@ MAX_CELLS = 1_500_000
 EXACT_SPACING_M = 40.0
 #: How far (cells) a start or goal off the water grid may look for a water cell to step onto.
 REACH_CELLS = 12
+#: EXACT mode tests the shoreline only this many raster cells from raster water...
+SHORE_REACH = 2
+#: ...except in windows of at most this many cells, tested everywhere.
+EXACT_EVERYWHERE_CELLS = 300_000
 #: How far (cells) a river or canal line that stops short of water is bridged to it.
 BRIDGE_CELLS = 20
 
@@ -48,7 +52,12 @@ class Window:
 
     @classmethod
     def around(
-        cls, lon: FloatArray, lat: FloatArray, margin_m: float, step_deg: float
+        cls,
+        lon: FloatArray,
+        lat: FloatArray,
+        margin_m: float,
+        step_deg: float,
+        max_cells: int = MAX_CELLS,
     ) -> Window:
         """The window holding the points (lon unwrapped) plus ``margin_m``, aligned to the raster
         and coarsened by whole raster cells until it has at most ``MAX_CELLS`` cells."""
@@ -60,7 +69,7 @@ class Window:
         south = max(float(lat.min()) - margin_lat, -89.9)
         north = min(float(lat.max()) + margin_lat, 89.9)
         step = step_deg
-        while (east - west) * (north - south) / step**2 > MAX_CELLS:
+        while (east - west) * (north - south) / step**2 > max_cells:
             step *= 2.0
         west = math.floor(west / step) * step
         south = math.floor(south / step) * step
@@ -83,12 +92,26 @@ class Window:
         return np.where(outside, -1, row), np.where(outside, -1, col)
 
 
-def water_cells(coast: Coastline, window: Window, mode: Water) -> BoolArray:
-    """Water mask (ny, nx): every raster cell (CLEAR) or the centre (EXACT) of a cell is water."""
+def water_cells(
+    coast: Coastline, window: Window, mode: Water, *, everywhere: bool = False
+) -> BoolArray:
+    """Water mask (ny, nx). CLEAR: every raster cell under the cell is water. EXACT: the cell's
+    centre is water on the shoreline polygons, tested ``everywhere`` in small windows and in
+    large ones only near raster water (within ``SHORE_REACH`` raster cells)."""
     lon, lat = window.centres()
-    if mode is Water.EXACT or window.step_deg <= RASTER_DEG * 1.01:
-        test = coast.is_land if mode is Water.EXACT else coast.maybe_land
-        return ~test(lon, lat).reshape(lon.shape)
+    if mode is Water.EXACT:
+        if everywhere or lon.size <= EXACT_EVERYWHERE_CELLS:
+            return ~coast.is_land(lon, lat).reshape(lon.shape)
+        raster_water = ~coast.maybe_land(lon, lat).reshape(lon.shape)
+        from scipy.ndimage import binary_dilation
+
+        reach = max(1, round(SHORE_REACH * RASTER_DEG / window.step_deg))
+        near = binary_dilation(raster_water, iterations=reach) & ~raster_water
+        water = raster_water.copy()
+        water[near] = ~coast.is_land(lon[near], lat[near])
+        return water
+    if window.step_deg <= RASTER_DEG * 1.01:
+        return ~coast.maybe_land(lon, lat).reshape(lon.shape)
     k = round(window.step_deg / RASTER_DEG)
     offsets = (np.arange(k) + 0.5) * RASTER_DEG - window.step_deg / 2.0
     water = np.ones(lon.shape, dtype=bool)

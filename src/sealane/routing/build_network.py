@@ -8,6 +8,7 @@ that the engine loads. Build-time only.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from itertools import pairwise
 
 import numpy as np
 
@@ -40,7 +41,9 @@ class Network:
         key = (min(a, b), max(a, b))
         self.edges[key] = self.edges.get(key, 0) | mask
 
-    def add_chain(self, points: FloatArray, mask: int = 0, *, first: int = -1, last: int = -1) -> list[int]:
+    def add_chain(
+        self, points: FloatArray, mask: int = 0, *, first: int = -1, last: int = -1
+    ) -> list[int]:
         """Nodes along a polyline joined by edges; ``first``/``last`` reuse existing end nodes."""
         ids = []
         for i, (lon, lat) in enumerate(points):
@@ -50,7 +53,7 @@ class Network:
                 ids.append(last)
             else:
                 ids.append(self.add_node(lon, lat))
-        for a, b in zip(ids[:-1], ids[1:], strict=True):
+        for a, b in pairwise(ids):
             self.add_edge(a, b, mask)
         return ids
 
@@ -58,7 +61,10 @@ class Network:
         """A node at (lon, lat) on ``edge``, which becomes two edges; returns the node id."""
         a, b = edge
         for end in (a, b):
-            if segment_lengths_m(np.array([lon, self.lon[end]]), np.array([lat, self.lat[end]]))[0] < SAME_NODE_M:
+            if (
+                segment_lengths_m(np.array([lon, self.lon[end]]), np.array([lat, self.lat[end]]))[0]
+                < SAME_NODE_M
+            ):
                 return end
         mask = self.edges.pop(edge)
         node = self.add_node(lon, lat)
@@ -72,9 +78,15 @@ class Network:
         masks = np.array(list(self.edges.values()), dtype=np.uint32)
         return np.array(self.lon), np.array(self.lat), keys[:, 0], keys[:, 1], masks
 
-    def edge_samples(self, spacing_m: float) -> tuple[FloatArray, FloatArray, np.ndarray, list[tuple[int, int]]]:
-        """Points every ``spacing_m`` along every edge, with the index of their edge in the list."""
-        keys = list(self.edges.keys())
+    def edge_samples(
+        self, spacing_m: float, only: set[tuple[int, int]] | None = None
+    ) -> tuple[FloatArray, FloatArray, np.ndarray, list[tuple[int, int]]]:
+        """Points every ``spacing_m`` along every edge (of ``only``, if given), with the index of
+        their edge in the returned key list."""
+        keys = [k for k in self.edges if only is None or k in only]
+        if not keys:
+            empty = np.zeros(0)
+            return empty, empty, np.zeros(0, dtype=np.int64), keys
         lon, lat = np.array(self.lon), np.array(self.lat)
         a = np.array([k[0] for k in keys], dtype=np.int64)
         b = np.array([k[1] for k in keys], dtype=np.int64)

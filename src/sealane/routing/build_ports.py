@@ -112,7 +112,10 @@ class Navigable:
     def place(self, port: PortSite) -> PortSite:
         """The port at sea as listed, moved onto navigable water nearby, or flagged inland."""
         here_lon, here_lat = np.array([port.lon]), np.array([port.lat])
-        if not self.coast.is_land(here_lon, here_lat)[0] or self.index.contains(here_lon, here_lat)[0]:
+        if (
+            not self.coast.is_land(here_lon, here_lat)[0]
+            or self.index.contains(here_lon, here_lat)[0]
+        ):
             return port
         moved, lon, lat = min(_nearest_raster_water(port, self.coast), self._nearest_line(port))
         if moved > PORT_MOVE_M:

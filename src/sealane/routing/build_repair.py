@@ -41,9 +41,15 @@ class RepairReport:
     dropped: list[tuple[float, float, float, float, str]] = field(default_factory=list)
 
 
-def land_edges(net: Network, coast: Coastline, corridors: CorridorIndex) -> dict[tuple[int, int], bool]:
-    """Edges with a land sample, each mapped to whether all its land lies in a corridor."""
-    lon, lat, which, keys = net.edge_samples(CHECK_SPACING_M)
+def land_edges(
+    net: Network,
+    coast: Coastline,
+    corridors: CorridorIndex,
+    only: set[tuple[int, int]] | None = None,
+) -> dict[tuple[int, int], bool]:
+    """Edges (of ``only``, if given) with a land sample, each mapped to whether all its land lies
+    in a corridor."""
+    lon, lat, which, keys = net.edge_samples(CHECK_SPACING_M, only)
     land = coast.is_land(lon, lat)
     hit = np.flatnonzero(land)
     in_corridor = corridors.contains(lon[hit], lat[hit])
@@ -54,7 +60,9 @@ def land_edges(net: Network, coast: Coastline, corridors: CorridorIndex) -> dict
     return out
 
 
-def move_land_nodes(net: Network, coast: Coastline, corridors: CorridorIndex, report: RepairReport) -> None:
+def move_land_nodes(
+    net: Network, coast: Coastline, corridors: CorridorIndex, report: RepairReport
+) -> None:
     """Nodes on land go to the nearest raster water within ``NODE_MOVE_M``, or lose their edges."""
     lon, lat = np.array(net.lon), np.array(net.lat)
     on_land = np.flatnonzero(coast.is_land(lon, lat) & ~corridors.contains(lon, lat))
@@ -75,9 +83,17 @@ def move_land_nodes(net: Network, coast: Coastline, corridors: CorridorIndex, re
     report.nodes_dropped += len(doomed)
 
 
-def reroute_edges(net: Network, coast: Coastline, corridors: CorridorIndex, report: RepairReport) -> None:
-    """Replace every land-touching edge by a water path, or drop it (see the module doc)."""
-    touched = land_edges(net, coast, corridors)
+def reroute_edges(
+    net: Network,
+    coast: Coastline,
+    corridors: CorridorIndex,
+    report: RepairReport,
+    only: set[tuple[int, int]] | None = None,
+) -> set[tuple[int, int]]:
+    """Replace every land-touching edge (of ``only``, if given) by a water path, or drop it (see
+    the module doc); returns the edges added."""
+    before = set(net.edges)
+    touched = land_edges(net, coast, corridors, only)
     report.land_edges = len(touched)
     for key, only_corridor in touched.items():
         mask = net.edges.pop(key)
@@ -86,7 +102,9 @@ def reroute_edges(net: Network, coast: Coastline, corridors: CorridorIndex, repo
         if only_corridor:
             report.dropped.append((*ends[0], *ends[1], "corridor"))
             continue
-        length = segment_lengths_m(np.array([ends[0][0], ends[1][0]]), np.array([ends[0][1], ends[1][1]]))[0]
+        length = segment_lengths_m(
+            np.array([ends[0][0], ends[1][0]]), np.array([ends[0][1], ends[1][1]])
+        )[0]
         margin = max(REROUTE_MARGIN_M, REROUTE_MARGIN_SHARE * length)
         for mode in (Water.CLEAR, Water.EXACT):
             path = join(coast, ends[0], ends[1], margin_m=margin, mode=mode)
@@ -96,3 +114,4 @@ def reroute_edges(net: Network, coast: Coastline, corridors: CorridorIndex, repo
                 break
         else:
             report.dropped.append((*ends[0], *ends[1], "no water path"))
+    return set(net.edges) - before

@@ -49,7 +49,9 @@ class RiverLines:
         lat_max, degrees), as (N, 2) lon/lat arrays."""
         lon_min, lat_min, lon_max, lat_max = bbox
         out: list[FloatArray] = []
-        rows = range(int((90.0 - lat_max) // self.bin_deg), int((90.0 - lat_min) // self.bin_deg) + 1)
+        rows = range(
+            int((90.0 - lat_max) // self.bin_deg), int((90.0 - lat_min) // self.bin_deg) + 1
+        )
         for row in rows:
             south = 90.0 - (row + 1) * self.bin_deg
             for col in range(int(np.floor(lon_min)), int(np.floor(lon_max)) + 1):

@@ -14,6 +14,7 @@ import numpy.typing as npt
 from .build_coast import RASTER_DEG, BoolArray, Coastline, sample_geodesics
 from .build_grid import (
     EXACT_SPACING_M,
+    MAX_CELLS,
     REACH_CELLS,
     Water,
     Window,
@@ -38,13 +39,14 @@ class Grid:
         margin_m: float,
         mode: Water,
         lines: list[FloatArray] | None = None,
+        max_cells: int = MAX_CELLS,
     ) -> None:
         lon = points[0, 0] + normalize_lon(points[:, 0] - points[0, 0])
         self.origin_lon = float(points[0, 0])
         step = EXACT_STEP_DEG if mode is Water.EXACT else RASTER_DEG
-        self.window = Window.around(lon, points[:, 1], margin_m, step)
+        self.window = Window.around(lon, points[:, 1], margin_m, step, max_cells)
         self.coast = coast
-        self.water: BoolArray = water_cells(coast, self.window, mode)
+        self.water: BoolArray = water_cells(coast, self.window, mode, everywhere=bool(lines))
         #: Whether a leg must also be water on the exact shoreline (not when following rivers).
         self.exact = not lines
         if lines:
@@ -196,10 +198,11 @@ def join_nearest(
     margin_m: float,
     mode: Water = Water.CLEAR,
     lines: list[FloatArray] | None = None,
+    max_cells: int = MAX_CELLS,
 ) -> tuple[FloatArray, int] | None:
     """The shortest water path from ``start`` to the nearest by water of ``targets`` ((M, 2)
     lon/lat points lying on water cells count), and that target's index; or None."""
-    grid = Grid(coast, np.vstack([[start], targets]), margin_m, mode, lines)
+    grid = Grid(coast, np.vstack([[start], targets]), margin_m, mode, lines, max_cells)
     ends = grid.unwrapped(np.vstack([[start], targets]))
     a = grid.step_on(*ends[0])
     if a is None:

@@ -3,7 +3,9 @@
 The file is produced by :mod:`sealane.routing.build`; this module only loads it. Edges are
 undirected, weighted by their WGS84 geodesic length in metres and tagged with a passage bit mask.
 A point is snapped to the nearest *edge* by true angular distance on the sphere, using a 1-degree
-cell index that lists, per cell, every edge that can be nearest to some point in it.
+cell index that lists, per cell, every edge that can be nearest to some point in it. The search
+walks a smaller "core" graph: runs of degree-2 nodes with the same passage bits are folded into
+one chain edge between two core nodes, and a path over core nodes is unfolded back to every node.
 """
 
 from __future__ import annotations
@@ -64,9 +66,9 @@ class SeaGraph:
         self.cell_deg = float(arrays["cell_deg"])
         self.cell_ptr: npt.NDArray[np.int64] = np.asarray(arrays["cell_ptr"], dtype=np.int64)
         self.cell_edges: IntArray = np.asarray(arrays["cell_edges"], dtype=np.int32)
-        self.xyz: FloatArray = np.ascontiguousarray(unit_vectors(self.node_lon, self.node_lat))
-        #: Landmark distance tables (nodes, K), each over the edges open when the passages of
-        #: the matching ``landmark_masks`` entry are closed (the first closes nothing).
+        self._load_core(arrays)
+        #: Landmark distance tables (core nodes, K), each over the edges open when the passages
+        #: of the matching ``landmark_masks`` entry are closed (the first closes nothing).
         self.landmark_masks: list[int] = [int(m) for m in arrays["landmark_masks"]]
         self.landmark_tables: list[FloatArray] = [
             np.ascontiguousarray(table, dtype=np.float64) for table in arrays["landmark_tables"]
@@ -79,11 +81,42 @@ class SeaGraph:
         #: Passage bits that are closed whenever ``landmarks_default`` may be used.
         self.default_closed_mask = sum(1 << bit for bit in arctic)
         self._build_csr()
-        a, b = self.xyz[self.edge_u], self.xyz[self.edge_v]
+        all_xyz = unit_vectors(self.node_lon, self.node_lat)
+        a, b = all_xyz[self.edge_u], all_xyz[self.edge_v]
         self._edge_a, self._edge_b = a, b
         self._edge_normal = arc_normals(a, b)
         self._edge_angle = np.arccos(np.clip(np.einsum("ij,ij->i", a, b), -1.0, 1.0))
         self._snap_cached = lru_cache(maxsize=8192)(self._snap)
+
+    def _load_core(self, arrays: dict[str, np.ndarray]) -> None:
+        """The core graph the search walks, and how each edge sits in its chain."""
+        #: Node id of each core node; core edges join core nodes by their index here.
+        self.core_node: IntArray = np.asarray(arrays["core_node"], dtype=np.int32)
+        self.core_u: IntArray = np.asarray(arrays["core_u"], dtype=np.int32)
+        self.core_v: IntArray = np.asarray(arrays["core_v"], dtype=np.int32)
+        self.core_length_m: FloatArray = np.asarray(arrays["core_length_m"], dtype=np.float64)
+        self.core_passages: npt.NDArray[np.uint32] = np.asarray(
+            arrays["core_passages"], dtype=np.uint32
+        )
+        #: The edges of core edge c, in order from core_u[c]: chain_edge[chain_ptr[c]:...].
+        self.chain_ptr: IntArray = np.asarray(arrays["chain_ptr"], dtype=np.int32)
+        self.chain_edge: IntArray = np.asarray(arrays["chain_edge"], dtype=np.int32)
+        #: Per edge: its core edge, metres from the core edge's u end to the edge's nearer end,
+        #: and whether the edge runs u -> v in the chain's direction.
+        self.edge_core: IntArray = np.asarray(arrays["edge_core"], dtype=np.int32)
+        self.edge_along_m: FloatArray = np.asarray(arrays["edge_along_m"], dtype=np.float64)
+        self.edge_forward: npt.NDArray[np.bool_] = np.asarray(arrays["edge_forward"], dtype=bool)
+        #: Index of each edge within its chain.
+        self.edge_position: IntArray = np.empty(self.edge_core.size, dtype=np.int32)
+        self.edge_position[self.chain_edge] = (
+            np.arange(self.chain_edge.size, dtype=np.int32)
+            - (self.chain_ptr[self.edge_core[self.chain_edge]])
+        )
+        #: Core edge ends as (core edges, 2), rows contiguous for the search's buffers.
+        self.core_ends: IntArray = np.ascontiguousarray(np.stack([self.core_u, self.core_v], 1))
+        core_lon, core_lat = self.node_lon[self.core_node], self.node_lat[self.core_node]
+        #: Unit vectors of the core nodes (the search's lower bounds).
+        self.xyz: FloatArray = np.ascontiguousarray(unit_vectors(core_lon, core_lat))
 
     @property
     def node_count(self) -> int:
@@ -95,20 +128,54 @@ class SeaGraph:
         """Number of undirected edges."""
         return int(self.edge_u.size)
 
+    @property
+    def core_count(self) -> int:
+        """Number of core nodes (the nodes the search walks)."""
+        return int(self.core_node.size)
+
     def _build_csr(self) -> None:
-        tails = np.concatenate([self.edge_u, self.edge_v])
-        heads = np.concatenate([self.edge_v, self.edge_u])
-        ids = np.concatenate([np.arange(self.edge_count, dtype=np.int32)] * 2)
+        """CSR adjacency of the core graph, and a sorted (tail, head) -> edge key of all edges."""
+        k = self.core_count
+        tails = np.concatenate([self.core_u, self.core_v])
+        heads = np.concatenate([self.core_v, self.core_u])
+        ids = np.concatenate([np.arange(self.core_u.size, dtype=np.int32)] * 2)
         order = np.argsort(tails, kind="stable")
-        counts = np.bincount(tails, minlength=self.node_count)
+        counts = np.bincount(tails, minlength=k)
         self.indptr: IntArray = np.concatenate([[0], np.cumsum(counts)]).astype(np.int32)
         self.indices: IntArray = np.ascontiguousarray(heads[order], dtype=np.int32)
         self.edge_ids: IntArray = np.ascontiguousarray(ids[order], dtype=np.int32)
-        self.weights: FloatArray = np.ascontiguousarray(self.edge_length_m[self.edge_ids])
-        self._pair_key = tails[order].astype(np.int64) * self.node_count + self.indices
-        within_row = np.lexsort((self._pair_key,))
-        self._pair_key = self._pair_key[within_row]
-        self._pair_edge = self.edge_ids[within_row]
+        self.weights: FloatArray = np.ascontiguousarray(self.core_length_m[self.edge_ids])
+        n = self.node_count
+        all_tails = np.concatenate([self.edge_u, self.edge_v]).astype(np.int64)
+        all_heads = np.concatenate([self.edge_v, self.edge_u]).astype(np.int64)
+        keys = all_tails * n + all_heads
+        order = np.argsort(keys)
+        self._pair_key = keys[order]
+        self._pair_edge = np.concatenate([np.arange(self.edge_count, dtype=np.int32)] * 2)[order]
+        core_keys = self.core_u.astype(np.int64) * k + self.core_v
+        core_keys = np.concatenate([core_keys, self.core_v.astype(np.int64) * k + self.core_u])
+        order = np.argsort(core_keys)
+        self._core_key = core_keys[order]
+        self._core_edge = np.concatenate([np.arange(self.core_u.size, dtype=np.int32)] * 2)[order]
+
+    def core_between(self, tails: IntArray, heads: IntArray) -> IntArray:
+        """Core edge joining each (tail, head) pair of adjacent core nodes (unique per pair)."""
+        keys = tails.astype(np.int64) * self.core_count + heads
+        return self._core_edge[np.searchsorted(self._core_key, keys)]
+
+    def chain_nodes(self, core_edge: int, *, forward: bool) -> IntArray:
+        """The nodes of a core edge's chain, from its u end (``forward``) or from its v end."""
+        edges = self.chain_edge[self.chain_ptr[core_edge] : self.chain_ptr[core_edge + 1]]
+        ahead = self.edge_forward[edges]
+        tails = np.where(ahead, self.edge_u[edges], self.edge_v[edges])
+        nodes = np.append(tails, self.core_node[self.core_v[core_edge]])
+        return nodes if forward else nodes[::-1]
+
+    def along_chain_m(self, snap: Snap) -> float:
+        """Metres along the snapped edge's chain from its core u end to the snapped point."""
+        edge = snap.edge
+        into = snap.offset_u_m if self.edge_forward[edge] else snap.offset_v_m
+        return float(self.edge_along_m[edge]) + into
 
     def coordinates(self, nodes: IntArray) -> FloatArray:
         """(lon, lat) of the given nodes as an (N, 2) array."""

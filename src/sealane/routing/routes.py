@@ -179,13 +179,16 @@ def route(
     avoid: Iterable[str | Passage] = (),
     via: Sequence[LocationLike] = (),
     allow_arctic: bool = False,
+    allow: Iterable[str | Passage] = (),
     graph: SeaGraph | None = None,
 ) -> Route:
     """The shortest sea route from ``origin`` to ``destination``, through ``via`` in order.
 
     ``avoid`` adds passages to the default closed set (the Arctic routes, unless
-    ``allow_arctic``); an unknown name raises :class:`~sealane.routing.errors.UnknownPassageError`
-    and a set that leaves no way through raises :class:`~sealane.routing.errors.NoRouteError`.
+    ``allow_arctic``, and the small-craft passages such as the Corinth Canal, unless named in
+    ``allow``); an unknown name raises :class:`~sealane.routing.errors.UnknownPassageError` and a
+    set that leaves no way through raises :class:`~sealane.routing.errors.NoRouteError`, as does
+    a port flagged inland (it has no water approach).
 
     >>> r = route("CNSHA", "NLRTM")
     >>> r.passages
@@ -194,11 +197,18 @@ def route(
     True
     """
     network = graph or default_graph()
-    closed = closed_passages(avoid, allow_arctic=allow_arctic)
+    closed = closed_passages(avoid, allow_arctic=allow_arctic, allow=allow)
     blocked = passage_mask(closed, network.passage_names)
     stops = [resolve_location(origin, "origin")]
     stops += [resolve_location(point, f"via[{i}]") for i, point in enumerate(via)]
     stops.append(resolve_location(destination, "destination"))
+    for stop in stops:
+        if stop.port is not None and stop.port.inland:
+            raise NoRouteError(
+                f"port {stop.port.locode} ({stop.port.name}) lies inland, "
+                f"{stop.port.approach_m / 1000.0:.0f} km or more from navigable water: "
+                "it has no sea approach"
+            )
     legs: list[Leg] = []
     for start, end in pairwise(stops):
         try:
@@ -306,7 +316,7 @@ def snap_open(graph: SeaGraph, where: Location, blocked: int, what: str) -> Snap
             + (
                 " (allow_arctic=True opens the Arctic routes)"
                 if {"northwest", "northeast"} & set(names)
-                else ""
+                else " (allow=[...] opens a passage closed by default)"
             )
         )
     return open_snap
