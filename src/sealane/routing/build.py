@@ -76,7 +76,8 @@ def repaired_network(spec: dict[str, Any], corridors: list[Corridor]) -> Network
         ids = net.add_chain(corridor.line, bit)
         ends = [0] if corridor.ports else [0, -1]
         for end in ends:
-            found = attach(coast, targets, *map(float, corridor.line[end]))
+            x, y = (float(c) for c in corridor.line[end])
+            found = attach(coast, targets, x, y, index)
             if found is None:
                 raise ValueError(f"corridor {corridor.name!r}: an end cannot reach the network")
             joins.append((found, 0, ids[end]))
@@ -99,7 +100,9 @@ def placed_ports(net: Network, corridors: list[Corridor], names: tuple[str, ...]
     for k, site in enumerate(sites):
         if k % 500 == 0:
             log(f"ports: joining {k} of {len(sites)}")
-        found = None if site.status == "inland" else attach(coast, targets, site.lon, site.lat)
+        found = (
+            None if site.status == "inland" else attach(coast, targets, site.lon, site.lat, index)
+        )
         if found is None:
             out.append(site if site.status == "inland" else _unjoined(site))
             continue

@@ -13,6 +13,7 @@ from itertools import pairwise
 import numpy as np
 
 from .build_coast import Coastline, sample_geodesics
+from .build_corridors import CorridorIndex
 from .build_grid import Water
 from .build_network import Network
 from .build_waterpath import join_nearest
@@ -86,8 +87,15 @@ class NetworkTargets:
         return Join(path, self.keys[int(self.which[index])], float(self.along[index]))
 
 
-def attach(coast: Coastline, targets: NetworkTargets, lon: float, lat: float) -> Join | None:
-    """The water join of (lon, lat) to the network, or None if none is found."""
+def attach(
+    coast: Coastline,
+    targets: NetworkTargets,
+    lon: float,
+    lat: float,
+    corridors: CorridorIndex | None = None,
+) -> Join | None:
+    """The water join of (lon, lat) to the network, or None if none is found (a straight join
+    may run over land inside ``corridors``: a port on a river joins its corridor this way)."""
     _, nearest = targets.tree.query(unit_vectors(lon, lat), k=STRAIGHT_TRIES)
     first = int(nearest[0])
     x, y = float(targets.lon[first]), float(targets.lat[first])
@@ -98,7 +106,10 @@ def attach(coast: Coastline, targets: NetworkTargets, lon: float, lat: float) ->
             np.array([lon]), np.array([lat]), np.array([tx]), np.array([ty]), STRAIGHT_SPACING_M
         )
         far = float(np.linalg.norm(unit_vectors(lon, lat) - unit_vectors(tx, ty))) * EARTH_RADIUS_M
-        if far <= STRAIGHT_SLACK * gap_m + 500.0 and not coast.is_land(s_lon, s_lat).any():
+        land = coast.is_land(s_lon, s_lat)
+        if corridors is not None and land.any():
+            land[land] = ~corridors.contains(s_lon[land], s_lat[land])
+        if far <= STRAIGHT_SLACK * gap_m + 500.0 and not land.any():
             return targets.join_of(np.array([[lon, lat], [tx, ty]]), int(k))
     margin = max(JOIN_MARGIN_M, JOIN_MARGIN_FACTOR * gap_m)
     near = targets.nearest(lon, lat, margin + gap_m)[:MAX_TARGETS]

@@ -87,7 +87,10 @@ def landmark_distances(
 
     n = coords.shape[0]
     keep = usable
-    matrix = csr_matrix((lengths[keep], (u[keep], v[keep])), shape=(n, n))
+    # A zero weight would read as "no edge" to scipy: a port on the network joins it by a leg of
+    # length zero. A nanometre keeps such edges without loosening the bounds measurably.
+    weights = np.maximum(lengths[keep], 1e-9)
+    matrix = csr_matrix((weights, (u[keep], v[keep])), shape=(n, n))
     matrix = matrix.maximum(matrix.T)
     chosen = [int(np.argmax(coords[:, 1]))]
     rows: list[FloatArray] = []
