@@ -149,7 +149,7 @@ def verify(net: Network, corridors: list[Corridor]) -> int:
 def write_graph(out: Path, net: Network, spec: dict[str, Any]) -> None:
     """Write ``marnet.npz``: nodes, edges, lengths, passage masks, snapping index, landmarks."""
     names = tuple(spec["passages"])
-    lon, lat, u, v, masks = net.arrays()
+    lon, lat, u, v, masks = net.merged().arrays()
     masks |= tag_passages(lon, lat, u, v, spec["passages"])
     coords = np.stack([normalize_lon(lon), lat], axis=1)
     lengths = segment_lengths_m(

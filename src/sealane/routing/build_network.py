@@ -122,3 +122,13 @@ class Network:
         degree = np.bincount(keys.ravel(), minlength=n)
         sizes = np.bincount(labels[degree > 0])
         return np.asarray(labels == int(np.argmax(sizes)), dtype=bool)
+
+    def merged(self) -> Network:
+        """A copy where nodes at the same position (to 1e-7 degree) are one node: a zero-length
+        edge would leave its arc without a direction, which snapping cannot use."""
+        keys = np.round(np.stack([self.lon, self.lat], axis=1), 7)
+        _, first, inverse = np.unique(keys, axis=0, return_index=True, return_inverse=True)
+        out = Network([self.lon[i] for i in first], [self.lat[i] for i in first])
+        for (a, b), mask in self.edges.items():
+            out.add_edge(int(inverse[a]), int(inverse[b]), mask)
+        return out
