@@ -18,10 +18,10 @@ run: $(STAMP)
 	$(VENV)/bin/sealane serve --demo
 
 test: $(STAMP)
-	$(PY) -m pytest -q
+	$(PY) -m pytest -q -n auto
 
 test-quick: $(STAMP)
-	$(PY) -m pytest -q -m "not slow"
+	$(PY) -m pytest -q -n auto -m "not slow"
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check src tests benchmarks
@@ -36,6 +36,7 @@ bench: $(STAMP)
 	$(PY) benchmarks/routes.py
 	$(PY) benchmarks/positions.py
 	$(PY) benchmarks/api.py
+	$(PY) benchmarks/ais.py
 
 # Rebuild data/marnet.npz, ports.csv, corridors.geojson and landmask.npz (offline, re-runnable;
 # about 30 minutes). Needs Debian's gmt-gshhg-full for the GSHHG river and canal lines.

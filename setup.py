@@ -6,7 +6,9 @@ from pathlib import Path
 from setuptools import Extension, setup
 from setuptools.command.build_py import build_py
 
-DATA_FILES = ("marnet.npz", "ports.csv", "landmask.npz", "passages.json", "README.md")
+#: Every shipped file of ``data/`` goes into the wheel (the engine's network, ports and land
+#: mask; the service's carriers and terminals; the README of sources and licences).
+DATA_SUFFIXES = (".npz", ".csv", ".json", ".md", ".nmea", ".gz")
 
 
 class BuildPyWithData(build_py):
@@ -16,10 +18,9 @@ class BuildPyWithData(build_py):
         super().run()
         target = Path(self.build_lib) / "sealane" / "_data"
         target.mkdir(parents=True, exist_ok=True)
-        for name in DATA_FILES:
-            source = Path("data") / name
-            if source.exists():
-                shutil.copy2(source, target / name)
+        for source in sorted(Path("data").iterdir()):
+            if source.is_file() and source.suffix in DATA_SUFFIXES:
+                shutil.copy2(source, target / source.name)
 
 
 setup(

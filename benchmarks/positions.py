@@ -227,6 +227,11 @@ def print_geometry(trip: Voyage, positions: Positions) -> None:
             f"{spacing_error(positions.lons[:-1], positions.lats[:-1], trip.step_m):.2e}",
             f"{spacing_error(base_lons, base_lats, trip.step_m):.2e}",
         ],
+        [
+            "max distance to (b)'s positions (m)",
+            f"{to_baseline_m(positions, base_lons, base_lats)}",
+            fmt(None),
+        ],
         ["max |heading - bearing to next| deg", f"{heading_error(positions):.2e}", fmt(None)],
         ["max distance to exact placement (m)", f"{exact_deviation_m(positions):.1e}", fmt(None)],
     ]
@@ -234,9 +239,19 @@ def print_geometry(trip: Voyage, positions: Positions) -> None:
     print(render_table(title, ["", "sealane", "(b) vectorised"], rows))
     print(
         "sealane spacing is checked over all pairs but the last (the arrival); (b) over all "
-        "pairs, which\nare along-track steps, so its chords are shorter where the track turns. "
-        f"(a) and (b) agree\nto {agree:.1e} deg.\n"
+        "pairs. Both place\nalong-track steps, so their chords are shorter where the track "
+        f"turns. (a) and (b) agree\nto {agree:.1e} deg.\n"
     )
+
+
+def to_baseline_m(positions: Positions, base_lons: FloatArray, base_lats: FloatArray) -> str:
+    """Largest distance between sealane's positions (the arrival left out) and (b)'s, which
+    place the same along-track steps; a count mismatch is shown instead."""
+    n = len(positions) - 1
+    if base_lons.size not in (n, n + 1):
+        return f"counts differ: {n} vs {base_lons.size}"
+    _, _, apart = GEOD.inv(positions.lons[:n], positions.lats[:n], base_lons[:n], base_lats[:n])
+    return f"{float(np.max(apart)):.1e}"
 
 
 def exact_deviation_m(positions: Positions) -> float:

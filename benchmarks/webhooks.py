@@ -42,9 +42,10 @@ from fastapi.testclient import TestClient
 from sqlalchemy import delete, func, select
 
 from _util import fmt, machine_lines, render_table
-from sealane.api.app import create_app, make_delivery_worker
+from sealane.api.app import create_app
 from sealane.clock import SystemClock
 from sealane.config import Settings
+from sealane.service.runtime import delivery_worker
 from sealane.store.accounts import create_account
 from sealane.store.database import transaction
 from sealane.store.models import (
@@ -482,8 +483,7 @@ def delivery_workers(service: Service, count: int) -> list[DeliveryWorker]:
     """The app's own worker plus ``count - 1`` more on the same database."""
     state = service.app.state.sealane
     extra = [
-        make_delivery_worker(service.settings, state.sessions, state.clock)
-        for _ in range(count - 1)
+        delivery_worker(service.settings, state.sessions, state.clock) for _ in range(count - 1)
     ]
     return [state.webhooks, *extra]
 

@@ -18,7 +18,7 @@ from nbclient import NotebookClient
 
 NOTEBOOK = Path(__file__).resolve().parents[1] / "notebooks" / "eta_analysis.ipynb"
 MAX_BYTES = 1_500_000
-FIGURES = 3
+FIGURES = 4
 
 
 def _outputs(cell: Any) -> list[Any]:
@@ -86,6 +86,8 @@ def test_notebook__executes(venv_kernel: str) -> None:
     assert "2026-12" in eta_line
     assert "babalmandab -> suez -> gibraltar -> dover" in text
     assert "good_hope" in text
+    assert "ETA at the POD now 2026-12" in text  # the itinerary section, vessel mid-leg
+    assert "'current_vessel': 1, 'estimated_partial_leg': 1, 'estimated_full_legs': 1" in text
     assert _figures(nb) == FIGURES
 
     stderr = [_text(o) for cell in nb.cells for o in _outputs(cell) if o.get("name") == "stderr"]

@@ -13,13 +13,14 @@ import os
 import sys
 from collections.abc import Sequence
 from dataclasses import replace
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
 from .routing import Route, RoutingError, route
 
 if TYPE_CHECKING:
     from .config import Settings
+    from .routing.progress import Progress
 
 #: The interpreter's thread switch interval in the server, in seconds (Python's default is 5 ms).
 #: A worker thread computing future positions holds the GIL between its numpy and C calls; with
@@ -129,6 +130,70 @@ def cmd_positions(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_itinerary(args: argparse.Namespace) -> int:
+    """``sealane itinerary POL [TS ...] POD``: legs, distances and ETAs as a table or GeoJSON,
+    with the vessel of one leg at sea when ``--vessel`` is given."""
+    from .routing.itinerary import itinerary
+
+    departed = datetime.fromisoformat(args.departed_at) if args.departed_at else None
+    trip = itinerary(
+        args.ports,
+        speed_kn=args.speed,
+        dwell_h=args.dwell,
+        avoid=args.avoid,
+        allow_arctic=args.allow_arctic,
+        departed_at=departed,
+    )
+    if args.vessel is not None:
+        at = datetime.fromisoformat(args.at) if args.at else datetime.now(UTC)
+        progress = trip.at_sea(args.leg - 1, args.vessel, at)
+    else:
+        progress = trip.at_port(0)
+    if args.format == "geojson":
+        print(json.dumps(progress.to_geojson()))
+    else:
+        print(_itinerary_table(progress, trip.dwell_h))
+    return 0
+
+
+def _itinerary_table(progress: Progress, dwell_h: tuple[float, ...]) -> str:
+    """Summary lines, then one row per port call and one per leg."""
+
+    def stamp(moment: datetime | None) -> str:
+        return moment.strftime("%Y-%m-%dT%H:%M:%SZ") if moment else "-"
+
+    legs, calls = progress.legs, progress.calls
+    distance_nm = sum(leg.distance_nm for leg in legs)
+    sailing_h = sum(leg.duration_h for leg in legs)
+    lines = [
+        "ports     " + " -> ".join(f"{c.port.locode} {c.port.name}" for c in calls),
+        f"distance  {distance_nm:,.1f} nm",
+        f"duration  {sailing_h:,.1f} h at sea + {sum(dwell_h):g} h in port"
+        f" ({(sailing_h + sum(dwell_h)) / 24:,.2f} days)",
+        f"eta       {stamp(progress.eta)}",
+    ]
+    if progress.underway is not None:
+        vessel = progress.underway
+        lines.append(
+            f"vessel    {vessel.lon:.5f}, {vessel.lat:.5f} on leg {vessel.leg.sequence} at "
+            f"{stamp(vessel.at)}, {vessel.remaining.distance_nm:,.1f} nm to go"
+        )
+    lines += ["", f"{'call':<5}{'label':<6}{'port':<6} {'arrival':<21} {'departure':<21} name"]
+    for c in calls:
+        lines.append(
+            f"{c.sequence:<5}{c.label:<6}{c.port.locode:<6} {stamp(c.arrival_at):<21} "
+            f"{stamp(c.departure_at):<21} {c.port.name}"
+        )
+    lines += ["", f"{'leg':<4}{'from':<6}{'to':<6}{'nm':>10}{'kn':>6}{'hours':>8}  passages"]
+    for leg in legs:
+        lines.append(
+            f"{leg.sequence:<4}{leg.origin.locode:<6}{leg.destination.locode:<6}"
+            f"{leg.distance_nm:>10,.1f}{leg.speed_kn:>6g}{leg.duration_h:>8,.1f}  "
+            + (", ".join(leg.route.passages) or "-")
+        )
+    return "\n".join(lines)
+
+
 def _settings(args: argparse.Namespace) -> Settings:
     from .config import Settings
 
@@ -140,58 +205,46 @@ def cmd_serve(args: argparse.Namespace) -> int:
     import uvicorn
 
     from .api.app import create_app
-    from .clock import SystemClock
-    from .store.database import transaction
-    from .store.seed import seed_demo
-    from .tracking.demo import seed_demo_tracking
+    from .service.demo import seed_demo
 
     settings = _settings(args)
     _warn_private(settings)
     if args.base_url is None and "SEALANE_BASE_URL" not in os.environ:
         settings = replace(settings, base_url=f"http://{args.host}:{args.port}/v2")
-    clock = SystemClock()
-    app = create_app(settings, clock=clock, poll_interval_s=args.poll_interval)
+    app = create_app(settings, poll_interval_s=args.poll_interval)
     if args.demo:
-        with transaction(app.state.sealane.sessions) as session:
-            keys = seed_demo(session, clock.now())
-            seed_demo_tracking(session, keys[0][1].account_id, clock.now())
-        app.state.sealane.tracking.tick()  # shipments exist before the first request
-        print(f"sealane demo on {settings.base_url} (database {settings.database_url})")
-        for name, key in keys:
-            print(f"  {name:<18} token {key.secret}")
-        vessel_hint = "/vessels?filter[name]=aurora"
-        token = keys[0][1].secret
-        print(
-            f"  try: curl -g -H 'Authorization: Token {token}' '{settings.base_url}{vessel_hint}'"
-        )
-        print(
-            f"       curl --compressed -H 'Authorization: Token {token}' "
-            f"'{settings.base_url}/vessels/9811000/future_positions?port_id=NLRTM&previous_port_id=CNSHA'"
-        )
-        shipments = f"{settings.base_url}/shipments?include=containers"
-        print(f"       curl -g -H 'Authorization: Token {token}' '{shipments}'")
-        sys.stdout.flush()
+        keys = seed_demo(app.state.sealane)
+        _print_demo(settings, [(name, key.secret) for name, key in keys])
     sys.setswitchinterval(SERVER_SWITCH_INTERVAL_S)
     uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level)
     return 0
+
+
+def _print_demo(settings: Settings, keys: list[tuple[str, str]]) -> None:
+    """The demo's tokens and a few requests to try."""
+    base = settings.base_url
+    print(f"sealane demo on {base} (database {settings.database_url})")
+    for name, secret in keys:
+        print(f"  {name:<18} token {secret}")
+    token = keys[0][1]
+    print(f"  try: curl -g -H 'Authorization: Token {token}' '{base}/vessels?filter[name]=aurora'")
+    print(
+        f"       curl --compressed -H 'Authorization: Token {token}' "
+        f"'{base}/vessels/9811000/future_positions?port_id=NLRTM&previous_port_id=CNSHA'"
+    )
+    print(f"       curl -g -H 'Authorization: Token {token}' '{base}/shipments?include=containers'")
+    sys.stdout.flush()
 
 
 def cmd_webhooks_worker(args: argparse.Namespace) -> int:
     """``sealane webhooks worker``: deliver webhook notifications from the database, forever."""
     import time
 
-    from .api.app import make_delivery_worker
-    from .clock import SystemClock
-    from .store.database import make_engine, session_factory
-    from .store.migrate import upgrade
+    from .service.runtime import build_runtime
 
     settings = _settings(args)
     _warn_private(settings)
-    engine = make_engine(settings.database_url)
-    upgrade(engine)
-    worker = make_delivery_worker(
-        settings, session_factory(engine), SystemClock(), lease_s=args.lease
-    )
+    worker = build_runtime(settings, webhook_lease_s=args.lease).webhooks
     try:
         while True:
             attempts = worker.run_once()
@@ -217,18 +270,68 @@ def _warn_private(settings: Settings) -> None:
 
 def cmd_accounts_create(args: argparse.Namespace) -> int:
     """``sealane accounts create NAME``: prints the new API key alone on the last line."""
-    from .store.accounts import create_account
-    from .store.database import make_engine, session_factory, transaction
-    from .store.migrate import upgrade
+    from .service.accounts import create_account
+    from .service.runtime import build_runtime
 
-    settings = _settings(args)
-    engine = make_engine(settings.database_url)
-    upgrade(engine)
-    with transaction(session_factory(engine)) as session:
-        key = create_account(session, args.name, routing=args.routing)
+    runtime = build_runtime(_settings(args))
+    key = create_account(runtime.context, args.name, routing=args.routing)
     print(f"account {key.account_id} ({args.name}), routing {'on' if args.routing else 'off'}")
     print(key.secret)
     return 0
+
+
+def cmd_ais(args: argparse.Namespace) -> int:
+    """``sealane ais connect | listen | replay``: ingest AIS sentences into the database."""
+    from pathlib import Path
+
+    from .feeds.ais import commands
+
+    url = _settings(args).database_url
+    options = {"all_vessels": args.all_vessels, "batch_size": args.batch_size}
+    if args.ais_command == "connect":
+        report = commands.connect(url, args.address, **options)
+    elif args.ais_command == "listen":
+        report = commands.listen(url, args.udp, **options)
+    else:
+        report = commands.replay(
+            url,
+            Path(args.file),
+            speed=args.speed,
+            shift_to_now=args.shift_to_now,
+            from_start=args.from_start,
+            **options,
+        )
+    print(report.summary())
+    return 0
+
+
+def _add_ais_commands(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p_ais = commands.add_parser("ais", help="ingest AIS (NMEA 0183) vessel positions")
+    ais = p_ais.add_subparsers(dest="ais_command", required=True)
+    p_connect = ais.add_parser("connect", help="follow a TCP NMEA feed")
+    p_connect.add_argument("address", help="HOST:PORT of the feed")
+    p_listen = ais.add_parser("listen", help="receive NMEA over UDP (AIS-catcher, rtl-ais, ...)")
+    p_listen.add_argument("--udp", required=True, help="HOST:PORT to listen on")
+    p_replay = ais.add_parser("replay", help="replay an NMEA file (resumes where it stopped)")
+    p_replay.add_argument("file", help="NMEA file, tag-block times (\\c:...\\) if any")
+    p_replay.add_argument(
+        "--speed", type=float, default=1.0, help="times real time (0: as fast as possible)"
+    )
+    p_replay.add_argument(
+        "--shift-to-now", action="store_true", help="move the recorded times to start now"
+    )
+    p_replay.add_argument(
+        "--from-start", action="store_true", help="ignore the saved checkpoint of this file"
+    )
+    for sub in (p_connect, p_listen, p_replay):
+        sub.add_argument("--database", default=None, help="database URL")
+        sub.add_argument(
+            "--all-vessels",
+            action="store_true",
+            help="track every MMSI heard (default: only vessels already in the database)",
+        )
+        sub.add_argument("--batch-size", type=int, default=5000, help="sentences per commit")
+        sub.set_defaults(handler=cmd_ais)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -262,6 +365,25 @@ def build_parser() -> argparse.ArgumentParser:
     p_pos.add_argument("--allow-arctic", action="store_true", help="open the Arctic passages")
     p_pos.add_argument("--format", choices=["table", "csv", "geojson"], default="table")
     p_pos.set_defaults(handler=cmd_positions)
+
+    p_trip = commands.add_parser(
+        "itinerary", help="a container's port calls: legs, distances and ETAs"
+    )
+    p_trip.add_argument("ports", nargs="+", help="LOCODEs or port ids, POL first, POD last")
+    p_trip.add_argument("--speed", type=float, default=None, help="knots (default: 14)")
+    p_trip.add_argument(
+        "--dwell", type=float, default=24.0, help="hours at each transshipment port (24)"
+    )
+    p_trip.add_argument("--departed-at", default=None, help="ISO 8601 departure from the POL")
+    p_trip.add_argument("--avoid", action="append", default=[], help="passage to avoid")
+    p_trip.add_argument("--allow-arctic", action="store_true", help="open the Arctic passages")
+    p_trip.add_argument(
+        "--vessel", type=_location, default=None, help="'lon,lat' (or a port) of the vessel"
+    )
+    p_trip.add_argument("--leg", type=int, default=1, help="leg the vessel is on (1 = first)")
+    p_trip.add_argument("--at", default=None, help="ISO 8601 time of --vessel (default: now)")
+    p_trip.add_argument("--format", choices=["table", "geojson"], default="table")
+    p_trip.set_defaults(handler=cmd_itinerary)
 
     p_serve = commands.add_parser("serve", help="run the JSON:API service")
     p_serve.add_argument("--host", default="127.0.0.1")
@@ -298,6 +420,8 @@ def build_parser() -> argparse.ArgumentParser:
     p_create.add_argument("--routing", action="store_true", help="enable the routing feature")
     p_create.add_argument("--database", default=None, help="database URL")
     p_create.set_defaults(handler=cmd_accounts_create)
+
+    _add_ais_commands(commands)
     return parser
 
 

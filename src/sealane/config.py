@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ipaddress
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -16,10 +17,17 @@ class Settings:
 
     database_url: str = "sqlite:///./sealane.db"
     rate_limit_per_minute: int = 100
+    #: Requests with an invalid API key allowed per client address and rolling minute.
+    auth_failures_per_minute: int = 30
+    #: Largest request body accepted, in bytes (413 above it).
+    max_body_bytes: int = 1_048_576
     #: Seconds a checked API key is remembered (0: check every request against the database).
     auth_cache_seconds: float = 10.0
     webhook_retry_schedule: tuple[int, ...] = DEFAULT_RETRY_SCHEDULE
     webhook_allow_private: bool = False
+    #: IPv4 addresses webhook deliveries leave from, for receivers' firewalls (as announced by
+    #: ``GET /v2/webhooks/ips``; sealane cannot know them itself behind NAT).
+    webhook_source_ips: tuple[str, ...] = ()
     #: Public base address of the API, used in ``links`` (no trailing slash, includes ``/v2``).
     base_url: str = "http://127.0.0.1:8000/v2"
     extra: Mapping[str, str] = field(default_factory=dict)
@@ -34,6 +42,12 @@ class Settings:
             values["rate_limit_per_minute"] = _positive_int(
                 environ["SEALANE_RATE_LIMIT_PER_MINUTE"], "SEALANE_RATE_LIMIT_PER_MINUTE"
             )
+        if "SEALANE_AUTH_FAILURES_PER_MINUTE" in environ:
+            name = "SEALANE_AUTH_FAILURES_PER_MINUTE"
+            values["auth_failures_per_minute"] = _positive_int(environ[name], name)
+        if "SEALANE_MAX_BODY_BYTES" in environ:
+            name = "SEALANE_MAX_BODY_BYTES"
+            values["max_body_bytes"] = _positive_int(environ[name], name)
         if "SEALANE_AUTH_CACHE_SECONDS" in environ:
             name = "SEALANE_AUTH_CACHE_SECONDS"
             values["auth_cache_seconds"] = _non_negative_int(environ[name], name)
@@ -46,10 +60,25 @@ class Settings:
         if "SEALANE_WEBHOOK_ALLOW_PRIVATE" in environ:
             name = "SEALANE_WEBHOOK_ALLOW_PRIVATE"
             values["webhook_allow_private"] = _flag(environ[name], name)
+        if "SEALANE_WEBHOOK_SOURCE_IPS" in environ:
+            name = "SEALANE_WEBHOOK_SOURCE_IPS"
+            values["webhook_source_ips"] = _ipv4_list(environ[name], name)
         if "SEALANE_BASE_URL" in environ:
             values["base_url"] = environ["SEALANE_BASE_URL"].rstrip("/")
         settings = cls(**values)
         return replace(settings, **{k: v for k, v in overrides.items() if v is not None})
+
+
+def _ipv4_list(text: str, name: str) -> tuple[str, ...]:
+    found = []
+    for part in (piece.strip() for piece in text.split(",")):
+        if not part:
+            continue
+        try:
+            found.append(str(ipaddress.IPv4Address(part)))
+        except ValueError:
+            raise ValueError(f"{name} must list IPv4 addresses, got {part!r}") from None
+    return tuple(found)
 
 
 def _flag(text: str, name: str) -> bool:

@@ -17,6 +17,9 @@ from sealane.config import Settings
 from sealane.store.accounts import create_account
 from sealane.store.database import transaction
 from sealane.store.models import Vessel
+from tests.store.conftest import postgres_admin, postgres_url
+
+__all__ = ["postgres_admin", "postgres_url"]  # the PostgreSQL server, for tests on both backends
 
 START = datetime(2026, 11, 21, 12, 0, tzinfo=UTC)
 JSONAPI = "application/vnd.api+json"

@@ -41,7 +41,7 @@ def test_unknown_route__outside_the_api_404(shared_client: TestClient) -> None:
 # 405
 
 
-@pytest.mark.parametrize("method", ["DELETE", "OPTIONS"])
+@pytest.mark.parametrize("method", ["DELETE", "PUT", "PATCH", "POST"])
 def test_method__not_allowed_on_port_405(
     shared_client: TestClient, shared_keys: Keys, method: str
 ) -> None:
@@ -54,7 +54,35 @@ def test_method__not_allowed_on_port_405(
 def test_method__405_lists_allowed_methods(shared_client: TestClient, shared_keys: Keys) -> None:
     response = shared_client.delete("/v2/ports/NLRTM", headers=auth(shared_keys.plain))
     assert response.status_code == 405
-    assert "GET" in response.headers["allow"]
+    assert response.headers["allow"] == "GET, HEAD, OPTIONS"
+
+
+@pytest.mark.parametrize(
+    ("url", "allow"),
+    [
+        ("/v2/ports/NLRTM", "GET, HEAD, OPTIONS"),
+        ("/v2/containers/x", "GET, HEAD, OPTIONS, PATCH"),
+        ("/v2/webhooks/x", "DELETE, GET, HEAD, OPTIONS, PATCH"),
+        ("/v2/tracking_requests", "GET, HEAD, OPTIONS, POST"),
+    ],
+)
+def test_options__204_with_every_method_of_the_path(
+    shared_client: TestClient, url: str, allow: str
+) -> None:
+    """Regression: ``Allow`` named only the first route's method when several routes share a
+    path (GET and PATCH of a container)."""
+    response = shared_client.options(url)
+    assert response.status_code == 204
+    assert response.headers["allow"] == allow
+
+
+def test_put_on_a_collection__405_not_415(shared_client: TestClient, shared_keys: Keys) -> None:
+    response = shared_client.put(
+        "/v2/containers", headers={**auth(shared_keys.plain), "Content-Type": "text/plain"}
+    )
+    error = assert_error(response, 405)
+    assert "PUT" in error["detail"]
+    assert response.headers["allow"] == "GET, HEAD, OPTIONS"
 
 
 def test_method__head_on_port_200(shared_client: TestClient, shared_keys: Keys) -> None:
@@ -72,7 +100,7 @@ def test_unexpected_error__routing_endpoint_500_document(
     monkeypatch: pytest.MonkeyPatch,
     caplog: pytest.LogCaptureFixture,
 ) -> None:
-    monkeypatch.setattr("sealane.api.routers.vessels.future_positions", boom)
+    monkeypatch.setattr("sealane.service.vessels.future_positions", boom)
     response = shared_client.get(
         f"/v2/vessels/{ship_id}/future_positions_with_coordinates",
         params={"port_id": "NLRTM", "previous_port_id": "CNSHA", "latitude": 1, "longitude": 2},
@@ -88,7 +116,7 @@ def test_unexpected_error__routing_endpoint_500_document(
 def test_unexpected_error__reference_endpoint_500_document(
     shared_client: TestClient, shared_keys: Keys, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr("sealane.api.routers.reference.registry", boom)
+    monkeypatch.setattr("sealane.service.reference.registry", boom)
     response = shared_client.get("/v2/ports", headers=auth(shared_keys.plain))
     assert_error(response, 500)
     assert SECRET_MESSAGE not in response.text
@@ -101,7 +129,7 @@ def test_unexpected_error__in_authentication_500_document(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     shared_app.state.sealane.keys.clear()  # so the key is looked up again
-    monkeypatch.setattr("sealane.api.auth.account_for_key", boom)
+    monkeypatch.setattr("sealane.service.access.account_for_key", boom)
     response = shared_client.get("/v2/ports/NLRTM", headers=auth(shared_keys.plain))
     assert_error(response, 500)
     assert SECRET_MESSAGE not in response.text
@@ -111,7 +139,7 @@ def test_unexpected_error__next_request_is_served(
     shared_client: TestClient, shared_keys: Keys, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     with monkeypatch.context() as patch:
-        patch.setattr("sealane.api.routers.reference.registry", boom)
+        patch.setattr("sealane.service.reference.registry", boom)
         assert shared_client.get("/v2/ports", headers=auth(shared_keys.plain)).status_code == 500
     assert shared_client.get("/v2/ports", headers=auth(shared_keys.plain)).status_code == 200
 

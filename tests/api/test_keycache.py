@@ -10,11 +10,11 @@ from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from sqlalchemy import update
 
-from sealane.api import auth as auth_module
 from sealane.api.app import create_app
-from sealane.api.keycache import KeyCache
 from sealane.clock import ManualClock
 from sealane.config import Settings
+from sealane.service import access as auth_module
+from sealane.service.keycache import KeyCache
 from sealane.store.accounts import create_account, hash_key
 from sealane.store.database import transaction
 from sealane.store.models import Account, ApiKey

@@ -53,56 +53,104 @@ def test_accept__wildcard_200(shared_client: TestClient, shared_keys: Keys) -> N
     assert get(shared_client, shared_keys, "*/*") == 200
 
 
-def test_accept__application_json_200(shared_client: TestClient, shared_keys: Keys) -> None:
+def test_accept__application_json_answered_as_json(
+    shared_client: TestClient, shared_keys: Keys
+) -> None:
     response = shared_client.get(
         URL, headers={**auth(shared_keys.plain), "Accept": "application/json"}
     )
     assert response.status_code == 200
-    assert response.headers["content-type"] == JSONAPI
+    assert response.headers["content-type"] == "application/json"
 
 
-@pytest.mark.parametrize("method", ["POST", "PATCH", "PUT"])
-def test_content_type__application_json_415(
-    shared_client: TestClient, shared_keys: Keys, method: str
+@pytest.mark.parametrize(
+    ("accept", "answered"),
+    [
+        ("*/*", JSONAPI),
+        ("application/*", JSONAPI),
+        (f"{JSONAPI}, application/json", JSONAPI),
+        (f"application/json, {JSONAPI}; q=0.5", "application/json"),
+        ("application/json; q=0.1, */*; q=0.5", JSONAPI),
+    ],
+)
+def test_accept__media_type_chosen(
+    shared_client: TestClient, shared_keys: Keys, accept: str, answered: str
 ) -> None:
-    response = shared_client.request(
-        method,
-        "/v2/ports",
-        headers={**auth(shared_keys.plain), "Content-Type": "application/json"},
-        content=b'{"data": {}}',
+    response = shared_client.get(URL, headers={**auth(shared_keys.plain), "Accept": accept})
+    assert response.status_code == 200
+    assert response.headers["content-type"] == answered
+
+
+def test_accept__parameterised_jsonapi_beside_json_still_406(
+    shared_client: TestClient, shared_keys: Keys
+) -> None:
+    """JSON:API's rule holds even when plain JSON is acceptable too."""
+    response = shared_client.get(
+        URL,
+        headers={
+            **auth(shared_keys.plain),
+            "Accept": f"{JSONAPI}; charset=utf-8, application/json",
+        },
     )
-    assert_error(response, 415, code="unsupported_media_type")
+    assert_error(response, 406, code="not_acceptable")
 
 
-@pytest.mark.parametrize("method", ["POST", "PATCH"])
-def test_content_type__jsonapi_with_charset_415(
-    shared_client: TestClient, shared_keys: Keys, method: str
+def test_accept__errors_answered_as_json_too(shared_client: TestClient) -> None:
+    response = shared_client.get(URL, headers={"Accept": "application/json"})
+    assert response.status_code == 401
+    assert response.headers["content-type"] == "application/json"
+    assert response.json()["errors"][0]["status"] == "401"
+
+
+WRITE = "/v2/tracking_requests"
+
+
+@pytest.mark.parametrize(
+    "content_type",
+    ["text/plain", f"{JSONAPI}; charset=utf-8", "application/xml", "application/json-patch+json"],
+)
+def test_content_type__not_json_415(
+    shared_client: TestClient, shared_keys: Keys, content_type: str
 ) -> None:
-    response = shared_client.request(
-        method,
-        "/v2/ports",
-        headers={**auth(shared_keys.plain), "Content-Type": f"{JSONAPI}; charset=utf-8"},
+    response = shared_client.post(
+        WRITE,
+        headers={**auth(shared_keys.plain), "Content-Type": content_type},
         content=b'{"data": {}}',
     )
     assert_error(response, 415, code="unsupported_media_type")
 
 
 def test_content_type__missing_on_post_415(shared_client: TestClient, shared_keys: Keys) -> None:
-    response = shared_client.post(
-        "/v2/ports", headers=auth(shared_keys.plain), content=b'{"data": {}}'
-    )
+    response = shared_client.post(WRITE, headers=auth(shared_keys.plain), content=b'{"data": {}}')
     assert_error(response, 415, code="unsupported_media_type")
 
 
-def test_content_type__jsonapi_on_post_to_read_only_resource_405(
+def test_content_type__application_json_with_charset_accepted(
     shared_client: TestClient, shared_keys: Keys
 ) -> None:
     response = shared_client.post(
-        "/v2/ports",
-        headers={**auth(shared_keys.plain), "Content-Type": JSONAPI},
-        content=b'{"data": {}}',
+        WRITE,
+        headers={**auth(shared_keys.plain), "Content-Type": "application/json; charset=utf-8"},
+        content=b'{"data": {"type": "tracking_request", "attributes": {}}}',
+    )
+    assert_error(response, 422)  # past the media type: the document itself is incomplete
+
+
+@pytest.mark.parametrize("method", ["POST", "PUT", "PATCH"])
+def test_content_type__write_to_read_only_resource_405(
+    shared_client: TestClient, shared_keys: Keys, method: str
+) -> None:
+    response = shared_client.request(
+        method, "/v2/ports", headers={**auth(shared_keys.plain), "Content-Type": "text/plain"}
     )
     assert_error(response, 405)
+
+
+def test_content_type__without_a_key_401_first(shared_client: TestClient) -> None:
+    response = shared_client.patch(
+        "/v2/shipments/x", headers={"Content-Type": "text/plain"}, content=b"x"
+    )
+    assert_error(response, 401)
 
 
 def test_content_type__ignored_on_get_200(shared_client: TestClient, shared_keys: Keys) -> None:

@@ -28,7 +28,7 @@ def all_pages(client: TestClient, keys: Keys, url: str, **params: Any) -> list[d
     while True:
         body = get(client, keys, url, **params, **{"page[number]": number, "page[size]": 100})
         found += body["data"]
-        if body["links"]["next"] is None:
+        if "next" not in body["links"]:
             return found
         number += 1
 

@@ -87,7 +87,7 @@ def test_create_request__201_pending(shared_client: TestClient, writer: str) -> 
         "created_at": "2026-11-21T12:00:00Z",
         "updated_at": "2026-11-21T12:00:00Z",
     }
-    assert data["relationships"] == {"tracked_object": {"data": None}}
+    assert data["relationships"] == {"tracked_object": {"data": None}, "customer": {"data": None}}
 
 
 def test_create_request__location_answers_the_same_document(
@@ -304,12 +304,36 @@ def test_create_request__malformed_json(shared_client: TestClient, shared_keys: 
     assert_error(response, 400, code="invalid_json")
 
 
-def test_create_request__content_type_json(shared_client: TestClient, shared_keys: Keys) -> None:
-    headers = {**auth(shared_keys.plain), "Content-Type": "application/json"}
-    response = shared_client.post(
-        URL, json=request_document("bill_of_lading", "BL-1"), headers=headers
-    )
+def test_create_request__content_type_json_201(client: TestClient, keys: Keys) -> None:
+    """Clients written for the Terminal49 API send plain JSON: accepted like JSON:API."""
+    headers = {**auth(keys.plain), "Content-Type": "application/json"}
+    response = client.post(URL, json=request_document("bill_of_lading", "BL-1"), headers=headers)
+    assert response.status_code == 201, response.text
+    assert response.headers["content-type"] == "application/vnd.api+json"
+
+
+def test_create_request__json_accepted_and_answered_as_json(client: TestClient, keys: Keys) -> None:
+    headers = {
+        **auth(keys.plain),
+        "Content-Type": "application/json",
+        "Accept": "application/json",
+    }
+    response = client.post(URL, json=request_document("bill_of_lading", "BL-1"), headers=headers)
+    assert response.status_code == 201, response.text
+    assert response.headers["content-type"] == "application/json"
+    assert response.json()["data"]["attributes"]["request_number"] == "BL-1"
+
+
+def test_create_request__text_plain_415(shared_client: TestClient, shared_keys: Keys) -> None:
+    headers = {**auth(shared_keys.plain), "Content-Type": "text/plain"}
+    response = shared_client.post(URL, content=b'{"data": {}}', headers=headers)
     assert_error(response, 415, code="unsupported_media_type")
+
+
+def test_create_request__no_api_key_and_bad_media_type_401(shared_client: TestClient) -> None:
+    """Authentication comes before the media type is looked at."""
+    response = shared_client.post(URL, content=b"x", headers={"Content-Type": "text/plain"})
+    assert_error(response, 401)
 
 
 def test_create_request__no_content_type(shared_client: TestClient, shared_keys: Keys) -> None:
@@ -525,7 +549,7 @@ def test_list_requests__pagination(listing: Listing) -> None:
     body = get_json(listing.client, listing.key, URL, **{"page[size]": "3", "page[number]": "2"})
     assert ids(body) == [listing.ids["bl"]]
     assert body["meta"]["total"] == 4
-    assert body["links"]["next"] is None
+    assert "next" not in body["links"]
     assert body["links"]["prev"] is not None
 
 
@@ -630,12 +654,23 @@ def test_update_request__unknown_id(shared_client: TestClient, writer: str) -> N
     assert_error(response, 404, code="not_found")
 
 
-def test_update_request__content_type_json(shared_client: TestClient, writer: str) -> None:
+def test_update_request__content_type_json_200(shared_client: TestClient, writer: str) -> None:
     request_id = create_request(shared_client, writer, fresh())["id"]
     response = shared_client.patch(
         f"{URL}/{request_id}",
-        json=patch_document(request_id, tags=[]),
+        json=patch_document(request_id, tags=["plain-json"]),
         headers={**auth(writer), "Content-Type": "application/json"},
+    )
+    assert response.status_code == 200, response.text
+    assert response.json()["data"]["attributes"]["tags"] == ["plain-json"]
+
+
+def test_update_request__content_type_text_415(shared_client: TestClient, writer: str) -> None:
+    request_id = create_request(shared_client, writer, fresh())["id"]
+    response = shared_client.patch(
+        f"{URL}/{request_id}",
+        content=b"tags",
+        headers={**auth(writer), "Content-Type": "text/plain"},
     )
     assert_error(response, 415)
 

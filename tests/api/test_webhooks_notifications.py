@@ -203,7 +203,7 @@ REFERENCES = [
         {"shipment", "container", "port", "terminal"},
     ),
     ("container.updated", "container_updated_event", {"container", "terminal"}),
-    ("container.created", "container", {"container"}),
+    ("container.created", "container_updated_event", {"container", "shipment"}),
 ]
 
 
@@ -283,7 +283,7 @@ def test_notification__include_webhook(voyage: Voyage) -> None:
     [webhook] = doc["included"]
     assert (webhook["type"], webhook["id"]) == ("webhook", voyage.hooks["tracking"]["id"])
     assert webhook["attributes"]["events"] == TRACKING_EVENTS
-    assert "secret" not in webhook["attributes"]
+    assert webhook["attributes"]["secret"] == voyage.hooks["tracking"]["attributes"]["secret"]
 
 
 def test_notification__include_logs(voyage: Voyage) -> None:

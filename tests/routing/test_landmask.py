@@ -35,11 +35,6 @@ def test_is_land__golden(name: str, lon: float, lat: float, land: bool) -> None:
     assert default_landmask().is_land(lon, lat) is land
 
 
-def test_is_land__rotterdam_harbour_mouth() -> None:
-    # A cell on the coast: either answer is acceptable, but it must be a bool.
-    assert isinstance(default_landmask().is_land(4.05, 51.98), bool)
-
-
 def test_is_land__longitude_wraps() -> None:
     mask = default_landmask()
     for lon, lat in [(2.35, 48.85), (-40.0, 40.0), (178.0, -17.8)]:

@@ -1,7 +1,9 @@
-"""Tests of ``place_positions``: exact spacing along and across turns, short paths, and the
-interpolated runs against the exact ones."""
+"""Tests of ``place_positions``: positions a whole number of steps along the track (against a
+per-position pyproj oracle), short paths, and the interpolated runs against the exact ones."""
 
 from __future__ import annotations
+
+import math
 
 import numpy as np
 import pytest
@@ -41,29 +43,58 @@ def angle_diff_deg(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return np.abs((a - b + 180.0) % 360.0 - 180.0)
 
 
+def zigzag(lon0: float, lat0: float, turns: list[tuple[float, float]]) -> list[tuple[float, float]]:
+    points = [(lon0, lat0)]
+    for azimuth, length in turns:
+        lon, lat, _ = GEOD.fwd(*points[-1], azimuth, length)
+        points.append((float((lon + 180.0) % 360.0 - 180.0), float(lat)))
+    return points
+
+
+def along(points: list[tuple[float, float]], distances_m: np.ndarray) -> np.ndarray:
+    """The oracle: the points ``distances_m`` metres along the polyline, one pyproj call each."""
+    coords, lengths = polyline(points)
+    cumulative = np.concatenate([[0.0], np.cumsum(lengths)])
+    i = np.clip(np.searchsorted(cumulative, distances_m, side="right") - 1, 0, lengths.size - 1)
+    azimuth, _, _ = GEOD.inv(coords[i, 0], coords[i, 1], coords[i + 1, 0], coords[i + 1, 1])
+    lon, lat, _ = GEOD.fwd(coords[i, 0], coords[i, 1], azimuth, distances_m - cumulative[i])
+    return np.stack([(np.asarray(lon) + 180.0) % 360.0 - 180.0, np.asarray(lat)], axis=1)
+
+
+def off_oracle_m(track: Track, points: list[tuple[float, float]]) -> np.ndarray:
+    """Metres between each position but the arrival and the point ``k * step_m`` along."""
+    n = track.lons.size - (track.final_m > 0.0)
+    expected = along(points, np.arange(n) * track.step_m)
+    _, _, apart = GEOD.inv(track.lons[:n], track.lats[:n], expected[:, 0], expected[:, 1])
+    return np.asarray(apart)
+
+
 RIGHT_ANGLE = [(0.0, 0.0), (1.0, 0.0), (1.0, 1.0)]  # east along the equator, then north
 
 
-def test_place_positions__right_angle_spacing_exact() -> None:
+def test_place_positions__right_angle_positions_along_the_track() -> None:
     track = place(RIGHT_ANGLE)
-    _, distance = gaps(track)
-    np.testing.assert_allclose(distance[:-1], STEP_M, rtol=1e-9)
-    assert 0 < distance[-1] <= STEP_M
-    # Start, one position per whole step, then the destination; cutting the corner gains
-    # along-track distance, so less than the plain remainder is left for the last leg.
+    assert off_oracle_m(track, RIGHT_ANGLE).max() <= 1e-6
     _, lengths = polyline(RIGHT_ANGLE)
-    assert track.lons.size == int(lengths.sum() // STEP_M) + 2
-    assert track.final_m < lengths.sum() - (track.lons.size - 2) * STEP_M
+    whole = int(lengths.sum() // STEP_M)  # positions 0..whole, then the destination
+    assert track.lons.size == whole + 2
+    assert track.final_m == pytest.approx(lengths.sum() - whole * STEP_M, rel=1e-12)
+    assert 0.0 < track.final_m <= STEP_M
     assert track.step_m == STEP_M
 
 
-def test_place_positions__right_angle_corner() -> None:
+def test_place_positions__right_angle_corner_cut_by_the_chord() -> None:
     track = place(RIGHT_ANGLE)
     azimuth, distance = gaps(track)
     corner = int(np.argmax(track.lats > 1e-9)) - 1  # last position on the equator
     assert track.lats[corner] == pytest.approx(0.0, abs=1e-12)
     assert track.lons[corner + 1] == pytest.approx(1.0, abs=1e-12)  # next one is on the meridian
-    assert distance[corner] == pytest.approx(STEP_M, rel=1e-9)
+    # Straight steps are a step long; the one across the corner is the hypotenuse of its parts.
+    straight = np.delete(distance[:-1], corner)
+    np.testing.assert_allclose(straight, STEP_M, rtol=1e-9)
+    _, lengths = polyline(RIGHT_ANGLE)
+    before = lengths[0] - corner * STEP_M
+    assert distance[corner] == pytest.approx(math.hypot(before, STEP_M - before), rel=1e-4)
     assert track.headings_deg[corner] == pytest.approx(azimuth[corner], abs=1e-9)
     assert 0.0 < track.headings_deg[corner] < 90.0  # cutting the corner north-east
     assert track.headings_deg[corner - 1] == pytest.approx(90.0, abs=1e-9)
@@ -109,9 +140,17 @@ def test_place_positions__short_path(
         assert 0.0 < track.final_m < step_m
 
 
-def test_place_positions__last_step_lands_on_the_destination_exactly() -> None:
+def test_place_positions__whole_number_of_steps_ends_on_the_destination() -> None:
     _, lengths = polyline([(0.0, 0.0), (1.0, 0.0)])
     track = place([(0.0, 0.0), (1.0, 0.0)], float(lengths[0]) / 10)  # ten whole steps
+    assert track.lons.size == 11
+    assert track.final_m == pytest.approx(float(lengths[0]) / 10, rel=1e-9)  # the tenth step
+    assert (track.lons[-1], track.lats[-1]) == (1.0, 0.0)
+
+
+def test_place_positions__last_step_within_a_millimetre_put_on_the_destination() -> None:
+    _, lengths = polyline([(0.0, 0.0), (1.0, 0.0)])
+    track = place([(0.0, 0.0), (1.0, 0.0)], (float(lengths[0]) - 0.5 * MIN_SEGMENT_M) / 10)
     assert track.final_m == 0.0
     assert track.lons.size == 11
     assert (track.lons[-1], track.lats[-1]) == (1.0, 0.0)
@@ -153,7 +192,8 @@ def test_place_positions__many_vertices_within_one_step() -> None:
     points = [(i * 0.001, 0.0005 * (i % 2)) for i in range(60)]
     track = place(points, 1_000.0)
     azimuth, distance = gaps(track)
-    np.testing.assert_allclose(distance[:-1], 1_000.0, rtol=1e-9)
+    assert off_oracle_m(track, points).max() <= 1e-6
+    assert np.all(distance <= 1_000.0 * (1 + 1e-9))  # chords across the zig-zags are shorter
     assert np.all(angle_diff_deg(track.headings_deg[:-1], azimuth) <= 1e-9)
     assert (track.lons[-1], track.lats[-1]) == pytest.approx(points[-1], abs=1e-12)
 
@@ -170,20 +210,23 @@ def test_place_positions__many_vertices_within_one_step() -> None:
 def test_place_positions__spacing_property(
     lon0: float, lat0: float, turns: list[tuple[float, float]], step_m: float
 ) -> None:
-    points = [(lon0, lat0)]
-    for azimuth, length in turns:
-        lon, lat, _ = GEOD.fwd(*points[-1], azimuth, length)
-        points.append((float((lon + 180.0) % 360.0 - 180.0), float(lat)))
+    points = zigzag(lon0, lat0, turns)
     track = place(points, step_m)
     assert (track.lons[0], track.lats[0]) == points[0]
     assert track.lons[-1] == pytest.approx(points[-1][0], abs=1e-9)
     assert track.lats[-1] == pytest.approx(points[-1][1], abs=1e-9)
     assert np.all((track.headings_deg >= 0.0) & (track.headings_deg < 360.0))
+    assert 0.0 <= track.final_m <= step_m
     if track.lons.size > 1:
+        # Position k is k steps along the track (interpolated: within a millimetre here) ...
+        assert off_oracle_m(track, points).max() <= 1e-3
+        _, lengths = polyline(points)
+        assert (track.lons.size - 1 - (track.final_m > 0)) * step_m + track.final_m == (
+            pytest.approx(lengths.sum(), abs=2e-3)
+        )
+        # ... so a straight line between two positions is at most a step long.
         azimuth, distance = gaps(track)
-        # Corner cuts are solved in a local plane: ~1e-6 relative error for 20 km steps.
-        np.testing.assert_allclose(distance[:-1], step_m, rtol=1e-5)
-        assert distance[-1] <= step_m * (1 + 1e-9)
+        assert np.all(distance <= step_m * (1 + 1e-6))  # interpolation: micrometres
         # Interpolated positions sit within ~1e-5 m of the geodesic: bearings agree to 1e-5 deg.
         assert np.all(angle_diff_deg(track.headings_deg[:-1], azimuth) <= 1e-5)
 
@@ -206,14 +249,6 @@ def exact_and_interpolated(
     return fast, exact, np.asarray(apart)
 
 
-def zigzag(lon0: float, lat0: float, turns: list[tuple[float, float]]) -> list[tuple[float, float]]:
-    points = [(lon0, lat0)]
-    for azimuth, length in turns:
-        lon, lat, _ = GEOD.fwd(*points[-1], azimuth, length)
-        points.append((float((lon + 180.0) % 360.0 - 180.0), float(lat)))
-    return points
-
-
 @settings(max_examples=40, deadline=None)
 @given(
     lon0=st.floats(-179.0, 179.0),
@@ -232,9 +267,7 @@ def test_place_positions__interpolated_runs_match_exact(
     # API's 1e-6 degree resolution; headings agree to a millionth of a degree.
     assert apart.max() <= 0.005
     assert angle_diff_deg(fast.headings_deg, exact.headings_deg).max() <= 1e-5
-    if fast.lons.size > 2:
-        _, distance = gaps(fast)
-        np.testing.assert_allclose(distance[:-1], step_m, rtol=1e-5)
+    assert off_oracle_m(exact, points).max() <= 1e-6
 
 
 def test_place_positions__interpolation_error_below_a_millimetre_at_mid_latitudes() -> None:

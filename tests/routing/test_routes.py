@@ -546,7 +546,7 @@ def check_route_invariants(
     result: sealane.Route, start: tuple[float, float], end: tuple[float, float]
 ) -> None:
     coordinates = result.coordinates
-    # Exact equality is pinned by test_route__ends_exactly_on_destination_that_is_a_node (xfail).
+    # Exact equality is pinned by test_route__ends_exactly_on_destination_that_is_a_node.
     assert tuple(coordinates[0]) == pytest.approx(start, abs=END_TOL_DEG)
     assert tuple(coordinates[-1]) == pytest.approx(end, abs=END_TOL_DEG)
     assert np.all((coordinates[:, 0] >= -180.0) & (coordinates[:, 0] < 180.0))
@@ -582,3 +582,26 @@ def test_route__point_pair_invariants(lon1: float, lat1: float, lon2: float, lat
     except sealane.NoRouteError:
         reject()
     check_route_invariants(result, (lon1, lat1), (lon2, lat2))
+
+
+# --- head and tail: a route split at a point -----------------------------------------------------
+
+
+@pytest.mark.parametrize("segment", [0, 7, -1], ids=["first", "middle", "last"])
+def test_route_head_and_tail__split_at_a_point_join_and_add_up(segment: int) -> None:
+    route = sealane.route("CNSHA", "NLRTM")
+    segment %= route.segment_m.size
+    (lon1, lat1), (lon2, lat2) = route.coordinates[segment], route.coordinates[segment + 1]
+    azimuth, _, length = GEOD.inv(lon1, lat1, lon2, lat2)
+    lon, lat, _ = GEOD.fwd(lon1, lat1, azimuth, length / 3)
+    at = sealane.Location(float(lon), float(lat))
+    head = route.head(segment, at.lon, at.lat, at)
+    tail = route.tail(segment, at.lon, at.lat, at)
+    assert tuple(head.coordinates[-1]) == tuple(tail.coordinates[0]) == (at.lon, at.lat)
+    np.testing.assert_array_equal(head.coordinates[0], route.coordinates[0])
+    np.testing.assert_array_equal(tail.coordinates[-1], route.coordinates[-1])
+    assert head.distance_m + tail.distance_m == pytest.approx(route.distance_m, rel=1e-9)
+    assert head.origin == route.origin and head.destination == at
+    assert head.passages + tuple(p for p in tail.passages if p not in head.passages) == (
+        route.passages
+    )

@@ -122,17 +122,35 @@ SPEEDS = st.floats(5.0, 25.0)
 STEPS = st.sampled_from([30, 60, 300])
 
 
+def along_route(route: sealane.Route, distances_m: np.ndarray) -> np.ndarray:
+    """The oracle: the points ``distances_m`` metres along ``route``, one pyproj call each."""
+    coords = route.coordinates
+    _, _, lengths = GEOD.inv(coords[:-1, 0], coords[:-1, 1], coords[1:, 0], coords[1:, 1])
+    cumulative = np.concatenate([[0.0], np.cumsum(lengths)])
+    i = np.clip(np.searchsorted(cumulative, distances_m, side="right") - 1, 0, lengths.size - 1)
+    azimuth, _, _ = GEOD.inv(coords[i, 0], coords[i, 1], coords[i + 1, 0], coords[i + 1, 1])
+    lon, lat, _ = GEOD.fwd(coords[i, 0], coords[i, 1], azimuth, distances_m - cumulative[i])
+    return np.stack([(np.asarray(lon) + 180.0) % 360.0 - 180.0, np.asarray(lat)], axis=1)
+
+
 def assert_track_invariants(positions: Positions, speed_kn: float, step_s: float) -> None:
-    """Spacing, headings and ranges that hold for every voyage (see the property tests)."""
+    """Timing, spacing, headings and ranges that hold for every voyage (see the property tests)."""
     assert positions.lons.shape == positions.lats.shape == positions.headings_deg.shape
     assert np.all((positions.lons >= -180.0) & (positions.lons < 180.0))
     assert np.all((positions.lats >= -90.0) & (positions.lats <= 90.0))
     assert np.all((positions.headings_deg >= 0.0) & (positions.headings_deg < 360.0))
     if len(positions) < 2:
         return
+    intervals = interval_ms(positions)
+    assert np.all(intervals[:-1] == round(step_s * 1000))
+    assert 0 < intervals[-1] <= round(step_s * 1000)
+    # Position k is where the vessel is after k steps along the route (the arrival excluded).
+    step = step_m(speed_kn, step_s)
+    expected = along_route(positions.route, np.arange(len(positions) - 1) * step)
+    _, _, off = GEOD.inv(positions.lons[:-1], positions.lats[:-1], expected[:, 0], expected[:, 1])
+    assert np.max(off) <= 0.01
     azimuth, distance = gaps(positions)
-    np.testing.assert_allclose(distance[:-1], step_m(speed_kn, step_s), rtol=1e-3)
-    assert distance[-1] <= step_m(speed_kn, step_s) * (1 + 1e-3)
+    assert np.all(distance <= step * (1 + 1e-6))  # straight lines cut the corners
     assert np.all(angle_diff_deg(positions.headings_deg[:-1], azimuth % 360.0) <= 0.01)
 
 
@@ -152,11 +170,10 @@ def test_future_positions__timestamps_one_step_apart(
         assert positions.distance_remaining_nm < 1e-6
         return
     assert np.all(intervals[:-1] == step_s * 1000)
-    # The arrival is timed by the route's length, so the last interval absorbs the corners cut
-    # and may exceed step_s (see test_future_positions__arrival_timed_by_route_length).
-    assert intervals[-1] > 0
+    assert 0 < intervals[-1] <= step_s * 1000
+    # The arrival is timed by the route's length at the speed (to the millisecond).
     arrival_s = positions.distance_remaining_nm / speed_kn * 3600.0
-    assert abs((positions.eta - T0).total_seconds() - arrival_s) <= 0.001
+    assert abs((positions.eta - T0).total_seconds() - arrival_s) <= 0.002
 
 
 @PROPERTY_SETTINGS
@@ -384,17 +401,72 @@ def test_future_positions__start_within_one_step_of_destination() -> None:
 
 
 def test_future_positions__arrival_timed_by_route_length() -> None:
-    """The ETA is the route's length at the speed; the last interval absorbs the corners cut
-    (here a little over one 300 s step, as the track turns near Rotterdam)."""
+    """The ETA is the route's length at the speed, and it comes at most one step after the last
+    position (the track turns near Rotterdam here)."""
     positions = future_positions(
         (-3.4, 49.2), "CNSHA", "NLRTM", speed_kn=10, step_s=300, start_time=T0
     )
     hours = positions.route.distance_nm / 10
-    assert (
-        positions.eta == T0 + timedelta(hours=hours)
-        or abs((positions.eta - T0).total_seconds() - hours * 3600) < 0.001
+    assert abs((positions.eta - T0).total_seconds() - hours * 3600) < 0.002
+    assert np.all(interval_ms(positions)[:-1] == 300_000)
+    assert 0 < interval_ms(positions)[-1] <= 300_000
+
+
+def test_future_positions__no_minute_missing_before_arrival_gulf_of_aden() -> None:
+    """Regression: the positions cut the corners (a step in a straight line) while the ETA was
+    the route's length, so the last gap grew to 97.7 s (21:49:00 then 21:50:37.748)."""
+    start = datetime(2026, 11, 21, 12, tzinfo=UTC)
+    positions = future_positions((48.5, 12.3), "CNSHA", "NLRTM", speed_kn=18, start_time=start)
+    assert positions.timestamps()[-3:] == [
+        "2026-12-02T21:49:00Z",
+        "2026-12-02T21:50:00Z",
+        "2026-12-02T21:50:37Z",
+    ]
+    assert positions.eta == datetime(2026, 12, 2, 21, 50, 37, 748_000, tzinfo=UTC)
+    assert np.all(interval_ms(positions)[:-1] == 60_000)
+    assert interval_ms(positions)[-1] == 37_748
+
+
+#: Ports the random legs of the gap property are drawn from (both oceans, the antimeridian,
+#: canals, the Baltic and the Mediterranean).
+GAP_PORTS = ["CNSHA", "NLRTM", "SGSIN", "USLGB", "JPYOK", "BRSSZ", "ZADUR", "USNYC", "GRPIR"]
+
+
+@st.composite
+def random_voyages(draw: st.DrawFn) -> tuple[Start, float, float]:
+    """A sea start near a random point of a random leg, a speed in knots and a step in s."""
+    previous, destination = draw(
+        st.lists(st.sampled_from(GAP_PORTS), min_size=2, max_size=2, unique=True)
     )
-    assert 0 < interval_ms(positions)[-1] < 2 * 300_000
+    on_leg = point_along(leg(previous, destination), draw(st.floats(0.0, 1.0)))
+    distance = draw(st.floats(0.0, MAX_OFFSET_M))
+    lon, lat = offset(*on_leg, draw(st.floats(0.0, 360.0)), distance)
+    assume(not default_landmask().is_land(lon, lat))
+    speed_kn = draw(st.floats(3.0, 30.0))
+    step_s = draw(st.sampled_from([30.0, 60.0, 90.5, 600.0, 3600.0]))
+    return Start(previous, destination, lon, lat, distance), speed_kn, step_s
+
+
+@PROPERTY_SETTINGS
+@given(voyage=random_voyages())
+def test_future_positions__every_gap_one_step_the_last_at_most_one(
+    voyage: tuple[Start, float, float],
+) -> None:
+    start, speed_kn, step_s = voyage
+    positions = future_positions(
+        (start.lon, start.lat),
+        start.previous,
+        start.destination,
+        speed_kn=speed_kn,
+        step_s=step_s,
+        start_time=T0,
+    )
+    intervals = interval_ms(positions)
+    if len(positions) > 1:
+        assert np.all(intervals[:-1] == round(step_s * 1000))
+        assert 0 < intervals[-1] <= round(step_s * 1000)
+    arrival_s = positions.route.distance_m / (speed_kn * METRES_PER_NM / 3600.0)
+    assert abs((positions.eta - T0).total_seconds() - arrival_s) <= 0.002
 
 
 def test_future_positions__eta_independent_of_step() -> None:
@@ -408,6 +480,14 @@ def test_future_positions__eta_independent_of_step() -> None:
     expected_s = fine.distance_remaining_nm / 12 * 3600
     for eta in etas:
         assert (eta - T0).total_seconds() == pytest.approx(expected_s, rel=0.005)
+
+
+def test_future_positions__exported_from_sealane() -> None:
+    assert sealane.future_positions is future_positions
+    assert sealane.Positions is Positions
+    positions = sealane.future_positions((60.1, 12.3), "CNSHA", "NLRTM", start_time=T0)
+    assert isinstance(positions, sealane.Positions)
+    assert {"future_positions", "Positions"} <= set(sealane.__all__)
 
 
 # --- speed, step and time inputs -----------------------------------------------------------------

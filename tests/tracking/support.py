@@ -12,7 +12,7 @@ from fastapi.testclient import TestClient
 from sqlalchemy import select
 
 from sealane.clock import ManualClock
-from sealane.store.models import OutboxEvent, TrackingRequest
+from sealane.store.models import ContainerUpdatedEvent, OutboxEvent, TrackingRequest
 from tests.api.conftest import auth
 from tests.api.jsonapi_asserts import JSONAPI
 
@@ -102,6 +102,21 @@ def outbox(app: FastAPI) -> list[OutboxEvent]:
 def outbox_counts(app: FastAPI) -> Counter[tuple[str, str, str]]:
     """Outbox rows counted by (event, reference_type, reference_id)."""
     return Counter((row.event, row.reference_type, row.reference_id) for row in outbox(app))
+
+
+def containers_created(app: FastAPI) -> Counter[str]:
+    """How many ``container.created`` events each container has (by container id): each one
+    refers to a container-updated event (empty changeset) of that container."""
+    with app.state.sealane.sessions() as session:
+        rows = session.scalars(
+            select(ContainerUpdatedEvent.container_id).join(
+                OutboxEvent,
+                (OutboxEvent.reference_id == ContainerUpdatedEvent.id)
+                & (OutboxEvent.reference_type == "container_updated_event")
+                & (OutboxEvent.event == "container.created"),
+            )
+        ).all()
+    return Counter(rows)
 
 
 def stored_request(app: FastAPI, request_id: str) -> TrackingRequest:

@@ -28,11 +28,13 @@ from sealane.store.models import (
     TransportEvent,
     VesselPosition,
 )
+from sealane.tracking.catalog import reference_type
 from tests.api.conftest import START
 
 from .support import (
     CONTAINER,
     HOUR,
+    containers_created,
     create_request,
     outbox,
     outbox_counts,
@@ -144,17 +146,29 @@ def test_outbox__one_row_per_container_update_with_changes(run: Run) -> None:
     for update in updates:
         expected = 1 if update.changeset else 0
         assert counts[("container.updated", "container_updated_event", update.id)] == expected
-    kinds = Counter(kind for (_, kind, _) in counts)
-    assert kinds["container_updated_event"] == len(changed)
+    updated = Counter(event for (event, kind, _) in counts if kind == "container_updated_event")
+    assert updated["container.updated"] == len(changed)
 
 
 def test_outbox__one_row_per_container_created(run: Run) -> None:
+    """Each container's creation refers to a container-updated event with no change."""
     counts = outbox_counts(run.app)
+    created = containers_created(run.app)
     with run.app.state.sealane.sessions() as session:
         containers = session.scalars(select(Container.id)).all()
-    for container_id in containers:
-        assert counts[("container.created", "container", container_id)] == 1
-    assert Counter(kind for (_, kind, _) in counts)["container"] == len(containers)
+        events = session.scalars(
+            select(ContainerUpdatedEvent).where(
+                ContainerUpdatedEvent.id.in_(
+                    [ref for (event, _, ref) in counts if event == "container.created"]
+                )
+            )
+        ).all()
+    assert {container_id: created[container_id] for container_id in containers} == {
+        container_id: 1 for container_id in containers
+    }
+    assert {event.container_id for event in events} == set(containers)
+    assert all(event.changeset == {} for event in events)
+    assert sum(1 for (event, _, _) in counts if event == "container.created") == len(containers)
 
 
 def test_outbox__one_row_per_request_status_change(run: Run) -> None:
@@ -177,7 +191,6 @@ def test_outbox__nothing_else(run: Run) -> None:
         "transport_event",
         "estimated_event",
         "container_updated_event",
-        "container",
         "tracking_request",
     }
 
@@ -236,3 +249,9 @@ def test_tick__after_the_end_adds_nothing(run: Run) -> None:
     tick(run.app)
     after = table_counts(run.app)
     assert after == before
+
+
+def test_outbox__reference_types_are_the_catalogs(run: Run) -> None:
+    """Real notifications refer to the type the examples and the catalogue name."""
+    for event, kind, _ in outbox_counts(run.app):
+        assert kind == reference_type(event), event

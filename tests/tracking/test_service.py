@@ -22,6 +22,7 @@ from sealane.store.models import (
     Container,
     ContainerUpdatedEvent,
     EstimatedEvent,
+    OutboxEvent,
     Shipment,
     TrackingRequest,
 )
@@ -34,6 +35,7 @@ from .support import (
     DAY,
     HOUR,
     advance,
+    containers_created,
     create_request,
     get_json,
     outbox_counts,
@@ -72,14 +74,14 @@ def test_tick__succeeded_created_at_once(app: FastAPI, client: TestClient, keys:
     assert (row.status, row.is_retrying, row.retry_count) == ("created", False, 0)
     assert row.shipment_id is not None and row.next_attempt_at is None
     assert request_events(app, request_id) == {"tracking_request.succeeded": 1}
-    counts = outbox_counts(app)
+    created = containers_created(app)
     with app.state.sealane.sessions() as session:
         containers = session.scalars(
             select(Container.id).where(Container.shipment_id == row.shipment_id)
         ).all()
     assert len(containers) == len(succeeded_plan().containers)
     for container_id in containers:
-        assert counts[("container.created", "container", container_id)] == 1
+        assert created[container_id] == 1
 
 
 def test_tick__awaiting_manifest_then_created(
@@ -114,10 +116,22 @@ def test_tick__awaiting_manifest_visible_in_the_api(
     assert data["relationships"]["tracked_object"] == {"data": None}
 
 
+def test_tick__test_tr_failed_fails_at_the_first_lookup(
+    app: FastAPI, client: TestClient, keys: Keys
+) -> None:
+    """The documented test number reaches its state within one poll (no retrying)."""
+    request_id = create_request(client, keys.routing, "TEST-TR-FAILED")["id"]
+    tick(app)
+    row = stored_request(app, request_id)
+    assert (row.status, row.is_retrying, row.retry_count) == ("failed", False, 1)
+    assert (row.failed_reason, row.next_attempt_at) == ("not_found", None)
+    assert request_events(app, request_id) == {"tracking_request.failed": 1}
+
+
 def test_tick__failed_after_retries(
     app: FastAPI, client: TestClient, clock: ManualClock, keys: Keys
 ) -> None:
-    request_id = create_request(client, keys.routing, "TEST-TR-FAILED")["id"]
+    request_id = create_request(client, keys.routing, "TEST-TR-RETRYING")["id"]
     attempts = retry_until_settled(app, clock, request_id)
     *retrying, last = attempts
     assert len(retrying) == len(RETRY_BACKOFF_S)
@@ -136,7 +150,7 @@ def test_tick__failed_after_retries(
 
 
 def test_tick__retrying_visible_in_the_api(app: FastAPI, client: TestClient, keys: Keys) -> None:
-    request_id = create_request(client, keys.routing, "TEST-TR-FAILED")["id"]
+    request_id = create_request(client, keys.routing, "TEST-TR-RETRYING")["id"]
     tick(app)
     attributes = get_json(client, keys.routing, f"/v2/tracking_requests/{request_id}")["data"][
         "attributes"
@@ -258,11 +272,16 @@ def test_voyage__container_timestamps_from_the_events(voyage: Voyage) -> None:
 
 
 def changesets(voyage: Voyage, number: str) -> list[dict[str, Any]]:
+    """The container's terminal updates, without the event its creation refers to."""
+    created = select(OutboxEvent.reference_id).where(OutboxEvent.event == "container.created")
     with voyage.app.state.sealane.sessions() as session:
         container = session.scalars(select(Container).where(Container.number == number)).one()
         rows = session.scalars(
             select(ContainerUpdatedEvent)
-            .where(ContainerUpdatedEvent.container_id == container.id)
+            .where(
+                ContainerUpdatedEvent.container_id == container.id,
+                ContainerUpdatedEvent.id.not_in(created),
+            )
             .order_by(ContainerUpdatedEvent.timestamp)
         ).all()
     return [dict(row.changeset) for row in rows]
@@ -365,7 +384,7 @@ def test_tick__tracking_stops_56_days_after_arrival(
 def test_tick__only_due_requests_are_looked_up(
     app: FastAPI, client: TestClient, clock: ManualClock, keys: Keys
 ) -> None:
-    failing = create_request(client, keys.routing, "TEST-TR-FAILED")["id"]
+    failing = create_request(client, keys.routing, "TEST-TR-RETRYING")["id"]
     tick(app)
     clock.advance(60)
     found = create_request(client, keys.routing, SUCCEEDED)["id"]

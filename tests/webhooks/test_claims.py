@@ -19,9 +19,10 @@ import pytest
 from fastapi import FastAPI
 from sqlalchemy import Engine, event, select
 
-from sealane.api.app import create_app, make_delivery_worker
+from sealane.api.app import create_app
 from sealane.clock import ManualClock
 from sealane.config import Settings
+from sealane.service.runtime import delivery_worker
 from sealane.store.database import make_engine, session_factory, transaction
 from sealane.store.models import OutboxEvent, WebhookNotification, WebhookNotificationLog
 from sealane.tracking.service import emit
@@ -46,7 +47,7 @@ def backend_world(settings: Settings, clock: ManualClock) -> Iterator[World]:
 def worker_on(settings: Settings, clock: ManualClock) -> Iterator[tuple[DeliveryWorker, Engine]]:
     """A delivery worker with an engine of its own, as another process would have."""
     engine = make_engine(settings.database_url)
-    worker = make_delivery_worker(settings, session_factory(engine), clock)
+    worker = delivery_worker(settings, session_factory(engine), clock)
     try:
         yield worker, engine
     finally:

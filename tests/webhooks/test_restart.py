@@ -5,9 +5,10 @@ from __future__ import annotations
 
 from fastapi import FastAPI
 
-from sealane.api.app import create_app, make_delivery_worker
+from sealane.api.app import create_app
 from sealane.clock import ManualClock
 from sealane.config import Settings
+from sealane.service.runtime import delivery_worker
 from sealane.store.database import make_engine, session_factory
 
 from .receiver import free_port, receiving
@@ -70,7 +71,7 @@ def test_restart__claim_of_a_dead_worker_returns_after_its_lease(
         world.event()
         fan_out_only(world.app)
         engine = make_engine(state.settings.database_url)
-        dead = make_delivery_worker(state.settings, session_factory(engine), clock)
+        dead = delivery_worker(state.settings, session_factory(engine), clock)
         try:
             [job] = dead._claim(clock.now())  # claimed, then the process died mid-flight
         finally:
@@ -90,14 +91,14 @@ def test_restart__claim_of_a_dead_worker_returns_after_its_lease(
     ]
 
 
-def test_restart__lease_option_of_make_delivery_worker(world: World, clock: ManualClock) -> None:
+def test_restart__lease_option_of_delivery_worker(world: World, clock: ManualClock) -> None:
     state = world.app.state.sealane
     with receiving() as receiver:
         world.webhook(receiver.url)
         world.event()
         fan_out_only(world.app)
         engine = make_engine(state.settings.database_url)
-        dead = make_delivery_worker(state.settings, session_factory(engine), clock, lease_s=15)
+        dead = delivery_worker(state.settings, session_factory(engine), clock, lease_s=15)
         try:
             dead._claim(clock.now())
         finally:

@@ -8,30 +8,40 @@ from typing import Any
 
 from fastapi import FastAPI
 from fastapi.openapi.utils import get_openapi
-from sqlalchemy.orm import Session, sessionmaker
 
-from ..clock import Clock, SystemClock
+from ..clock import Clock
 from ..config import Settings
-from ..store.database import make_engine, session_factory, transaction
-from ..store.migrate import upgrade
-from ..store.seed import load_reference_data
-from ..tracking.carriers import SimulatedCarrier
-from ..tracking.poller import Poller
-from ..tracking.service import TrackingService
-from ..webhooks.delivery import DeliveryWorker
+from ..service.runtime import build_runtime
 from .compression import GzipMiddleware
 from .errors import install_error_handlers
 from .jsonapi import MEDIA_TYPE
-from .keycache import KeyCache
 from .negotiation import HeadAsGet, JsonApiNegotiation
-from .ratelimit import RateLimiter
-from .routers import reference, vessels
-from .routers import tracking as tracking_routes
-from .routers import webhooks as webhook_routes
+from .routers import (
+    containers,
+    custom_fields,
+    parties,
+    reference,
+    search,
+    shipments,
+    tracking_requests,
+    vessels,
+    webhooks,
+)
 from .routers.responses import DOCUMENT_SCHEMA
-from .state import AppState
 
 API_PREFIX = "/v2"
+#: The router modules, in the order their routes are matched.
+ROUTERS = (
+    reference,
+    vessels,
+    tracking_requests,
+    shipments,
+    containers,
+    webhooks,
+    parties,
+    custom_fields,
+    search,
+)
 
 
 def create_app(
@@ -46,31 +56,15 @@ def create_app(
     With ``poll_interval_s`` a background poller advances tracking while the app runs (the
     server does this); without it, tests call ``app.state.sealane.tracking.tick()`` themselves.
     """
-    engine = make_engine(settings.database_url)
-    if migrate:
-        upgrade(engine)
-        with transaction(session_factory(engine)) as session:
-            load_reference_data(session)
-    the_clock = clock or SystemClock()
-    sessions = session_factory(engine)
-    tracking = TrackingService(sessions, the_clock, {"TEST": SimulatedCarrier()})
-    webhooks = make_delivery_worker(settings, sessions, the_clock)
-    pollers = (
-        [Poller(tracking, poll_interval_s), Poller(webhooks, poll_interval_s)]
-        if poll_interval_s
-        else []
-    )
+    runtime = build_runtime(settings, clock=clock, migrate=migrate, poll_interval_s=poll_interval_s)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
-        for poller in pollers:
-            poller.start()
+        runtime.start()
         try:
             yield
         finally:
-            for poller in pollers:
-                poller.stop()
-            webhooks.close()
+            runtime.stop()
 
     app = FastAPI(
         lifespan=lifespan,
@@ -81,42 +75,15 @@ def create_app(
         docs_url=f"{API_PREFIX}/docs",
         redoc_url=None,
     )
-    app.state.sealane = AppState(
-        settings=settings,
-        engine=engine,
-        sessions=sessions,
-        clock=the_clock,
-        limiter=RateLimiter(settings.rate_limit_per_minute, the_clock),
-        keys=KeyCache(settings.auth_cache_seconds, the_clock),
-        tracking=tracking,
-        webhooks=webhooks,
-    )
+    app.state.sealane = runtime
     install_error_handlers(app)
-    for router in (reference.router, vessels.router, tracking_routes.router, webhook_routes.router):
-        app.include_router(router, prefix=API_PREFIX)
+    for module in ROUTERS:
+        app.include_router(module.router, prefix=API_PREFIX)
     app.add_middleware(JsonApiNegotiation, prefix=API_PREFIX)
     app.add_middleware(GzipMiddleware, minimum_size=1024, level=1)
     app.add_middleware(HeadAsGet)
     app.openapi = lambda: _openapi(app)  # type: ignore[method-assign]
     return app
-
-
-def make_delivery_worker(
-    settings: Settings, sessions: sessionmaker[Session], clock: Clock, *, lease_s: float = 120.0
-) -> DeliveryWorker:
-    """The webhook delivery worker configured by ``settings``.
-
-    ``lease_s`` is how long a claimed notification stays with this worker; after a crash it is
-    sent again once the lease runs out (keep it above the 10 s delivery timeout).
-    """
-    return DeliveryWorker(
-        sessions,
-        clock,
-        render=webhook_routes.render_notification(settings.base_url),
-        schedule=settings.webhook_retry_schedule,
-        allow_private=settings.webhook_allow_private,
-        lease_s=lease_s,
-    )
 
 
 def _openapi(app: FastAPI) -> dict[str, Any]:

@@ -31,3 +31,45 @@ def attributes_of(payload: Any, type_: str, *, id_: str | None = None) -> dict[s
             "data.attributes must be an object", pointer="/data/attributes", code="invalid"
         )
     return attributes
+
+
+def relationship(payload: Any, name: str) -> tuple[str, str] | None:
+    """The (type, id) in ``data.relationships.<name>`` of a write request (None when absent or
+    null); a malformed relationship is a 422."""
+    data = payload.get("data") if isinstance(payload, dict) else None
+    relationships = data.get("relationships") if isinstance(data, dict) else None
+    if relationships is None:
+        return None
+    if not isinstance(relationships, dict):
+        raise Unprocessable(
+            "data.relationships must be an object", pointer="/data/relationships", code="invalid"
+        )
+    given = relationships.get(name)
+    linkage = given.get("data", 0) if isinstance(given, dict) else (None if given is None else 0)
+    if linkage is None:
+        return None
+    if (
+        not isinstance(linkage, dict)
+        or not isinstance(linkage.get("id"), str)
+        or not isinstance(linkage.get("type"), str)
+    ):
+        raise Unprocessable(
+            f"{name} must be {{data: {{type, id}}}}",
+            pointer=f"/data/relationships/{name}",
+            code="invalid",
+        )
+    return linkage["type"], linkage["id"]
+
+
+def relationship_id(payload: Any, name: str, type_: str) -> str | None:
+    """The id in ``data.relationships.<name>``, which must name a ``type_`` (409 otherwise)."""
+    found = relationship(payload, name)
+    if found is None:
+        return None
+    if found[0] != type_:
+        raise Conflict(
+            f"{name} must be a {type_}, got {found[0][:40]!r}",
+            pointer=f"/data/relationships/{name}/data/type",
+            code="type_mismatch",
+        )
+    return found[1]

@@ -3,14 +3,18 @@
 from __future__ import annotations
 
 import logging
+import math
+from http import HTTPStatus
 from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.responses import Response
+from starlette.routing import BaseRoute, Match
 
-from ..routing.errors import NoRouteError, RoutingError, UnknownPortError
+from ..routing.errors import RoutingError
+from ..service import errors as domain
 from .jsonapi import JsonApiResponse
 
 log = logging.getLogger("sealane.api")
@@ -83,6 +87,10 @@ class Conflict(ApiError):
     status, title = 409, "Conflict"
 
 
+class PayloadTooLarge(ApiError):
+    status, title = 413, "Content Too Large"
+
+
 class UnsupportedMediaType(ApiError):
     status, title = 415, "Unsupported Media Type"
 
@@ -105,6 +113,56 @@ def error_response(*errors: ApiError) -> JsonApiResponse:
         status_code=errors[0].status,
         headers=headers,
     )
+
+
+#: API names of the application layer's fields that are query parameters.
+_PARAMETERS = {
+    "page_number": "page[number]",
+    "page_size": "page[size]",
+    "positions_from": "show_positions[from_timestamp]",
+    "positions_to": "show_positions[to_timestamp]",
+}
+#: Fields of the application layer that are relationships of a request document.
+_RELATIONSHIPS = frozenset({"customer", "entity"})
+#: Methods whose inputs are query parameters (a 400 names the parameter); the others have a body.
+_QUERY_METHODS = frozenset({"GET", "HEAD", "DELETE", "OPTIONS"})
+
+
+def from_service(error: domain.ServiceError, request: Request) -> ApiError:
+    """The API error for an application-layer error: where the input came from decides whether
+    the field is a query parameter (400) or a body attribute (422, JSON pointer)."""
+    if isinstance(error, domain.NotFound):
+        return NotFound(error.detail, code=error.code)
+    if isinstance(error, domain.FeatureDisabled):
+        return Forbidden(error.detail, code=error.code)
+    if isinstance(error, domain.Unauthenticated):
+        return Unauthorized(error.detail, code=error.code, headers={"WWW-Authenticate": "Token"})
+    if isinstance(error, domain.RateLimited):
+        wait = str(max(1, math.ceil(error.retry_after_s)))
+        return TooManyRequests(error.detail, code=error.code, headers={"Retry-After": wait})
+    in_query = request.method in _QUERY_METHODS
+    field = error.field
+    parameter = _parameter(field, request) if field is not None and in_query else None
+    pointer = _pointer(field, request) if field is not None and not in_query else None
+    kind = BadRequest if isinstance(error, domain.InvalidInput) and in_query else Unprocessable
+    return kind(error.detail, code=error.code, parameter=parameter, pointer=pointer)
+
+
+def _pointer(field: str, request: Request) -> str:
+    """The JSON pointer of a field of the request body: an attribute or relationship of a
+    JSON:API document, or a member of a plain object (see ``params.plain_object``)."""
+    if field in _RELATIONSHIPS:
+        return f"/data/relationships/{field}"
+    prefix = getattr(request.state, "body_pointer_prefix", "/data/attributes")
+    return f"{prefix}/{field}"
+
+
+def _parameter(field: str, request: Request) -> str:
+    """The query parameter a field of the application layer came from."""
+    if field in _PARAMETERS:
+        return _PARAMETERS[field]
+    filtered = f"filter[{field}]"
+    return filtered if filtered in request.query_params else field
 
 
 def validation_errors(exc: RequestValidationError) -> list[ApiError]:
@@ -132,6 +190,33 @@ def validation_errors(exc: RequestValidationError) -> list[ApiError]:
     return found or [BadRequest("invalid request")]
 
 
+_METHODS = ("GET", "POST", "PUT", "PATCH", "DELETE")
+#: Codes of the failures Starlette raises on its own (a body that cannot be read, say).
+_CODES = {400: "invalid_body", 413: "payload_too_large", 415: "unsupported_media_type"}
+
+
+def _path(request: Request) -> str:
+    """The request path for a message, cut so a huge path is not echoed whole."""
+    path = request.url.path
+    return path if len(path) <= 200 else path[:200] + "..."
+
+
+def allowed_methods(request: Request) -> list[str]:
+    """Every method some route answers at the request's path (HEAD with GET, and OPTIONS), for
+    ``Allow``: several routes may share one path, one method each, so each method is tried."""
+    routes = [route for route in request.app.routes if isinstance(route, BaseRoute)]
+    methods = {
+        method
+        for method in _METHODS
+        if any(
+            route.matches({**request.scope, "method": method})[0] == Match.FULL for route in routes
+        )
+    }
+    if "GET" in methods:
+        methods.add("HEAD")
+    return sorted(methods | {"OPTIONS"})
+
+
 def install_error_handlers(app: FastAPI) -> None:
     """Route every failure through :func:`error_response`; no default body or traceback escapes."""
 
@@ -146,21 +231,21 @@ def install_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(StarletteHTTPException)
     async def _http(request: Request, exc: StarletteHTTPException) -> Response:
         if exc.status_code == 404:
-            return error_response(NotFound(f"no route for {request.method} {request.url.path}"))
+            return error_response(NotFound(f"no route for {request.method} {_path(request)}"))
         if exc.status_code == 405:
-            detail = f"{request.method} is not allowed on {request.url.path}"
-            return error_response(MethodNotAllowed(detail, headers=dict(exc.headers or {})))
-        error = ApiError(str(exc.detail))
-        error.status, error.title = exc.status_code, "Error"
+            allowed = ", ".join(allowed_methods(request))
+            if request.method == "OPTIONS":
+                return Response(status_code=204, headers={"Allow": allowed})
+            detail = f"{request.method} is not allowed on {_path(request)}"
+            return error_response(MethodNotAllowed(detail, headers={"Allow": allowed}))
+        error = ApiError(str(exc.detail), code=_CODES.get(exc.status_code, "http_error"))
+        error.status = exc.status_code
+        error.title = HTTPStatus(exc.status_code).phrase
         return error_response(error)
 
-    @app.exception_handler(UnknownPortError)
-    async def _unknown_port(_request: Request, exc: UnknownPortError) -> Response:
-        return error_response(Unprocessable(str(exc), code=exc.code))
-
-    @app.exception_handler(NoRouteError)
-    async def _no_route(_request: Request, exc: NoRouteError) -> Response:
-        return error_response(Unprocessable(str(exc), code=exc.code))
+    @app.exception_handler(domain.ServiceError)
+    async def _service(request: Request, exc: domain.ServiceError) -> Response:
+        return error_response(from_service(exc, request))
 
     @app.exception_handler(RoutingError)
     async def _routing(_request: Request, exc: RoutingError) -> Response:

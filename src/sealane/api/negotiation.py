@@ -1,22 +1,23 @@
-"""Content negotiation per JSON:API 1.1, as a small ASGI middleware in front of the app."""
+"""Content negotiation per JSON:API 1.1 (and plain JSON for clients that want it), as small ASGI
+middlewares in front of the app."""
 
 from __future__ import annotations
 
-from starlette.datastructures import Headers
+from starlette.datastructures import Headers, MutableHeaders
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from .errors import NotAcceptable, UnsupportedMediaType, error_response
+from .errors import NotAcceptable, error_response
 from .jsonapi import MEDIA_TYPE
 
-WRITE_METHODS = frozenset({"POST", "PATCH", "PUT"})
 #: Scope key set (True) on a ``HEAD`` request that :class:`HeadAsGet` passes on as ``GET``, so
 #: inner layers can skip work whose result is dropped (the gzip middleware does).
 HEAD_REQUEST = "sealane.head"
 ALLOWED_PARAMETERS = frozenset({"ext", "profile"})
+PLAIN_JSON = "application/json"
 
 
-def _media_types(header: str) -> list[tuple[str, set[str]]]:
-    """(type, parameter names) of each media range in a header."""
+def media_types(header: str) -> list[tuple[str, set[str]]]:
+    """(type, parameter names other than q) of each media range in a header, in order."""
     found = []
     for part in header.split(","):
         pieces = [p.strip() for p in part.split(";")]
@@ -28,9 +29,47 @@ def _media_types(header: str) -> list[tuple[str, set[str]]]:
     return found
 
 
+def _quality(header: str) -> dict[str, float]:
+    """The quality an ``Accept`` header gives each media range it lists (JSON:API entries with
+    foreign parameters left out: they are not acceptable)."""
+    found: dict[str, float] = {}
+    for part in header.split(","):
+        pieces = [p.strip() for p in part.split(";")]
+        kind, quality, names = pieces[0].lower(), 1.0, set()
+        for parameter in pieces[1:]:
+            name, _, value = parameter.partition("=")
+            name = name.strip().lower()
+            if name == "q":
+                try:
+                    quality = float(value)
+                except ValueError:
+                    quality = 0.0
+            elif name:
+                names.add(name)
+        if kind and not (kind == MEDIA_TYPE and names - ALLOWED_PARAMETERS):
+            found[kind] = max(found.get(kind, 0.0), quality)
+    return found
+
+
+def response_type(accept: str | None) -> str:
+    """The media type to answer in: JSON:API unless the client accepts only plain JSON (or
+    prefers it), as clients written for the Terminal49 API do."""
+    if not accept:
+        return MEDIA_TYPE
+    quality = _quality(accept)
+    ours = max(quality.get(MEDIA_TYPE, 0.0), quality.get("application/*", 0.0) * 0.99)
+    ours = max(ours, quality.get("*/*", 0.0) * 0.98)
+    plain = quality.get(PLAIN_JSON, 0.0)
+    return PLAIN_JSON if plain > ours else MEDIA_TYPE
+
+
 class JsonApiNegotiation:
-    """415 for writes without the JSON:API media type (or with foreign parameters); 406 when every
-    JSON:API entry in ``Accept`` carries parameters other than ``ext``/``profile``."""
+    """406 when every JSON:API entry in ``Accept`` carries parameters other than
+    ``ext``/``profile``; answers as ``application/json`` to clients that ask for that instead.
+
+    What a write request sends (415) is checked by each operation after authentication
+    (:mod:`sealane.api.route`), so an unknown path is 404 and a wrong method 405 first.
+    """
 
     def __init__(self, app: ASGIApp, *, prefix: str = "/v2") -> None:
         self.app = app
@@ -40,40 +79,30 @@ class JsonApiNegotiation:
         if scope["type"] != "http" or not scope["path"].startswith(self.prefix):
             await self.app(scope, receive, send)
             return
-        headers = Headers(scope=scope)
-        problem = self._problem(scope["method"], headers)
-        if problem is not None:
-            await error_response(problem)(scope, receive, send)
-            return
-        await self.app(scope, receive, send)
-
-    def _problem(
-        self, method: str, headers: Headers
-    ) -> NotAcceptable | UnsupportedMediaType | None:
-        accept = headers.get("accept")
+        accept = Headers(scope=scope).get("accept")
         if accept:
-            ours = [names for kind, names in _media_types(accept) if kind == MEDIA_TYPE]
+            ours = [names for kind, names in media_types(accept) if kind == MEDIA_TYPE]
             if ours and all(names - ALLOWED_PARAMETERS for names in ours):
-                return NotAcceptable(
+                problem = NotAcceptable(
                     f"{MEDIA_TYPE} is served only without media type parameters other than "
                     "ext and profile",
                     code="not_acceptable",
                 )
-        if method in WRITE_METHODS:
-            content_type = headers.get("content-type", "")
-            kinds = _media_types(content_type)
-            if not kinds or kinds[0][0] != MEDIA_TYPE:
-                return UnsupportedMediaType(
-                    f"write requests must send Content-Type: {MEDIA_TYPE}, "
-                    f"got {content_type or 'none'!r}",
-                    code="unsupported_media_type",
-                )
-            if kinds[0][1] - ALLOWED_PARAMETERS:
-                return UnsupportedMediaType(
-                    f"{MEDIA_TYPE} takes no parameters other than ext and profile",
-                    code="unsupported_media_type",
-                )
-        return None
+                await error_response(problem)(scope, receive, send)
+                return
+        if response_type(accept) == MEDIA_TYPE:
+            await self.app(scope, receive, send)
+            return
+
+        async def send_as_json(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                headers = MutableHeaders(raw=list(message["headers"]))
+                if headers.get("content-type", "").startswith(MEDIA_TYPE):
+                    headers["content-type"] = PLAIN_JSON
+                message = {**message, "headers": headers.raw}
+            await send(message)
+
+        await self.app(scope, receive, send_as_json)
 
 
 class HeadAsGet:

@@ -1,40 +1,19 @@
-"""The application's shared state, built once in ``create_app`` and reached from requests."""
+"""The running service behind the app, reached from a request."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
-
 from fastapi import Request
-from sqlalchemy import Engine
-from sqlalchemy.orm import Session, sessionmaker
 
-from ..clock import Clock
-from ..config import Settings
-from ..tracking.service import TrackingService
-from ..webhooks.delivery import DeliveryWorker
-from .keycache import KeyCache
-from .ratelimit import RateLimiter
-
-if TYPE_CHECKING:
-    from .auth import Caller
+from ..service.context import ServiceContext
+from ..service.runtime import Runtime
 
 
-@dataclass(frozen=True, slots=True)
-class AppState:
-    """Settings, database, clock, rate limiter and key cache of one app."""
-
-    settings: Settings
-    engine: Engine
-    sessions: sessionmaker[Session]
-    clock: Clock
-    limiter: RateLimiter
-    keys: KeyCache[Caller]
-    tracking: TrackingService
-    webhooks: DeliveryWorker
+def state_of(request: Request) -> Runtime:
+    """The :class:`Runtime` of the app serving ``request``."""
+    runtime: Runtime = request.app.state.sealane
+    return runtime
 
 
-def state_of(request: Request) -> AppState:
-    """The :class:`AppState` of the app serving ``request``."""
-    state: AppState = request.app.state.sealane
-    return state
+def context_of(request: Request) -> ServiceContext:
+    """What the application layer's use cases need, for the app serving ``request``."""
+    return state_of(request).context

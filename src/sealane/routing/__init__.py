@@ -1,4 +1,4 @@
-"""The routing engine: sea-lane graph, ports, passages, shortest sea routes.
+"""The routing engine: sea-lane graph, ports, passages, sea routes, future positions, itineraries.
 
 Pure and importable alone: it depends on numpy and pyproj only, and never does network or
 database I/O.
@@ -12,23 +12,36 @@ from .errors import (
     UnknownPassageError,
     UnknownPortError,
 )
+from .itinerary import InvalidItineraryError, Itinerary, Leg, PortCall, itinerary
 from .passages import ARCTIC, Passage
 from .ports import Port, get_port, port_id, registry
+from .positions import Positions
+from .progress import LegUnderway, Progress
 from .routes import Location, Route, route
+from .voyage import future_positions
 
 __all__ = [
     "ARCTIC",
     "InvalidCoordinateError",
+    "InvalidItineraryError",
     "InvalidSpeedError",
+    "Itinerary",
+    "Leg",
+    "LegUnderway",
     "Location",
     "NoRouteError",
     "Passage",
     "Port",
+    "PortCall",
+    "Positions",
+    "Progress",
     "Route",
     "RoutingError",
     "UnknownPassageError",
     "UnknownPortError",
+    "future_positions",
     "get_port",
+    "itinerary",
     "port_id",
     "registry",
     "route",

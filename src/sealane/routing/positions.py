@@ -9,14 +9,18 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 import numpy as np
 import numpy.typing as npt
 
 from .geodesy import METRES_PER_NM, SECONDS_PER_HOUR, FloatArray, split_at_antimeridian
+from .interop import lines_to_shapely
 from .placement import Track
 from .routes import Route
+
+if TYPE_CHECKING:
+    from shapely.geometry import LineString, MultiLineString
 
 TimeArray = npt.NDArray[np.datetime64]
 SecondsArray = npt.NDArray[np.int64]
@@ -44,17 +48,17 @@ class Positions:
     def from_track(
         cls, track: Track, *, route: Route, speed_kn: float, step_s: float, start_time: datetime
     ) -> Positions:
-        """Attach times to a placed track: ``step_s`` apart, the arrival at its own time."""
+        """Attach times to a placed track: ``step_s`` apart, the arrival at most one step later."""
         n = track.lons.size
         start = np.datetime64(start_time.astimezone(UTC).replace(tzinfo=None), "ms")
         offsets_ms = np.arange(n, dtype=np.int64)
         offsets_ms *= round(step_s * 1000)
         if n > 1 and track.final_m > 0:
-            # The arrival is timed by the route's length, so the ETA does not depend on the step:
-            # the corners cut between positions are absorbed by the last interval.
+            # Position k is k steps along the route, so the arrival is the rest of the route's
+            # length at the speed: at most one step after the last position, whatever the step.
             speed_mps = speed_kn * METRES_PER_NM / SECONDS_PER_HOUR
-            arrival_ms = round(route.distance_m / speed_mps * 1000)
-            offsets_ms[-1] = max(arrival_ms, int(offsets_ms[-2]) + 1)
+            final_ms = round(track.final_m / speed_mps * 1000)
+            offsets_ms[-1] = offsets_ms[-2] + min(max(final_ms, 1), round(step_s * 1000))
         times = offsets_ms.view("timedelta64[ms]") + start
         for column in (track.lons, track.lats, track.headings_deg, times):
             column.setflags(write=False)
@@ -123,6 +127,11 @@ class Positions:
             "passages": list(self.route.passages),
         }
         return {"type": "Feature", "geometry": geometry, "properties": properties}
+
+    def to_shapely(self) -> LineString | MultiLineString:
+        """The track through the positions as a shapely LineString, a MultiLineString when it
+        crosses the antimeridian (needs the ``geo`` extra)."""
+        return lines_to_shapely(self.lons, self.lats)
 
 
 #: One record of the API's position array, with the widths of its fields (``_`` marks a field).

@@ -11,7 +11,7 @@ import numbers
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from itertools import pairwise
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import numpy.typing as npt
@@ -27,9 +27,13 @@ from .geodesy import (
     unwrap_lons,
 )
 from .graph import SeaGraph, Snap, default_graph
+from .interop import lines_to_shapely
 from .passages import Passage, closed_passages, names_from_mask, passage_mask
 from .paths import shortest_path
 from .ports import Port, get_port
+
+if TYPE_CHECKING:
+    from shapely.geometry import LineString, MultiLineString
 
 #: A place a route can start or end: a LOCODE or port id, a Port, or a (lon, lat) pair.
 LocationLike = str | Port | Sequence[float] | FloatArray
@@ -120,6 +124,23 @@ class Route:
             coords, lengths, masks.astype(np.uint32), self.passage_names, start, self.destination
         )
 
+    def head(self, segment: int, lon: float, lat: float, end: Location) -> Route:
+        """This route up to a point on segment ``segment``, then on to ``end``.
+
+        The result runs origin -> the vertices before that point -> (lon, lat) -> end: the part
+        of the route a vessel at ``end`` has sailed, the mirror of :meth:`tail`.
+        """
+        coords = np.concatenate([self.coordinates[: segment + 1], [[lon, lat], [end.lon, end.lat]]])
+        lengths = np.concatenate(
+            [self.segment_m[:segment], segment_lengths_m(coords[-3:, 0], coords[-3:, 1])]
+        )
+        masks = np.concatenate(
+            [self.segment_passages[:segment], [self.segment_passages[segment], 0]]
+        )
+        return _assemble(
+            coords, lengths, masks.astype(np.uint32), self.passage_names, self.origin, end
+        )
+
     @property
     def distance_m(self) -> float:
         """Length of the route in metres."""
@@ -170,6 +191,11 @@ class Route:
             "passages": list(self.passages),
         }
         return {"type": "Feature", "geometry": geometry, "properties": properties}
+
+    def to_shapely(self) -> LineString | MultiLineString:
+        """The path as a shapely LineString, a MultiLineString when it crosses the antimeridian
+        (needs the ``geo`` extra)."""
+        return lines_to_shapely(self.coordinates[:, 0], self.coordinates[:, 1])
 
 
 def route(

@@ -3,11 +3,11 @@
 The vessel is taken to be on the sea-lane leg from its previous port to its destination port. Its
 start coordinate is projected onto that leg and the rest of the leg is sailed at a constant speed;
 a start far off the leg (``off_path_nm``) is routed on its own from where it is. Positions are
-exactly ``step_s`` apart in time and ``speed x step`` apart in geodesic distance: where the track
-turns between two positions the vessel cuts the corner, so each heading is the bearing to the
-next position. The arrival (the last position) is timed by the route's length at the speed, so
-the ETA does not depend on the step; the last interval absorbs the corners cut (with one-minute
-steps that is a few seconds on an ocean crossing).
+exactly ``step_s`` apart in time and ``speed x step`` apart along the route, so each is where the
+vessel is after that many steps; the straight line between two positions cuts the corner where
+the track turns, and each heading is the bearing to the next position. The arrival (the last
+position) is timed by the route's length at the speed, at most one step after the position
+before it, so the ETA does not depend on the step.
 """
 
 from __future__ import annotations
@@ -90,8 +90,9 @@ def future_positions(
     previous = resolve_location(previous_port, "previous_port")
     destination = resolve_location(destination_port, "destination_port")
     closed = tuple(sorted({str(p) for p in avoid}))
-    at_sea = _at_sea(origin)
-    remaining = remaining_route(at_sea, previous, destination, closed, allow_arctic, off_path_nm)
+    remaining = remaining_route(
+        _at_sea(origin), previous, destination, closed, allow_arctic, off_path_nm
+    )
     step_m = speed * METRES_PER_NM / SECONDS_PER_HOUR * step_s
     if remaining.distance_m / step_m > MAX_POSITIONS:
         raise InvalidSpeedError(
@@ -131,13 +132,42 @@ def remaining_route(
     if (start.lon, start.lat) == (destination.lon, destination.lat):
         return route(start.coordinates, destination.coordinates)
     leg = _leg(previous.coordinates, destination.coordinates, avoid, allow_arctic)
-    segment, angle, nearest = nearest_on_arcs(unit_vector(start.lon, start.lat), *leg.arcs)
-    if angle * 6_371_008.8 > off_path_nm * METRES_PER_NM:
+    on_leg = _projection(start, leg, off_path_nm)
+    if on_leg is None:
         return route(
             start.coordinates, destination.coordinates, avoid=avoid, allow_arctic=allow_arctic
         )
+    return leg.route.tail(*on_leg, start)
+
+
+def sailed_route(
+    start: Location,
+    previous: Location,
+    destination: Location,
+    avoid: tuple[str, ...],
+    allow_arctic: bool,
+    off_path_nm: float,
+) -> Route:
+    """The route already sailed, from the previous port to ``start``: the leg's head up to the
+    start's projection, or a route of its own when the start is off the leg (the mirror of
+    :func:`remaining_route`, so the two join exactly at ``start``)."""
+    leg = _leg(previous.coordinates, destination.coordinates, avoid, allow_arctic)
+    on_leg = _projection(start, leg, off_path_nm)
+    if on_leg is None:
+        return route(
+            previous.coordinates, start.coordinates, avoid=avoid, allow_arctic=allow_arctic
+        )
+    return leg.route.head(*on_leg, start)
+
+
+def _projection(start: Location, leg: _Leg, off_path_nm: float) -> tuple[int, float, float] | None:
+    """The segment of ``leg`` nearest ``start`` and the nearest point on it (lon, lat), or None
+    when the start is farther than ``off_path_nm`` from the leg."""
+    segment, angle, nearest = nearest_on_arcs(unit_vector(start.lon, start.lat), *leg.arcs)
+    if angle * 6_371_008.8 > off_path_nm * METRES_PER_NM:
+        return None
     lon, lat = lonlat_of(nearest)
-    return leg.route.tail(segment, lon, lat, start)
+    return segment, lon, lat
 
 
 @dataclass(frozen=True, slots=True)

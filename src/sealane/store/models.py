@@ -7,6 +7,7 @@ from datetime import UTC, datetime
 
 from sqlalchemy import (
     JSON,
+    BigInteger,
     Boolean,
     DateTime,
     Float,
@@ -17,6 +18,9 @@ from sqlalchemy import (
     Text,
     TypeDecorator,
     UniqueConstraint,
+    false,
+    func,
+    text,
 )
 from sqlalchemy.engine import Dialect
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
@@ -58,6 +62,9 @@ class Account(Base):
     id: Mapped[str] = mapped_column(String(36), primary_key=True, default=new_id)
     name: Mapped[str] = mapped_column(String(200))
     routing_enabled: Mapped[bool] = mapped_column(Boolean, default=False)
+    #: May write vessel positions (``POST /v2/vessel_positions``): they are shared by every
+    #: account, so this is granted on its own, not with the routing feature.
+    ingest_enabled: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     created_at: Mapped[datetime] = mapped_column(UTCDateTime())
     api_keys: Mapped[list[ApiKey]] = relationship(back_populates="account")
 
@@ -88,6 +95,15 @@ class ShippingLine(Base):
     name: Mapped[str] = mapped_column(String(200))
     short_name: Mapped[str] = mapped_column(String(100))
     bill_of_lading_prefixes: Mapped[str] = mapped_column(String(200), default="")
+    #: Other SCACs accepted for this carrier in tracking requests (pipe-separated).
+    alternative_scacs: Mapped[str] = mapped_column(String(200), default="")
+    #: ISO 6346 owner codes of the carrier's own equipment (pipe-separated), for inference.
+    container_owner_codes: Mapped[str] = mapped_column(String(200), default="")
+    #: A regular expression matching the carrier's booking numbers ("" when none is known).
+    booking_number_pattern: Mapped[str] = mapped_column(String(200), default="")
+    bill_of_lading_tracking_support: Mapped[bool] = mapped_column(Boolean, default=False)
+    booking_number_tracking_support: Mapped[bool] = mapped_column(Boolean, default=False)
+    container_number_tracking_support: Mapped[bool] = mapped_column(Boolean, default=False)
 
 
 class Terminal(Base):
@@ -103,6 +119,12 @@ class Terminal(Base):
     operator: Mapped[str | None] = mapped_column(String(200), nullable=True)
     lon: Mapped[float] = mapped_column(Float)
     lat: Mapped[float] = mapped_column(Float)
+    nickname: Mapped[str | None] = mapped_column(String(100), nullable=True)
+    street: Mapped[str | None] = mapped_column(String(200), nullable=True)
+    city: Mapped[str | None] = mapped_column(String(100), nullable=True)
+    state: Mapped[str | None] = mapped_column(String(100), nullable=True)
+    state_abbr: Mapped[str | None] = mapped_column(String(8), nullable=True)
+    zip: Mapped[str | None] = mapped_column(String(16), nullable=True)
 
 
 class Vessel(Base):
@@ -136,8 +158,59 @@ class VesselPosition(Base):
     longitude: Mapped[float] = mapped_column(Float)
     speed_knots: Mapped[float | None] = mapped_column(Float, nullable=True)
     heading_degrees: Mapped[float | None] = mapped_column(Float, nullable=True)
+    #: Course over ground (AIS COG), degrees clockwise from true north; None when not reported.
+    course_degrees: Mapped[float | None] = mapped_column(Float, nullable=True)
     timestamp: Mapped[datetime] = mapped_column(UTCDateTime())
     vessel: Mapped[Vessel] = relationship(back_populates="positions")
+
+
+class VesselPortCall(Base):
+    """A vessel's stay in a port area as AIS saw it, from ``arrived_at`` to ``departed_at``."""
+
+    __tablename__ = "vessel_port_calls"
+    __table_args__ = (Index("ix_vessel_port_calls_vessel_open", "vessel_id", "departed_at"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    vessel_id: Mapped[str] = mapped_column(ForeignKey("vessels.id", ondelete="CASCADE"))
+    locode: Mapped[str] = mapped_column(String(5))
+    arrived_at: Mapped[datetime] = mapped_column(UTCDateTime())
+    departed_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), nullable=True)
+
+
+class FeedCheckpoint(Base):
+    """How far an ingest source got, committed with the batch it covers (restarts resume there)."""
+
+    __tablename__ = "feed_checkpoints"
+
+    source: Mapped[str] = mapped_column(String(512), primary_key=True)
+    #: Source-defined position: a byte offset for files.
+    position: Mapped[int] = mapped_column(BigInteger)
+    updated_at: Mapped[datetime] = mapped_column(UTCDateTime())
+
+
+class CarrierEvent(Base):
+    """A DCSA Track & Trace event as a carrier sent it (pushed or polled), kept once per eventID."""
+
+    __tablename__ = "carrier_events"
+    __table_args__ = (UniqueConstraint("scac", "event_id", name="uq_carrier_event"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    scac: Mapped[str] = mapped_column(String(4))
+    event_id: Mapped[str] = mapped_column(String(100))
+    payload: Mapped[dict[str, object]] = mapped_column(JSON)
+    received_via: Mapped[str] = mapped_column(String(8))
+    received_at: Mapped[datetime] = mapped_column(UTCDateTime())
+
+
+class CarrierEventRef(Base):
+    """A reference a carrier event is filed under: ``TRD:<BL>``, ``BKG:<booking>``, ``EQ:<no>``."""
+
+    __tablename__ = "carrier_event_refs"
+
+    event_row_id: Mapped[int] = mapped_column(
+        ForeignKey("carrier_events.id", ondelete="CASCADE"), primary_key=True
+    )
+    ref: Mapped[str] = mapped_column(String(64), primary_key=True, index=True)
 
 
 class TrackingRequest(Base):
@@ -164,9 +237,45 @@ class TrackingRequest(Base):
     )
     ref_numbers: Mapped[list[str]] = mapped_column(JSON, default=list)
     tags: Mapped[list[str]] = mapped_column(JSON, default=list)
+    #: Tags and custom field values given for the shipment, applied when it is found.
+    shipment_tags: Mapped[list[str] | None] = mapped_column(JSON, nullable=True)
+    initial_custom_fields: Mapped[dict[str, object] | None] = mapped_column(JSON, nullable=True)
+    customer_id: Mapped[str | None] = mapped_column(
+        ForeignKey("parties.id", ondelete="SET NULL"), nullable=True
+    )
     shipment_id: Mapped[str | None] = mapped_column(ForeignKey("shipments.id"), nullable=True)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime())
     updated_at: Mapped[datetime] = mapped_column(UTCDateTime())
+
+
+#: Statuses of a tracking request that is still open (the same number cannot be asked again).
+OPEN_REQUEST_STATUSES = ("pending", "awaiting_manifest", "created")
+_OPEN = text("status IN ('pending', 'awaiting_manifest', 'created')")
+
+#: One open request per account, carrier and number (case-insensitive), enforced by the
+#: database so that simultaneous identical requests cannot both be stored.
+Index(
+    "uq_tracking_requests_open",
+    TrackingRequest.account_id,
+    TrackingRequest.scac,
+    func.upper(TrackingRequest.request_number),
+    unique=True,
+    sqlite_where=_OPEN,
+    postgresql_where=_OPEN,
+)
+
+
+class RateLimitHit(Base):
+    """One admitted request of a rate-limited key (an account, or an address failing to sign in),
+    kept for the length of the window; every server process counts the same rows."""
+
+    __tablename__ = "rate_limit_hits"
+    __table_args__ = (Index("ix_rate_limit_hits_key_at", "key", "at"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    key: Mapped[str] = mapped_column(String(120))
+    #: Wall-clock time of the hit, seconds since the epoch (every process reads the same clock).
+    at: Mapped[float] = mapped_column(Float)
 
 
 class Shipment(Base):
@@ -193,6 +302,17 @@ class Shipment(Base):
     pod_eta_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), nullable=True)
     pod_ata_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), nullable=True)
     tracking_stopped_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), nullable=True)
+    tracking_stopped_reason: Mapped[str | None] = mapped_column(String(40), nullable=True)
+    tags: Mapped[list[str] | None] = mapped_column(JSON, nullable=True)
+    #: The first arrival estimate the carrier gave.
+    pod_original_eta_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), nullable=True)
+    #: When the carrier was last asked about the shipment, and last answered.
+    line_tracking_last_attempted_at: Mapped[datetime | None] = mapped_column(
+        UTCDateTime(), nullable=True
+    )
+    line_tracking_last_succeeded_at: Mapped[datetime | None] = mapped_column(
+        UTCDateTime(), nullable=True
+    )
     #: How the carrier adapter finds this shipment again (request type, number, voyage epoch).
     carrier_request_type: Mapped[str] = mapped_column(String(32))
     carrier_number: Mapped[str] = mapped_column(String(64))
@@ -232,6 +352,11 @@ class Container(Base):
     pod_discharged_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), nullable=True)
     pod_full_out_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), nullable=True)
     empty_terminated_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), nullable=True)
+    #: Rail moves, set by rail transport events (pod: from the port; ind: at the inland end).
+    pod_rail_loaded_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), nullable=True)
+    pod_rail_departed_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), nullable=True)
+    ind_rail_unloaded_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), nullable=True)
+    ind_ata_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), nullable=True)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime())
     updated_at: Mapped[datetime] = mapped_column(UTCDateTime())
 
@@ -394,3 +519,84 @@ class WebhookNotificationLog(Base):
     duration_ms: Mapped[float] = mapped_column(Float)
     error: Mapped[str | None] = mapped_column(Text, nullable=True)
     response_excerpt: Mapped[str | None] = mapped_column(Text, nullable=True)
+
+
+class Party(Base):
+    """A company an account tracks shipments for (a tracking request's ``customer``)."""
+
+    __tablename__ = "parties"
+
+    id: Mapped[str] = mapped_column(String(36), primary_key=True, default=new_id)
+    account_id: Mapped[str] = mapped_column(
+        ForeignKey("accounts.id", ondelete="CASCADE"), index=True
+    )
+    company_name: Mapped[str] = mapped_column(String(200))
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime())
+    updated_at: Mapped[datetime] = mapped_column(UTCDateTime())
+
+
+class CustomFieldDefinition(Base):
+    """An account's own field on its shipments, containers or tracking requests."""
+
+    __tablename__ = "custom_field_definitions"
+    __table_args__ = (
+        UniqueConstraint("account_id", "entity_type", "api_slug", name="uq_custom_field_slug"),
+    )
+
+    id: Mapped[str] = mapped_column(String(36), primary_key=True, default=new_id)
+    account_id: Mapped[str] = mapped_column(
+        ForeignKey("accounts.id", ondelete="CASCADE"), index=True
+    )
+    #: ``Shipment``, ``Container`` or ``TrackingRequest``.
+    entity_type: Mapped[str] = mapped_column(String(20))
+    api_slug: Mapped[str] = mapped_column(String(64))
+    display_name: Mapped[str] = mapped_column(String(200))
+    description: Mapped[str | None] = mapped_column(Text, nullable=True)
+    data_type: Mapped[str] = mapped_column(String(20))
+    reference_type: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    validation: Mapped[dict[str, object] | None] = mapped_column(JSON, nullable=True)
+    default_format: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    default_value: Mapped[object | None] = mapped_column(JSON, nullable=True)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime())
+    updated_at: Mapped[datetime] = mapped_column(UTCDateTime())
+
+
+class CustomFieldOption(Base):
+    """One allowed value of an ``enum`` or ``enum_multi`` custom field."""
+
+    __tablename__ = "custom_field_options"
+    __table_args__ = (
+        UniqueConstraint("definition_id", "value", name="uq_custom_field_option_value"),
+    )
+
+    id: Mapped[str] = mapped_column(String(36), primary_key=True, default=new_id)
+    definition_id: Mapped[str] = mapped_column(
+        ForeignKey("custom_field_definitions.id", ondelete="CASCADE"), index=True
+    )
+    label: Mapped[str] = mapped_column(String(200))
+    value: Mapped[str] = mapped_column(String(200))
+    position: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime())
+
+
+class CustomField(Base):
+    """The value of a custom field on one shipment, container or tracking request."""
+
+    __tablename__ = "custom_fields"
+    __table_args__ = (
+        UniqueConstraint("definition_id", "entity_id", name="uq_custom_field_per_entity"),
+    )
+
+    id: Mapped[str] = mapped_column(String(36), primary_key=True, default=new_id)
+    account_id: Mapped[str] = mapped_column(
+        ForeignKey("accounts.id", ondelete="CASCADE"), index=True
+    )
+    definition_id: Mapped[str] = mapped_column(
+        ForeignKey("custom_field_definitions.id", ondelete="CASCADE"), index=True
+    )
+    #: ``shipment``, ``container`` or ``tracking_request``.
+    entity_type: Mapped[str] = mapped_column(String(20))
+    entity_id: Mapped[str] = mapped_column(String(36), index=True)
+    value: Mapped[object | None] = mapped_column(JSON, nullable=True)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime())
+    updated_at: Mapped[datetime] = mapped_column(UTCDateTime())

@@ -19,6 +19,15 @@ from .models import Account, ShippingLine, Terminal, Vessel, VesselPosition
 
 #: Namespace of the ids of shipped reference rows (stable across installs).
 REFERENCE_NAMESPACE = uuid.UUID("0b9a4c1e-3f57-5d35-8f0e-5ea1a4e5ea1a")
+#: Carrier columns of ``shipping_lines.csv`` beyond the names: codes, then support flags.
+LINE_CODES = ("alternative_scacs", "container_owner_codes", "booking_number_pattern")
+SUPPORT_FLAGS = (
+    "bill_of_lading_tracking_support",
+    "booking_number_tracking_support",
+    "container_number_tracking_support",
+)
+#: Address columns of ``terminals.csv`` (empty when not known).
+TERMINAL_ADDRESS = ("nickname", "street", "city", "state", "state_abbr", "zip")
 
 
 def reference_id(kind: str, key: str) -> str:
@@ -36,6 +45,10 @@ def load_reference_data(session: Session) -> None:
                 name=row["name"],
                 short_name=row["short_name"],
                 bill_of_lading_prefixes=row["bill_of_lading_prefixes"],
+                alternative_scacs=row["alternative_scacs"],
+                container_owner_codes=row["container_owner_codes"],
+                booking_number_pattern=row["booking_number_pattern"],
+                **{name: row[name] == "true" for name in SUPPORT_FLAGS},
             )
             for row in csv.DictReader(handle)
         ]
@@ -50,16 +63,14 @@ def load_reference_data(session: Session) -> None:
                 operator=row["operator"] or None,
                 lon=float(row["lon"]),
                 lat=float(row["lat"]),
+                **{name: row[name] or None for name in TERMINAL_ADDRESS},
             )
             for row in csv.DictReader(handle)
         ]
-    _upsert(session, ShippingLine, lines, ("scac", "name", "short_name", "bill_of_lading_prefixes"))
-    _upsert(
-        session,
-        Terminal,
-        terminals,
-        ("name", "port_locode", "firms_code", "smdg_code", "operator", "lon", "lat"),
-    )
+    line_fields = ("scac", "name", "short_name", "bill_of_lading_prefixes", *LINE_CODES)
+    _upsert(session, ShippingLine, lines, (*line_fields, *SUPPORT_FLAGS))
+    terminal_fields = ("name", "port_locode", "firms_code", "smdg_code", "operator", "lon", "lat")
+    _upsert(session, Terminal, terminals, (*terminal_fields, *TERMINAL_ADDRESS))
 
 
 def _upsert(

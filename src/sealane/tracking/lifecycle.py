@@ -16,6 +16,9 @@ class RequestStatus(StrEnum):
     TRACKING_STOPPED = "tracking_stopped"
 
 
+#: What a tracking request may ask the carrier to look up.
+REQUEST_TYPES = ("bill_of_lading", "booking_number", "container")
+
 #: Allowed moves: pending -> created | awaiting_manifest | failed; awaiting_manifest -> created |
 #: failed; created -> tracking_stopped; tracking_stopped -> created (resumed).
 TRANSITIONS: dict[RequestStatus, frozenset[RequestStatus]] = {
@@ -27,6 +30,9 @@ TRANSITIONS: dict[RequestStatus, frozenset[RequestStatus]] = {
     RequestStatus.TRACKING_STOPPED: frozenset({RequestStatus.CREATED}),
     RequestStatus.FAILED: frozenset(),
 }
+
+#: A request in one of these is still open: the same number and carrier cannot be asked again.
+OPEN_STATUSES = (RequestStatus.PENDING, RequestStatus.AWAITING_MANIFEST, RequestStatus.CREATED)
 
 #: Event emitted on entering each status (None: no event).
 STATUS_EVENT = {

@@ -18,15 +18,14 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session, sessionmaker
 
 from ..clock import Clock
+from ..routing.errors import UnknownPortError
 from ..routing.ports import get_port
 from ..store.database import transaction
 from ..store.models import (
     Container,
     ContainerUpdatedEvent,
     EstimatedEvent,
-    OutboxEvent,
     Shipment,
-    Terminal,
     TrackingRequest,
     TransportEvent,
     Vessel,
@@ -38,10 +37,10 @@ from .carriers.base import (
     Found,
     NotFound,
     PlannedUpdate,
-    ShipmentPlan,
     Snapshot,
 )
-from .events import ContainerStatus, status_after
+from .creation import create_shipment, vessel_for
+from .events import status_after
 from .lifecycle import (
     STATUS_EVENT,
     TRACKING_WINDOW,
@@ -49,8 +48,12 @@ from .lifecycle import (
     check_transition,
     next_retry_at,
 )
+from .outbox import emit
 
 log = logging.getLogger("sealane.tracking")
+#: Reasons a request keeps as its failed_reason when its retries run out (others become
+#: retries_exhausted): the carrier said so, it was not a passing failure.
+FINAL_REASONS = frozenset({NotFound().reason, "booking_cancelled"})
 #: A new arrival estimate is an event only when it moves by at least this much.
 ETA_CHANGE = timedelta(hours=2)
 #: Container timestamps set by events, by event (after ``container.transport.``).
@@ -59,30 +62,11 @@ EVENT_FIELDS = {
     "vessel_discharged": "pod_discharged_at",
     "full_out": "pod_full_out_at",
     "empty_in": "empty_terminated_at",
+    "rail_loaded": "pod_rail_loaded_at",
+    "rail_departed": "pod_rail_departed_at",
+    "rail_unloaded": "ind_rail_unloaded_at",
+    "arrived_at_inland_destination": "ind_ata_at",
 }
-
-
-def emit(
-    session: Session, account_id: str, event: str, ref_type: str, ref_id: str, now: datetime
-) -> None:
-    """Queue ``event`` about (``ref_type``, ``ref_id``) for webhooks, once."""
-    exists = session.scalar(
-        select(OutboxEvent.id).where(
-            OutboxEvent.event == event,
-            OutboxEvent.reference_type == ref_type,
-            OutboxEvent.reference_id == ref_id,
-        )
-    )
-    if exists is None:
-        session.add(
-            OutboxEvent(
-                account_id=account_id,
-                event=event,
-                reference_type=ref_type,
-                reference_id=ref_id,
-                created_at=now,
-            )
-        )
 
 
 def set_status(
@@ -153,6 +137,7 @@ class TrackingService:
             except Exception:  # nothing of a failed sync is kept; the next pass tries again
                 log.exception("sync of shipment %s failed", shipment_id)
                 report.errors += 1
+                self._attempted(shipment_id, now)
             report.syncs += 1
         return report
 
@@ -171,7 +156,7 @@ class TrackingService:
             request.request_type, request.request_number, requested_at=request.created_at, now=now
         )
         if isinstance(result, Found):
-            shipment = self._create_shipment(session, request, result.plan, now)
+            shipment = create_shipment(session, request, result.plan, now)
             request.shipment_id = shipment.id
             request.failed_reason = None
             request.is_retrying = False
@@ -185,18 +170,26 @@ class TrackingService:
             request.next_attempt_at = result.retry_at
             request.updated_at = now
         else:
-            self._failed_attempt(session, request, result.reason, now)
+            final = isinstance(result, NotFound) and result.final
+            self._failed_attempt(session, request, result.reason, now, final=final)
 
     def _failed_attempt(
-        self, session: Session, request: TrackingRequest, reason: str, now: datetime
+        self,
+        session: Session,
+        request: TrackingRequest,
+        reason: str,
+        now: datetime,
+        *,
+        final: bool = False,
     ) -> None:
-        """Count a failed attempt: retry with backoff, or fail for good when retries run out."""
+        """Count a failed attempt: retry with backoff, or fail for good when retries run out
+        (or at once when the carrier's answer is ``final``)."""
         request.retry_count += 1
         jitter = (
             int(hashlib.sha256(f"{request.id}/{request.retry_count}".encode()).hexdigest()[:4], 16)
             / 65536
         )
-        retry_at = next_retry_at(now, request.retry_count, jitter)
+        retry_at = None if final else next_retry_at(now, request.retry_count, jitter)
         request.updated_at = now
         if retry_at is not None:
             request.is_retrying = True
@@ -205,65 +198,15 @@ class TrackingService:
             return
         request.is_retrying = False
         request.next_attempt_at = None
-        request.failed_reason = reason if reason == NotFound().reason else "retries_exhausted"
+        request.failed_reason = reason if reason in FINAL_REASONS else "retries_exhausted"
         set_status(session, request, RequestStatus.FAILED, now)
 
-    def _create_shipment(
-        self, session: Session, request: TrackingRequest, plan: ShipmentPlan, now: datetime
-    ) -> Shipment:
-        terminals = session.scalars(
-            select(Terminal)
-            .where(Terminal.port_locode == plan.port_of_discharge)
-            .order_by(Terminal.name)
-        ).all()
-        terminal = terminals[plan.terminal_choice % len(terminals)] if terminals else None
-        final = plan.legs[-1]
-        shipment = Shipment(
-            account_id=request.account_id,
-            bill_of_lading_number=plan.bill_of_lading_number,
-            booking_number=plan.booking_number,
-            ref_numbers=list(request.ref_numbers),
-            shipping_line_scac=plan.scac,
-            port_of_lading_locode=plan.port_of_lading,
-            port_of_discharge_locode=plan.port_of_discharge,
-            transshipment_locodes=list(plan.transshipments),
-            pod_vessel_id=_vessel_for(
-                session, final.vessel_name, final.vessel_imo, final.vessel_mmsi
-            ).id,
-            pod_voyage_number=final.voyage_number,
-            pod_terminal_id=terminal.id if terminal else None,
-            pol_etd_at=plan.legs[0].depart_at,
-            carrier_request_type=request.request_type,
-            carrier_number=request.request_number,
-            carrier_epoch=plan.epoch,
-            created_at=now,
-            updated_at=now,
-        )
-        session.add(shipment)
-        session.flush()
-        for planned in plan.containers:
-            container = Container(
-                account_id=request.account_id,
-                shipment_id=shipment.id,
-                number=planned.number,
-                seal_number=planned.seal_number,
-                equipment_type=planned.equipment_type,
-                equipment_length=planned.equipment_length,
-                equipment_height=planned.equipment_height,
-                weight_in_lbs=planned.weight_in_lbs,
-                current_status=ContainerStatus.NEW.value,
-                ref_numbers=list(request.ref_numbers),
-                pod_terminal_id=shipment.pod_terminal_id,
-                fees_at_pod_terminal=[],
-                holds_at_pod_terminal=[],
-                availability_known=False,
-                created_at=now,
-                updated_at=now,
-            )
-            session.add(container)
-            session.flush()
-            emit(session, request.account_id, "container.created", "container", container.id, now)
-        return shipment
+    def _attempted(self, shipment_id: str, now: datetime) -> None:
+        """Record a sync attempt that failed (its own work was rolled back)."""
+        with transaction(self.sessions) as session:
+            shipment = session.get(Shipment, shipment_id)
+            if shipment is not None:
+                shipment.line_tracking_last_attempted_at = now
 
     # -- syncing -----------------------------------------------------------------------------
 
@@ -272,16 +215,18 @@ class TrackingService:
         adapter = self.carriers.get(shipment.shipping_line_scac)
         if adapter is None:
             return
+        shipment.line_tracking_last_attempted_at = now
         snapshot = adapter.snapshot(
             (shipment.carrier_request_type, shipment.carrier_number, shipment.carrier_epoch), now
         )
+        shipment.line_tracking_last_succeeded_at = now
         containers = {
             c.number: c
             for c in session.scalars(select(Container).where(Container.shipment_id == shipment.id))
         }
         by_index = [containers.get(planned.number) for planned in snapshot.plan.containers]
         vessels = [
-            _vessel_for(session, leg.vessel_name, leg.vessel_imo, leg.vessel_mmsi)
+            vessel_for(session, leg.vessel_name, leg.vessel_imo, leg.vessel_mmsi)
             for leg in snapshot.plan.legs
         ]
         self._record_events(session, shipment, snapshot, by_index, vessels, now)
@@ -295,7 +240,7 @@ class TrackingService:
             shipment.pod_eta_at = snapshot.pod_ata  # the estimate settles on the actual arrival
             shipment.updated_at = now
         if shipment.pod_ata_at is not None and now >= shipment.pod_ata_at + TRACKING_WINDOW:
-            stop_tracking(session, shipment, now)
+            stop_tracking(session, shipment, now, reason="past_arrival_window")
 
     def _record_events(
         self,
@@ -306,17 +251,25 @@ class TrackingService:
         vessels: list[Vessel],
         now: datetime,
     ) -> None:
-        seen = {
-            (row[0], row[1])
-            for row in session.execute(
-                select(TransportEvent.container_id, TransportEvent.sequence).where(
-                    TransportEvent.shipment_id == shipment.id
-                )
-            )
-        }
+        seen = set()
+        by_ais = set()  # an event AIS recorded first is not recorded again from the carrier
+        for row in session.execute(
+            select(
+                TransportEvent.container_id,
+                TransportEvent.sequence,
+                TransportEvent.event,
+                TransportEvent.location_locode,
+                TransportEvent.data_source,
+            ).where(TransportEvent.shipment_id == shipment.id)
+        ):
+            seen.add((row[0], row[1]))
+            if row[4] == "ais":
+                by_ais.add((row[0], row[2], row[3]))
         for planned in snapshot.events:
             container = containers[planned.container]
             if container is None or (container.id, planned.sequence) in seen:
+                continue
+            if (container.id, planned.event, planned.locode) in by_ais:
                 continue
             leg = snapshot.plan.legs[planned.leg] if planned.leg is not None else None
             at_pod = planned.locode == shipment.port_of_discharge_locode
@@ -328,7 +281,7 @@ class TrackingService:
                 sequence=planned.sequence,
                 voyage_number=leg.voyage_number if leg else None,
                 timestamp=planned.at,
-                timezone=get_port(planned.locode).time_zone,
+                timezone=_time_zone(planned.locode),
                 location_locode=planned.locode,
                 vessel_id=vessels[planned.leg].id if planned.leg is not None else None,
                 terminal_id=shipment.pod_terminal_id if at_pod else None,
@@ -338,13 +291,7 @@ class TrackingService:
             session.add(event)
             session.flush()
             emit(session, shipment.account_id, planned.event, "transport_event", event.id, now)
-            name = planned.event.rsplit(".", 1)[-1]
-            status = status_after(planned.event, available=container.available_for_pickup)
-            if status is not None:
-                container.current_status = status.value
-            if name in EVENT_FIELDS:
-                setattr(container, EVENT_FIELDS[name], planned.at)
-            container.updated_at = now
+            _apply_event(container, planned.event, planned.at, now)
             shipment.updated_at = now
 
     def _record_updates(
@@ -412,43 +359,157 @@ class TrackingService:
         vessels: list[Vessel],
         now: datetime,
     ) -> None:
-        if snapshot.pod_ata is not None:
+        if snapshot.pod_ata is not None or snapshot.pod_eta is None:
             return
-        previous = shipment.pod_eta_at
-        if previous is not None and abs(snapshot.pod_eta - previous) < ETA_CHANGE:
-            return
-        pod = get_port(shipment.port_of_discharge_locode)
-        estimate = EstimatedEvent(
+        record_arrival_estimate(
+            session,
+            shipment,
+            snapshot.pod_eta,
+            vessel_id=vessels[-1].id,
+            voyage_number=snapshot.plan.legs[-1].voyage_number,
+            data_source="shipping_line",
+            threshold=ETA_CHANGE,
+            now=now,
+        )
+
+
+def record_arrival_estimate(
+    session: Session,
+    shipment: Shipment,
+    eta: datetime,
+    *,
+    vessel_id: str | None,
+    voyage_number: str | None,
+    data_source: str,
+    threshold: timedelta,
+    now: datetime,
+) -> bool:
+    """Record ``eta`` at the port of discharge if it moves the shipment's estimate by ``threshold``.
+
+    Used by carrier syncs (``shipping_line``) and by AIS (``ais``); nothing once the shipment has
+    arrived. Returns whether a ``shipment.estimated.arrival`` event was recorded.
+    """
+    if shipment.pod_ata_at is not None:
+        return False
+    previous = shipment.pod_eta_at
+    if previous is not None and abs(eta - previous) < threshold:
+        return False
+    estimate = EstimatedEvent(
+        account_id=shipment.account_id,
+        shipment_id=shipment.id,
+        event="shipment.estimated.arrival",
+        estimated_timestamp=eta,
+        location_locode=shipment.port_of_discharge_locode,
+        timezone=_time_zone(shipment.port_of_discharge_locode),
+        voyage_number=voyage_number,
+        vessel_id=vessel_id,
+        data_source=data_source,
+        created_at=now,
+    )
+    session.add(estimate)
+    session.flush()
+    emit(
+        session,
+        shipment.account_id,
+        "shipment.estimated.arrival",
+        "estimated_event",
+        estimate.id,
+        now,
+    )
+    shipment.pod_eta_at = eta
+    if shipment.pod_original_eta_at is None:
+        shipment.pod_original_eta_at = eta
+    shipment.updated_at = now
+    return True
+
+
+def record_vessel_event(
+    session: Session,
+    shipment: Shipment,
+    event: str,
+    locode: str,
+    at: datetime,
+    *,
+    vessel_id: str,
+    sequence: int,
+    data_source: str,
+    now: datetime,
+) -> int:
+    """Record ``event`` at ``locode`` for each container of ``shipment`` that lacks it there.
+
+    AIS-derived arrivals and departures come through here: a container gets one
+    ``vessel_arrived`` (or ``vessel_departed``) per port whichever source reports it first.
+    ``sequence`` keeps the row apart from the carrier's plan (AIS passes a negative number).
+    Returns how many containers got the event.
+    """
+    done = set(
+        session.scalars(
+            select(TransportEvent.container_id).where(
+                TransportEvent.shipment_id == shipment.id,
+                TransportEvent.event == event,
+                TransportEvent.location_locode == locode,
+            )
+        )
+    )
+    recorded = 0
+    for container in session.scalars(select(Container).where(Container.shipment_id == shipment.id)):
+        if container.id in done:
+            continue
+        row = TransportEvent(
             account_id=shipment.account_id,
             shipment_id=shipment.id,
-            event="shipment.estimated.arrival",
-            estimated_timestamp=snapshot.pod_eta,
-            location_locode=pod.locode,
-            timezone=pod.time_zone,
-            voyage_number=snapshot.plan.legs[-1].voyage_number,
-            vessel_id=vessels[-1].id,
-            data_source="shipping_line",
+            container_id=container.id,
+            event=event,
+            sequence=sequence,
+            voyage_number=shipment.pod_voyage_number,
+            timestamp=at,
+            timezone=_time_zone(locode),
+            location_locode=locode,
+            vessel_id=vessel_id,
+            terminal_id=shipment.pod_terminal_id
+            if locode == shipment.port_of_discharge_locode
+            else None,
+            data_source=data_source,
             created_at=now,
         )
-        session.add(estimate)
+        session.add(row)
         session.flush()
-        emit(
-            session,
-            shipment.account_id,
-            "shipment.estimated.arrival",
-            "estimated_event",
-            estimate.id,
-            now,
-        )
-        shipment.pod_eta_at = snapshot.pod_eta
+        emit(session, shipment.account_id, event, "transport_event", row.id, now)
+        _apply_event(container, event, at, now)
+        recorded += 1
+    if recorded:
         shipment.updated_at = now
+    return recorded
 
 
-def stop_tracking(session: Session, shipment: Shipment, now: datetime) -> None:
-    """Stop following ``shipment`` (its tracking request becomes tracking_stopped)."""
+def _apply_event(container: Container, event: str, at: datetime, now: datetime) -> None:
+    """The container's status and dated fields after ``event`` at ``at``."""
+    status = status_after(event, available=container.available_for_pickup)
+    if status is not None:
+        container.current_status = status.value
+    name = event.rsplit(".", 1)[-1]
+    if name in EVENT_FIELDS:
+        setattr(container, EVENT_FIELDS[name], at)
+    container.updated_at = now
+
+
+def _time_zone(locode: str) -> str | None:
+    """The IANA time zone of a port known to the engine; None for other places (inland, ...)."""
+    try:
+        return get_port(locode).time_zone
+    except UnknownPortError:
+        return None
+
+
+def stop_tracking(
+    session: Session, shipment: Shipment, now: datetime, *, reason: str = "cancelled_by_user"
+) -> None:
+    """Stop following ``shipment`` (its tracking request becomes tracking_stopped); ``reason``
+    is one of the documented ``line_tracking_stopped_reason`` values."""
     if shipment.tracking_stopped_at is not None:
         return
     shipment.tracking_stopped_at = now
+    shipment.tracking_stopped_reason = reason
     shipment.updated_at = now
     for request in session.scalars(
         select(TrackingRequest).where(TrackingRequest.shipment_id == shipment.id)
@@ -462,6 +523,7 @@ def resume_tracking(session: Session, shipment: Shipment, now: datetime) -> None
     if shipment.tracking_stopped_at is None:
         return
     shipment.tracking_stopped_at = None
+    shipment.tracking_stopped_reason = None
     shipment.updated_at = now
     for request in session.scalars(
         select(TrackingRequest).where(TrackingRequest.shipment_id == shipment.id)
@@ -470,15 +532,6 @@ def resume_tracking(session: Session, shipment: Shipment, now: datetime) -> None
             check_transition(request.status, RequestStatus.CREATED)
             request.status = RequestStatus.CREATED.value
             request.updated_at = now
-
-
-def _vessel_for(session: Session, name: str, imo: str, mmsi: str) -> Vessel:
-    vessel = session.scalar(select(Vessel).where(Vessel.imo == imo))
-    if vessel is None:
-        vessel = Vessel(name=name, imo=imo, mmsi=mmsi)
-        session.add(vessel)
-        session.flush()
-    return vessel
 
 
 def _move_vessel(

@@ -10,6 +10,7 @@ by ``webhook-id`` as the Standard Webhooks spec advises.
 from __future__ import annotations
 
 import email.utils
+import logging
 import random
 import time
 from collections.abc import Callable
@@ -28,6 +29,8 @@ from .claims import for_update_skip_locked
 from .notifications import Renderer, fan_out
 from .signing import signed_headers
 from .urlpolicy import CheckedUrl, UnsafeUrl, check_url
+
+log = logging.getLogger("sealane.webhooks")
 
 TIMEOUT_S = 10.0
 EXCERPT_CHARS = 500
@@ -71,8 +74,6 @@ def http_sender(client: httpx.Client) -> Sender:
     """POST with ``client`` to the checked address (Host and TLS name kept), no redirects."""
 
     def send(target: CheckedUrl, headers: dict[str, str], body: bytes) -> Attempt:
-        host = f"[{target.address}]" if ":" in target.address else target.address
-        url = httpx.URL(target.url).copy_with(host=host.strip("[]"), port=target.port)
         default_port = 443 if target.scheme == "https" else 80
         headers = {
             **headers,
@@ -82,6 +83,7 @@ def http_sender(client: httpx.Client) -> Sender:
         deadline = started + TIMEOUT_S
         received = bytearray()
         try:
+            url = httpx.URL(target.url).copy_with(host=target.address, port=target.port)
             request = client.build_request(
                 "POST", url, headers=headers, content=body, extensions={"sni_hostname": target.host}
             )
@@ -94,7 +96,7 @@ def http_sender(client: httpx.Client) -> Sender:
                         raise httpx.ReadTimeout(f"no complete answer within {TIMEOUT_S:g} s")
             finally:
                 response.close()
-        except (httpx.HTTPError, UnicodeError, ValueError) as failure:
+        except (httpx.HTTPError, httpx.InvalidURL, UnicodeError, ValueError) as failure:
             elapsed = (time.perf_counter() - started) * 1000
             return Attempt(None, elapsed, error=f"{type(failure).__name__}: {failure}")
         elapsed = (time.perf_counter() - started) * 1000
@@ -190,7 +192,7 @@ class DeliveryWorker:
         with transaction(self.sessions) as session:
             fan_out(session, now, self.render)
         jobs = self._claim(now)
-        results = list(self._pool.map(self._send, jobs))
+        results = list(self._pool.map(self._send_isolated, jobs))
         for job, attempt in zip(jobs, results, strict=True):
             self._record(job, attempt)
         return len(jobs)
@@ -230,6 +232,16 @@ class DeliveryWorker:
                     )
                 )
             return jobs
+
+    def _send_isolated(self, job: Job) -> Attempt:
+        """:meth:`_send`, with any failure recorded as this job's failed attempt: one bad row
+        (a URL stored before the policy refused it, a header the client rejects) must never stop
+        the rest of the batch, which belongs to other webhooks and other accounts."""
+        try:
+            return self._send(job)
+        except Exception as failure:
+            log.exception("delivery of notification %s failed", job.notification_id)
+            return Attempt(None, 0.0, error=f"{type(failure).__name__}: {failure}"[:500])
 
     def _send(self, job: Job) -> Attempt:
         if not job.active:

@@ -1,4 +1,8 @@
-"""Webhook subscriptions: validation of url, events, active and custom headers."""
+"""Webhook subscriptions: the rules for url, events, active and custom headers.
+
+A value that breaks a rule raises :class:`InvalidSubscription` naming the attribute (and, for a
+header, its index and part, as in ``headers/2/name``).
+"""
 
 from __future__ import annotations
 
@@ -6,7 +10,6 @@ import re
 from typing import Any
 
 from ..tracking.events import EVENT_NAMES
-from ..tracking.requests import InvalidInput
 from .urlpolicy import Resolver, UnsafeUrl, check_url, system_resolver
 
 #: Headers a subscription may not set: hop-by-hop, framing, and those that carry identity or
@@ -36,39 +39,41 @@ HEADER_NAME = re.compile(r"^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,64}$")
 MAX_HEADERS = 20
 
 
-def _pointer(name: str) -> str:
-    return f"/data/attributes/{name}"
+class InvalidSubscription(ValueError):
+    """A subscription attribute that breaks a rule: ``field`` names it, ``code`` the rule."""
+
+    def __init__(self, detail: str, *, field: str, code: str = "invalid") -> None:
+        super().__init__(detail)
+        self.detail = detail
+        self.field = field
+        self.code = code
 
 
 def validate_url(url: Any, *, allow_private: bool, resolver: Resolver = system_resolver) -> str:
-    """A URL the delivery policy accepts (422 pointer ``/data/attributes/url`` otherwise)."""
+    """A URL the delivery policy accepts (:class:`InvalidSubscription` otherwise)."""
     if not isinstance(url, str) or not url.strip():
-        raise InvalidInput("url must be a non-blank string", pointer=_pointer("url"))
+        raise InvalidSubscription("url must be a non-blank string", field="url")
     try:
         return check_url(url, allow_private=allow_private, resolver=resolver).url
     except UnsafeUrl as error:
-        raise InvalidInput(
-            f"url is not allowed: {error}", pointer=_pointer("url"), code="unsafe_url"
+        raise InvalidSubscription(
+            f"url is not allowed: {error}", field="url", code="unsafe_url"
         ) from None
 
 
 def validate_events(events: Any) -> list[str]:
     """At least one known event name, each once."""
     if not isinstance(events, list) or not events:
-        raise InvalidInput(
-            "events must be a non-empty array of event names", pointer=_pointer("events")
-        )
+        raise InvalidSubscription("events must be a non-empty array of event names", field="events")
     if not all(isinstance(event, str) for event in events):
-        raise InvalidInput("events must be strings", pointer=_pointer("events"))
+        raise InvalidSubscription("events must be strings", field="events")
     if len(set(events)) != len(events):
-        raise InvalidInput(
-            "events must not repeat a name", pointer=_pointer("events"), code="duplicate"
-        )
+        raise InvalidSubscription("events must not repeat a name", field="events", code="duplicate")
     unknown = [event for event in events if event not in EVENT_NAMES]
     if unknown:
-        raise InvalidInput(
+        raise InvalidSubscription(
             f"unknown event {unknown[0]!r}; GET /v2/webhooks/events lists them",
-            pointer=_pointer("events"),
+            field="events",
             code="unknown_event",
         )
     return list(events)
@@ -79,29 +84,29 @@ def validate_headers(headers: Any) -> list[dict[str, str]]:
     if headers is None:
         return []
     if not isinstance(headers, list) or len(headers) > MAX_HEADERS:
-        raise InvalidInput(
+        raise InvalidSubscription(
             f"headers must be an array of at most {MAX_HEADERS} objects",
-            pointer=_pointer("headers"),
+            field="headers",
         )
     cleaned = []
     for index, header in enumerate(headers):
-        pointer = f"{_pointer('headers')}/{index}"
+        field = f"headers/{index}"
         if not isinstance(header, dict) or set(header) != {"name", "value"}:
-            raise InvalidInput("each header is an object with name and value", pointer=pointer)
+            raise InvalidSubscription("each header is an object with name and value", field=field)
         name, value = header["name"], header["value"]
         if not isinstance(name, str) or not HEADER_NAME.fullmatch(name):
-            raise InvalidInput(f"{name!r} is not a valid header name", pointer=f"{pointer}/name")
+            raise InvalidSubscription(f"{name!r} is not a valid header name", field=f"{field}/name")
         if name.lower() in FORBIDDEN_HEADERS:
-            raise InvalidInput(
+            raise InvalidSubscription(
                 f"the {name} header cannot be set",
-                pointer=f"{pointer}/name",
+                field=f"{field}/name",
                 code="forbidden_header",
             )
         printable = isinstance(value, str) and value.isascii() and value.isprintable()
         if not printable or len(value) > 1024:
-            raise InvalidInput(
+            raise InvalidSubscription(
                 "header values are printable ASCII strings of at most 1024 characters",
-                pointer=f"{pointer}/value",
+                field=f"{field}/value",
             )
         cleaned.append({"name": name, "value": value})
     return cleaned
@@ -110,5 +115,5 @@ def validate_headers(headers: Any) -> list[dict[str, str]]:
 def validate_active(active: Any) -> bool:
     """A boolean."""
     if not isinstance(active, bool):
-        raise InvalidInput("active must be true or false", pointer=_pointer("active"))
+        raise InvalidSubscription("active must be true or false", field="active")
     return active

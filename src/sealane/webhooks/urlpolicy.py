@@ -15,6 +15,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
+import httpx
+
 IPAddress = ipaddress.IPv4Address | ipaddress.IPv6Address
 Resolver = Callable[[str, int], list[str]]
 
@@ -75,10 +77,14 @@ def check_url(url: str, *, allow_private: bool, resolver: Resolver = system_reso
     """The checked URL and the address to use; :class:`UnsafeUrl` says why one is refused."""
     if not isinstance(url, str) or len(url) > 2048:
         raise UnsafeUrl("the URL must be a string of at most 2048 characters")
+    url = url.strip()
+    if any(ord(char) < 0x20 or 0x7F <= ord(char) < 0xA0 or char.isspace() for char in url):
+        raise UnsafeUrl("the URL must not contain spaces or control characters")
     try:
-        parts = urlsplit(url.strip())
+        parts = urlsplit(url)
         port = parts.port
-    except ValueError as error:
+        httpx.URL(url)  # what the delivery client will be asked to send to
+    except (ValueError, UnicodeError, httpx.InvalidURL) as error:
         raise UnsafeUrl(f"malformed URL: {error}") from None
     schemes = ("https", "http") if allow_private else ("https",)
     if parts.scheme not in schemes:
@@ -97,6 +103,4 @@ def check_url(url: str, *, allow_private: bool, resolver: Resolver = system_reso
     for address in addresses:
         if not address_allowed(address, allow_private=allow_private):
             raise UnsafeUrl(f"{host!r} resolves to {address}, which is not a public address")
-    return CheckedUrl(
-        url=url.strip(), scheme=parts.scheme, host=host, port=port, address=addresses[0]
-    )
+    return CheckedUrl(url=url, scheme=parts.scheme, host=host, port=port, address=addresses[0])

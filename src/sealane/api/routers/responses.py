@@ -71,3 +71,53 @@ ERRORS: dict[int | str, dict[str, Any]] = {
     status: {"description": text, "content": {"application/vnd.api+json": {"schema": ERROR_SCHEMA}}}
     for status, text in _DESCRIPTIONS.items()
 }
+
+#: A document with top-level ``meta`` only: the answer to a deletion.
+META_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "required": ["meta"],
+    "properties": {"meta": {"type": "object"}},
+}
+#: ``PATCH /containers/{id}/refresh``: a message.
+MESSAGE_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "required": ["message"],
+    "properties": {"message": {"type": "string"}},
+}
+#: ``GET /webhooks/ips``: the addresses deliveries leave from.
+IPS_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "required": ["webhook_notification_ips", "last_updated"],
+    "properties": {
+        "webhook_notification_ips": {"type": "array", "items": {"type": "string"}},
+        "last_updated": {"type": "string", "format": "date-time"},
+    },
+}
+#: ``POST /webhooks/trigger``: what was sent and what came back.
+TRIAL_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "required": ["url", "succeeded", "request_headers", "request_body"],
+    "properties": {
+        "url": {"type": "string"},
+        "succeeded": {"type": "boolean"},
+        "error": {"type": ["string", "null"]},
+        "status_code": {"type": ["integer", "null"]},
+        "request_headers": {"type": "object"},
+        "request_body": {"type": "string"},
+        "response_headers": {"type": ["object", "null"]},
+        "response_body": {"type": ["string", "null"]},
+        "secret": {"type": "string"},
+    },
+}
+
+
+def answering(schema: dict[str, Any], text: str) -> dict[int | str, dict[str, Any]]:
+    """``responses=`` of an operation whose 200 body is not a resource document."""
+    return {
+        **ERRORS,
+        200: {"description": text, "content": {"application/vnd.api+json": {"schema": schema}}},
+    }
+
+
+#: The ``responses=`` of a deletion answered 200 with ``meta``.
+DELETED = answering(META_SCHEMA, "Deleted; a document with meta only")

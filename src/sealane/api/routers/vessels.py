@@ -1,48 +1,54 @@
 """Vessels, and the paid routing feature: their estimated future positions.
 
 A future-positions request looks the vessel up and computes the positions in the thread pool, so
-the event loop keeps serving other requests meanwhile. Next to one client looping on a 25-day
-voyage (``benchmarks/api.py``, Table 4: ``wrk -c8`` on ``/v2/ports/NLRTM``, 2-CPU dev machine),
-port look-ups got 13-14 ms p50 and 530-560 requests/s, against 34-40 ms and 190-230/s with the
-computation on the loop; the voyage itself got 59-60 ms p50 instead of 13-17, sharing the CPUs
-with them. The document is then rendered on the loop (in C; the loop waits for it, 1.5-3 ms for
-4 MB), which measured up to 2-3 ms faster per response than rendering it in the worker as well.
+the event loop keeps serving other requests meanwhile; the document is then rendered on the loop
+(in C, straight from the position arrays). ``benchmarks/api.py`` measures both choices.
 """
 
 from __future__ import annotations
 
-import math
 from typing import Annotated, Any
 
 import orjson
 from fastapi import APIRouter, Depends, Query, Request
-from sqlalchemy import func, select
 from starlette.concurrency import run_in_threadpool
 
-from ...routing.errors import UnknownPortError
-from ...routing.ports import registry
-from ...routing.positions import Positions
-from ...routing.voyage import future_positions
-from ...store.models import Vessel
-from ...store.vessels import VesselRecord, find_vessel
-from ..auth import Caller, authenticate, authenticate_routing
-from ..errors import NotFound, Unprocessable
-from ..jsonapi import JsonApiResponse, list_document, parse_include, parse_page, resource
-from ..listing import PageNumber, PageSize, paged
-from ..params import like_pattern, number, optional_text, required
-from ..resources import vessel_attributes, vessel_resource
-from ..state import AppState, state_of
+from ...jsonapi import Included, resource
+from ...jsonapi.reference import vessel_attributes, vessel_resource
+from ...service import vessels
+from ...service.access import Caller
+from ...service.records import VesselRecord
+from ..jsonapi import JsonApiResponse
+from ..listing import PageNumber, PageSize
+from ..params import (
+    authenticated,
+    authenticated_routing,
+    number,
+    optional_text,
+    optional_time,
+    parse_include,
+    parse_page,
+    required,
+)
+from ..render import many, one
+from ..route import ApiRoute
+from ..state import context_of
 from .responses import ERRORS
 
-router = APIRouter(tags=["vessels"])
-Auth = Annotated[Caller, Depends(authenticate)]
+router = APIRouter(tags=["vessels"], route_class=ApiRoute)
+Auth = Annotated[Caller, Depends(authenticated)]
 #: Authenticated with the routing feature: answered 403 before parameters are even looked at.
-RoutingAuth = Annotated[Caller, Depends(authenticate_routing)]
+RoutingAuth = Annotated[Caller, Depends(authenticated_routing)]
 PortId = Annotated[str, Query(description="destination port: id or UN/LOCODE", min_length=1)]
 PreviousPortId = Annotated[str, Query(description="previous port: id or UN/LOCODE", min_length=1)]
 Coordinate = r"^[+-]?([0-9]+([.][0-9]*)?|[.][0-9]+)([eE][+-]?[0-9]+)?$"
 #: Placeholder in the serialised document where the positions' own JSON is spliced in.
 _POSITIONS_SLOT = "__sealane_positions__"
+
+
+def render_vessel(included: Included, vessel: VesselRecord) -> dict[str, Any]:
+    """A vessel with its latest known position."""
+    return vessel_resource(vessel, included.base)
 
 
 @router.get("/vessels", response_class=JsonApiResponse, responses=ERRORS)
@@ -58,33 +64,34 @@ def list_vessels(
     params = request.query_params
     page = parse_page(params)
     parse_include(params, ())
-    query = select(Vessel)
-    name_text = optional_text(params, "filter[name]")
-    imo_text = optional_text(params, "filter[imo]", max_length=16)
-    if name_text:
-        query = query.where(func.lower(Vessel.name).like(like_pattern(name_text), escape="\\"))
-    if imo_text:
-        query = query.where(Vessel.imo == imo_text)
-    state = state_of(request)
-    with state.sessions() as session:
-        total, rows = paged(session, query.order_by(Vessel.name), page)
-    base = state.settings.base_url
-    data = [vessel_resource(row, base) for row in rows]
-    return JsonApiResponse(
-        list_document(data, self_url=f"{base}/vessels", params=params, page=page, total=total)
+    found = vessels.list_vessels(
+        context_of(request),
+        page,
+        name=optional_text(params, "filter[name]"),
+        imo=optional_text(params, "filter[imo]", max_length=16),
     )
+    return many(request, found, "vessels", render_vessel)
 
 
 @router.get("/vessels/{vessel_id}", response_class=JsonApiResponse, responses=ERRORS)
-def get_vessel(request: Request, vessel_id: str, _caller: Auth) -> JsonApiResponse:
-    """One vessel, by id or IMO number, with its latest known position."""
-    parse_include(request.query_params, ())
-    state = state_of(request)
-    vessel = _vessel(state, vessel_id)
-    base = state.settings.base_url
-    return JsonApiResponse(
-        {"data": vessel_resource(vessel, base), "links": {"self": f"{base}/vessels/{vessel.id}"}}
-    )
+def get_vessel(
+    request: Request,
+    vessel_id: str,
+    _caller: Auth,
+    positions_from: Annotated[str | None, Query(alias="show_positions[from_timestamp]")] = None,
+    positions_to: Annotated[str | None, Query(alias="show_positions[to_timestamp]")] = None,
+) -> JsonApiResponse:
+    """One vessel, by id or IMO number, with its latest known position; either
+    ``show_positions`` bound adds the positions it reported in that window (7 days up to now
+    by default, at most 31 days)."""
+    params = request.query_params
+    start = optional_time(params, "show_positions[from_timestamp]")
+    end = optional_time(params, "show_positions[to_timestamp]")
+    ctx = context_of(request)
+    if {"show_positions[from_timestamp]", "show_positions[to_timestamp]"} & set(params):
+        vessel, positions = vessels.vessel_positions(ctx, vessel_id, start=start, end=end)
+        return one(request, vessel, lambda inc, v: vessel_resource(v, inc.base, positions))
+    return one(request, vessels.get_vessel(ctx, vessel_id), render_vessel)
 
 
 @router.get(
@@ -95,7 +102,7 @@ def get_vessel(request: Request, vessel_id: str, _caller: Auth) -> JsonApiRespon
 async def future_positions_with_coordinates(
     request: Request,
     vessel_id: str,
-    _caller: RoutingAuth,
+    caller: RoutingAuth,
     port_id: PortId,
     previous_port_id: PreviousPortId,
     latitude: Annotated[
@@ -112,7 +119,7 @@ async def future_positions_with_coordinates(
     previous = required(params, "previous_port_id")
     lat = number(params, "latitude", -90.0, 90.0)
     lon = number(params, "longitude", -180.0, 180.0)
-    return await _positions_response(request, vessel_id, (lon, lat), previous, destination)
+    return await _positions_response(request, caller, vessel_id, (lon, lat), previous, destination)
 
 
 @router.get(
@@ -121,7 +128,7 @@ async def future_positions_with_coordinates(
 async def future_positions_from_last_position(
     request: Request,
     vessel_id: str,
-    _caller: RoutingAuth,
+    caller: RoutingAuth,
     port_id: PortId,
     previous_port_id: PreviousPortId,
 ) -> JsonApiResponse:
@@ -130,19 +137,12 @@ async def future_positions_from_last_position(
     parse_include(params, ())
     destination = required(params, "port_id")
     previous = required(params, "previous_port_id")
-    return await _positions_response(request, vessel_id, None, previous, destination)
-
-
-def _vessel(state: AppState, key: str) -> VesselRecord:
-    """The vessel ``key`` names (id or IMO number); 404 if there is none."""
-    vessel = find_vessel(state.engine, key)
-    if vessel is None:
-        raise NotFound(f"no vessel with id or IMO {key!r}", code="not_found")
-    return vessel
+    return await _positions_response(request, caller, vessel_id, None, previous, destination)
 
 
 async def _positions_response(
     request: Request,
+    caller: Caller,
     vessel_key: str,
     start: tuple[float, float] | None,
     previous: str,
@@ -150,49 +150,20 @@ async def _positions_response(
 ) -> JsonApiResponse:
     """The vessel document with its positions from ``start`` (None: its last known position),
     serialised without a dict per position."""
-    state = state_of(request)
+    ctx = context_of(request)
     vessel, positions = await run_in_threadpool(
-        _sail, state, vessel_key, start, previous, destination
+        lambda: vessels.vessel_future_positions(
+            ctx,
+            caller,
+            vessel_key,
+            previous_port=previous,
+            destination_port=destination,
+            start=start,
+        )
     )
     attributes: dict[str, Any] = vessel_attributes(vessel) | {"positions": _POSITIONS_SLOT}
-    base = state.settings.base_url
     query = f"?{request.url.query}" if request.url.query else ""
-    self_link = f"{base}{request.url.path.removeprefix('/v2')}{query}"
+    self_link = f"{ctx.settings.base_url}{request.url.path.removeprefix('/v2')}{query}"
     doc = {"data": resource("vessel", vessel.id, attributes), "links": {"self": self_link}}
     head, tail = orjson.dumps(doc).split(orjson.dumps(_POSITIONS_SLOT), 1)
     return JsonApiResponse(positions.to_json(head=head, tail=tail))  # no copy of the array
-
-
-def _sail(
-    state: AppState,
-    vessel_key: str,
-    start: tuple[float, float] | None,
-    previous_key: str,
-    destination_key: str,
-) -> tuple[VesselRecord, Positions]:
-    """The vessel and its future positions (blocking: database and CPU; run in a worker).
-
-    Checked in the order the endpoints always answered: unknown vessel (404), no known position
-    (422), unknown port (422).
-    """
-    vessel = _vessel(state, vessel_key)
-    if start is None:
-        if vessel.latitude is None or vessel.longitude is None:
-            raise Unprocessable(f"vessel {vessel.id} has no known position yet", code="no_position")
-        start = (vessel.longitude, vessel.latitude)
-    ports = {}
-    for name, key in (("previous_port_id", previous_key), ("port_id", destination_key)):
-        try:
-            ports[name] = registry().get(key)
-        except UnknownPortError as error:
-            raise Unprocessable(str(error), code=error.code, parameter=name) from None
-    speed = vessel.nautical_speed_knots
-    usable = speed is not None and math.isfinite(speed) and speed >= 0
-    positions = future_positions(
-        start,
-        ports["previous_port_id"],
-        ports["port_id"],
-        speed_kn=speed if usable else None,  # a bad stored speed is no speed: use the default
-        start_time=state.clock.now(),
-    )
-    return vessel, positions

@@ -29,7 +29,8 @@ class PlannedLeg:
 
     vessel_name: str
     vessel_imo: str
-    vessel_mmsi: str
+    #: None when the carrier does not say (DCSA does not; AIS learns it from the IMO number).
+    vessel_mmsi: str | None
     voyage_number: str
     origin: str
     destination: str
@@ -89,7 +90,8 @@ class Snapshot:
     plan: ShipmentPlan
     events: tuple[PlannedEvent, ...]
     updates: tuple[PlannedUpdate, ...]
-    pod_eta: datetime
+    #: None when the carrier has published no estimate yet.
+    pod_eta: datetime | None
     pod_ata: datetime | None
     #: Position of the vessel currently carrying the containers: (leg, lon, lat, heading, knots).
     vessel_position: tuple[int, float, float, float, float] | None = field(default=None)
@@ -111,9 +113,11 @@ class AwaitingManifest:
 
 @dataclass(frozen=True, slots=True)
 class NotFound:
-    """The carrier does not know the number."""
+    """The carrier does not know the number; ``final`` when asking again cannot help (the
+    request fails at once instead of retrying with backoff)."""
 
     reason: str = "not_found"
+    final: bool = False
 
 
 @dataclass(frozen=True, slots=True)

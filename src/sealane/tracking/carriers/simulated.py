@@ -4,9 +4,12 @@ Any number gives a voyage seeded by the number itself: real ports of lading and 
 or two vessels (a transshipment about a third of the time), one to three containers, and every
 gate, vessel and terminal event at a time computed from the engine's sea distance and a realistic
 speed. The voyage is anchored at an ``epoch`` chosen when the number is first looked up, so a new
-request finds its shipment somewhere along the way. Special numbers exercise the lifecycles:
-``TEST-TR-SUCCEEDED``, ``TEST-TR-FAILED`` (not found), ``TEST-TR-AWAITING`` (manifest published two
-hours after the request) and ``TEST-TR-FLAKY`` (unreachable for the first hour).
+request finds its shipment somewhere along the way. Special numbers exercise the lifecycles, each
+reaching its documented state at the first lookup: ``TEST-TR-SUCCEEDED`` (created),
+``TEST-TR-FAILED`` (failed, not found, no retry), ``TEST-TR-AWAITING`` (awaiting_manifest; the
+manifest is published two hours after the request), ``TEST-TR-FLAKY`` (unreachable for the first
+hour, retried) and ``TEST-TR-RETRYING`` (not found at every attempt: retried with backoff, then
+failed).
 """
 
 from __future__ import annotations
@@ -67,6 +70,8 @@ class SimulatedCarrier:
         """Find ``number``; the special TEST-TR-* numbers give each lookup outcome."""
         key = number.upper()
         if key == "TEST-TR-FAILED":
+            return NotFound("not_found", final=True)
+        if key == "TEST-TR-RETRYING":
             return NotFound("not_found")
         if key == "TEST-TR-AWAITING" and now < requested_at + timedelta(hours=2):
             return AwaitingManifest(retry_at=requested_at + timedelta(hours=2))

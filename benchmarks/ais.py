@@ -1,0 +1,214 @@
+"""AIS ingest: sustained messages per second end to end, on SQLite and PostgreSQL, beside pyais.
+
+Run ``.venv/bin/python benchmarks/ais.py`` (``--vessels N``, ``--minutes M``, ``--rounds R``,
+``--batch-size B``). Traffic is generated from the routing engine's voyages (type 1 reports every
+2-12 s per vessel, type 5 every six minutes, tag-block times) and cached under the system's temp
+directory. In one process, round after round, it times:
+
+* ``pyais decode()``: ``pyais.decode(line)`` for each single-sentence line (the library's
+  one-call API; multi-sentence type 5 lines are left out of this loop);
+* ``pyais stream``: ``pyais.IterMessages(lines)`` with ``.decode()`` of every message (pyais
+  reassembles the multi-sentence ones), the decode-only baseline of the ratio;
+* ``sealane SQLite`` and ``sealane PostgreSQL``: ``Pipeline.commit`` over batches of the same
+  lines into a fresh database holding the vessels (decode, validate, match by MMSI, filter and
+  thin, store track points, move vessels), each batch one transaction.
+
+PostgreSQL is the tests' private throwaway server (``tests/pg.py``, unix socket); its server
+process runs on the other core. Prints plain-text tables and asserts nothing about timings.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from datetime import UTC, datetime
+from pathlib import Path
+
+from pyais import IterMessages, decode
+from sqlalchemy import text
+
+from _util import machine_lines, render_table
+from sealane.clock import ManualClock
+from sealane.feeds.ais.ingest import Ingestor
+from sealane.feeds.ais.pipeline import Pipeline
+from sealane.feeds.ais.sample import SampleVessel, sample_lines
+from sealane.store.database import make_engine, session_factory, transaction
+from sealane.store.migrate import upgrade
+from sealane.store.models import Vessel
+
+ROUTES = (
+    ("CNSHA", "NLRTM"),
+    ("SGSIN", "DEHAM"),
+    ("USNYC", "BEANR"),
+    ("JPYOK", "USLGB"),
+    ("KRPUS", "USSAV"),
+    ("AEJEA", "GRPIR"),
+)
+START_S = 1_795_000_000.0
+
+
+def fleet(count: int) -> list[SampleVessel]:
+    """``count`` vessels spread over six long routes, at different points of their voyages."""
+    return [
+        SampleVessel(
+            mmsi=210_000_000 + k,
+            imo="9074729",
+            name=f"BENCH {k}",
+            previous_port=ROUTES[k % len(ROUTES)][0],
+            destination_port=ROUTES[k % len(ROUTES)][1],
+            speed_kn=10.0 + k % 12,
+            hours_sailed=12.0 + (k * 7) % 200,
+        )
+        for k in range(count)
+    ]
+
+
+def traffic(vessels: int, minutes: float) -> list[bytes]:
+    """The generated lines (cached in the temp directory by size)."""
+    cache = Path(tempfile.gettempdir()) / f"sealane-ais-bench-{vessels}-{minutes:g}.nmea"
+    if not cache.exists():
+        lines = sample_lines(fleet(vessels), START_S, minutes * 60.0, seed=11)
+        cache.write_text("".join(line + "\n" for line in lines), encoding="ascii")
+    return cache.read_bytes().splitlines()
+
+
+def pyais_decode(lines: list[bytes]) -> Callable[[], int]:
+    singles = [line for line in lines if b"!AIVDM,1,1," in line[:40]]
+
+    def run() -> int:
+        for line in singles:
+            decode(line)
+        return len(singles)
+
+    return run
+
+
+def pyais_stream(lines: list[bytes]) -> Callable[[], int]:
+    def run() -> int:
+        count = 0
+        for message in IterMessages(lines):
+            message.decode()
+            count += 1
+        return len(lines) if count else 0
+
+    return run
+
+
+def sealane_ingest(url: str, lines: list[bytes], vessels: int, batch: int) -> Callable[[], int]:
+    """A run over a fresh schema: every table emptied, the vessels inserted again."""
+    engine = make_engine(url)
+    upgrade(engine)
+    sessions = session_factory(engine)
+
+    def reset() -> None:
+        with transaction(sessions) as session:
+            for table in ("vessel_positions", "vessel_port_calls", "vessels"):
+                session.execute(text(f"DELETE FROM {table}"))
+            session.add_all(Vessel(name=v.name, imo=None, mmsi=str(v.mmsi)) for v in fleet(vessels))
+
+    def run() -> int:
+        reset()
+        pipeline = Pipeline(Ingestor(sessions, bench_clock()), batch_size=batch)
+        triples = [(line, START_S, 0) for line in lines]
+        gc.collect()
+        started = time.perf_counter()
+        for i in range(0, len(triples), batch):
+            pipeline.commit(triples[i : i + batch], None)
+        run.elapsed = time.perf_counter() - started  # type: ignore[attr-defined]
+        run.report = pipeline.report  # type: ignore[attr-defined]
+        return len(lines)
+
+    return run
+
+
+def bench_clock() -> ManualClock:
+    """The clock of the runs, a day after the traffic starts."""
+    return ManualClock(datetime.fromtimestamp(START_S + 86400.0, UTC))
+
+
+def time_decode(fn: Callable[[], int]) -> float:
+    gc.collect()
+    started = time.perf_counter()
+    count = fn()
+    return count / (time.perf_counter() - started)
+
+
+def time_ingest(fn: Callable[[], int]) -> float:
+    count = fn()
+    return count / fn.elapsed  # type: ignore[attr-defined]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--vessels", type=int, default=1000)
+    parser.add_argument("--minutes", type=float, default=6.0)
+    parser.add_argument("--rounds", type=int, default=7)
+    parser.add_argument("--batch-size", type=int, default=5000)
+    parser.add_argument("--no-postgres", action="store_true")
+    args = parser.parse_args()
+    lines = traffic(args.vessels, args.minutes)
+    print("\n".join(machine_lines(["pyais", "sqlalchemy", "psycopg"])))
+    print(f"traffic : {len(lines):,} lines, {args.vessels} vessels, {args.minutes:g} min")
+    print()
+    with tempfile.TemporaryDirectory() as scratch:
+        runs: dict[str, tuple[Callable[[], int], Callable[[Callable[[], int]], float]]] = {
+            "pyais decode()": (pyais_decode(lines), time_decode),
+            "pyais stream": (pyais_stream(lines), time_decode),
+            "sealane SQLite": (
+                sealane_ingest(
+                    f"sqlite:///{scratch}/bench.db", lines, args.vessels, args.batch_size
+                ),
+                time_ingest,
+            ),
+        }
+        if args.no_postgres:
+            report(runs, args.rounds)
+            return
+        sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+        from tests import pg  # the tests' private PostgreSQL server
+
+        with pg.postgres_server() as url:
+            runs["sealane PostgreSQL"] = (
+                sealane_ingest(url, lines, args.vessels, args.batch_size),
+                time_ingest,
+            )
+            report(runs, args.rounds)
+
+
+def report(
+    runs: dict[str, tuple[Callable[[], int], Callable[[Callable[[], int]], float]]], rounds: int
+) -> None:
+    """Run every case once per round; ratios are taken within a round, then their median."""
+    rates: dict[str, list[float]] = {name: [] for name in runs}
+    for _ in range(rounds):
+        for name, (fn, timer) in runs.items():
+            rates[name].append(timer(fn))
+    baseline = rates["pyais stream"]
+    rows = []
+    for name, values in rates.items():
+        ratios = [v / b for v, b in zip(values, baseline, strict=True)]
+        rows.append(
+            [
+                name,
+                f"{statistics.median(values):,.0f}",
+                f"{min(values):,.0f}",
+                f"{max(values):,.0f}",
+                f"{statistics.median(ratios):.2f}",
+                f"{min(ratios):.2f}-{max(ratios):.2f}",
+            ]
+        )
+    headers = ["run", "msg/s median", "min", "max", "x pyais stream", "range"]
+    print(render_table(f"AIS ingest, {rounds} rounds interleaved", headers, rows))
+    for name, (fn, _timer) in runs.items():
+        summary = getattr(fn, "report", None)
+        if summary is not None:
+            print(f"{name}: {summary.summary()}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,51 @@
+"""Records to responses: one resource or a page, with what the records carry as ``included``."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+from fastapi import Request
+
+from ..jsonapi import Included, collection_document, single_document
+from ..service.paging import Page
+from .jsonapi import JsonApiResponse
+from .state import state_of
+
+T = TypeVar("T")
+Render = Callable[[Included, T], dict[str, Any]]
+
+
+def base_url(request: Request) -> str:
+    """The public API base that links start with."""
+    return state_of(request).settings.base_url
+
+
+def one(
+    request: Request, record: T, render: Render[T], *, status_code: int = 200
+) -> JsonApiResponse:
+    """A document of one resource (201 answers carry its ``Location``)."""
+    included = Included(base_url(request))
+    doc = single_document(render(included, record), included)
+    headers = {"Location": doc["links"]["self"]} if status_code == 201 else None
+    return JsonApiResponse(doc, status_code=status_code, headers=headers)
+
+
+def many(request: Request, page: Page[T], path: str, render: Render[T]) -> JsonApiResponse:
+    """A page of resources with links that keep the request's other parameters."""
+    base = base_url(request)
+    included = Included(base)
+    data = [render(included, item) for item in page.items]
+    doc = collection_document(
+        data,
+        page,
+        self_url=f"{base}/{path}",
+        query=request.query_params.multi_items(),
+        included=included,
+    )
+    return JsonApiResponse(doc)
+
+
+def deleted(object_id: str) -> JsonApiResponse:
+    """The answer to a deletion: 200 with a document of top-level ``meta`` only (JSON:API)."""
+    return JsonApiResponse({"meta": {"deleted": object_id}})

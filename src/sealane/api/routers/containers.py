@@ -1,0 +1,120 @@
+"""``/containers``: list, read, edit reference numbers, each container's transport and raw
+events, and an immediate refresh from the carrier."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Depends, Request
+
+from ...jsonapi import Included
+from ...jsonapi.tracking import raw_event_resource
+from ...service import containers
+from ...service.access import Caller
+from ...service.records import ContainerRecord, TransportEventRecord
+from ...service.tracking_requests import ListChanges
+from ..documents import attributes_of
+from ..jsonapi import JsonApiResponse
+from ..listing import Include, PageNumber, PageSize, Payload
+from ..params import authenticated, parse_include, parse_page
+from ..render import many, one
+from ..route import ApiRoute
+from ..state import context_of
+from .responses import ERRORS, MESSAGE_SCHEMA, answering
+from .shipments import Filters, tracking_filter
+
+router = APIRouter(tags=["containers"], route_class=ApiRoute)
+Auth = Annotated[Caller, Depends(authenticated)]
+
+
+def render(included: Included, record: ContainerRecord) -> dict[str, Any]:
+    """A container, including what it was loaded with."""
+    return included.container(record)
+
+
+@router.get("/containers", response_class=JsonApiResponse, responses=ERRORS)
+def list_containers(
+    request: Request,
+    caller: Auth,
+    _filters: Filters,
+    include: Include = None,
+    page_number: PageNumber = None,
+    page_size: PageSize = None,
+) -> JsonApiResponse:
+    """The account's containers, most recently updated first."""
+    page = parse_page(request.query_params)  # a bad page is reported before the other parameters
+    includes = parse_include(request.query_params, containers.INCLUDES)
+    found = containers.list_containers(
+        context_of(request), caller, tracking_filter(request), page, includes
+    )
+    return many(request, found, "containers", render)
+
+
+@router.get("/containers/{container_id}", response_class=JsonApiResponse, responses=ERRORS)
+def get_container(
+    request: Request, container_id: str, caller: Auth, include: Include = None
+) -> JsonApiResponse:
+    """One container."""
+    includes = parse_include(request.query_params, containers.INCLUDES)
+    found = containers.get_container(context_of(request), caller, container_id, includes)
+    return one(request, found, render)
+
+
+@router.patch("/containers/{container_id}", response_class=JsonApiResponse, responses=ERRORS)
+def update_container(
+    request: Request, container_id: str, caller: Auth, payload: Payload
+) -> JsonApiResponse:
+    """Edit a container's ``ref_numbers`` (its shipment keeps its own)."""
+    attributes = attributes_of(payload, "container", id_=container_id)
+    changes = ListChanges.of(attributes, containers.EDITABLE)
+    found = containers.update_container(context_of(request), caller, container_id, changes)
+    return one(request, found, render)
+
+
+@router.get(
+    "/containers/{container_id}/transport_events",
+    response_class=JsonApiResponse,
+    responses=ERRORS,
+)
+def container_events(
+    request: Request,
+    container_id: str,
+    caller: Auth,
+    include: Include = None,
+    page_number: PageNumber = None,
+    page_size: PageSize = None,
+) -> JsonApiResponse:
+    """A container's transport events in time order; ``include`` may name each event's
+    ``shipment``, ``container``, ``location``, ``vessel`` and ``terminal``."""
+    page = parse_page(request.query_params)
+    includes = parse_include(request.query_params, containers.EVENT_INCLUDES)
+    found = containers.list_transport_events(
+        context_of(request), caller, container_id, page, includes
+    )
+
+    def render_event(included: Included, event: TransportEventRecord) -> dict[str, Any]:
+        return included.transport_event(event, includes)
+
+    return many(request, found, f"containers/{container_id}/transport_events", render_event)
+
+
+@router.get(
+    "/containers/{container_id}/raw_events", response_class=JsonApiResponse, responses=ERRORS
+)
+def container_raw_events(request: Request, container_id: str, caller: Auth) -> JsonApiResponse:
+    """A container's milestones as its carrier states them, planned ones ``estimated``."""
+    ctx = context_of(request)
+    found = containers.raw_events(ctx, caller, container_id)
+    base = ctx.settings.base_url
+    return JsonApiResponse({"data": [raw_event_resource(event, base) for event in found]})
+
+
+@router.patch(
+    "/containers/{container_id}/refresh",
+    response_class=JsonApiResponse,
+    responses=answering(MESSAGE_SCHEMA, "Refreshed"),
+)
+def refresh_container(request: Request, container_id: str, caller: Auth) -> JsonApiResponse:
+    """Ask the carrier about the container's shipment now (10 a minute per account)."""
+    found = containers.refresh_container(context_of(request), caller, container_id)
+    return JsonApiResponse({"message": f"container {found.number} refreshed"})

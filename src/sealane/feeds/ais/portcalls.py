@@ -1,0 +1,226 @@
+"""What a tracked vessel's AIS track means for its shipments: port calls, events and the ETA.
+
+Only vessels carrying tracked shipments (``pod_vessel`` of a shipment still tracked) are
+followed. Entering the port of discharge records ``container.transport.vessel_arrived`` and
+leaving the port of lading (no transshipment) ``container.transport.vessel_departed``, each
+with ``data_source: ais``, once. At sea the arrival is re-estimated with the routing engine.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from ...routing.errors import RoutingError, UnknownPortError
+from ...routing.ports import get_port
+from ...routing.routes import route
+from ...store.models import Shipment, VesselPortCall
+from ...tracking.service import record_arrival_estimate, record_vessel_event
+from .portareas import PortAreas
+from .reports import PositionReport
+from .storage import as_datetime
+
+ARRIVED = "container.transport.vessel_arrived"
+DEPARTED = "container.transport.vessel_departed"
+
+
+@dataclass(frozen=True, slots=True)
+class FollowRules:
+    """Port areas, how often the ETA is recomputed (AIS time) and by how much it must move."""
+
+    areas: PortAreas = field(default_factory=PortAreas)
+    eta_interval_s: float = 600.0
+    eta_threshold: timedelta = timedelta(minutes=30)
+    #: Speed assumed when the vessel reports none or under 1 kn (DESIGN's service speed).
+    service_speed_kn: float = 14.0
+
+
+@dataclass
+class FollowReport:
+    """What following the tracked vessels did in one batch."""
+
+    arrivals: int = 0
+    departures: int = 0
+    events: int = 0
+    estimates: int = 0
+
+
+def watched_vessels(session: Session) -> set[str]:
+    """Ids of the vessels that carry a shipment still being tracked."""
+    return set(
+        session.scalars(
+            select(Shipment.pod_vessel_id).where(
+                Shipment.pod_vessel_id.is_not(None), Shipment.tracking_stopped_at.is_(None)
+            )
+        )
+    )
+
+
+class VesselFollower:
+    """Follows tracked vessels point by point; remembers when each one's ETA was last computed."""
+
+    def __init__(self, rules: FollowRules) -> None:
+        self.rules = rules
+        self._eta_at: dict[str, float] = {}
+
+    def follow(
+        self,
+        session: Session,
+        vessel_id: str,
+        points: list[PositionReport],
+        previous: tuple[float, float] | None,
+        now: datetime,
+        out: FollowReport,
+    ) -> None:
+        """Process a vessel's newly stored ``points`` in time order (``now``: wall clock).
+
+        ``previous`` is the vessel's position (lon, lat) before these points, None if it had
+        none: a vessel found in a port it was already in (or first seen there) opens the call
+        without an arrival event, since when it arrived is not known.
+        """
+        shipments = session.scalars(
+            select(Shipment).where(
+                Shipment.pod_vessel_id == vessel_id, Shipment.tracking_stopped_at.is_(None)
+            )
+        ).all()
+        ports = {s.port_of_lading_locode for s in shipments} | {
+            s.port_of_discharge_locode for s in shipments
+        }
+        candidates = [p for p in ports if _known(p)]
+        call = session.scalar(
+            select(VesselPortCall).where(
+                VesselPortCall.vessel_id == vessel_id, VesselPortCall.departed_at.is_(None)
+            )
+        )
+        areas = self.rules.areas
+        for point in points:
+            current = call.locode if call is not None else None
+            here = areas.locate(point.lon, point.lat, candidates, current)
+            if here != current:
+                unseen = call is None and (
+                    previous is None or areas.locate(*previous, candidates, None) == here
+                )
+                moved = _Move(vessel_id, point, unseen, now)
+                call = self._move(session, moved, call, here, shipments, out)
+            elif here is None:
+                self._estimate(session, vessel_id, point, shipments, now, out)
+            previous = (point.lon, point.lat)
+
+    def _move(
+        self,
+        session: Session,
+        move: _Move,
+        call: VesselPortCall | None,
+        here: str | None,
+        shipments: Sequence[Shipment],
+        out: FollowReport,
+    ) -> VesselPortCall | None:
+        """Close the current call and/or open a new one; a first sighting records no events."""
+        at = as_datetime(move.point.time_s)
+        if call is not None:
+            call.departed_at = at
+            out.departures += 1
+            for shipment in shipments:
+                if call.locode == shipment.port_of_lading_locode and not (
+                    shipment.transshipment_locodes
+                ):
+                    out.events += self._record(session, move, shipment, DEPARTED, call)
+                    shipment.pol_atd_at = shipment.pol_atd_at or at
+        if here is None:
+            return None
+        new = VesselPortCall(vessel_id=move.vessel_id, locode=here, arrived_at=at)
+        session.add(new)
+        session.flush()
+        if move.first_sighting:
+            return new
+        out.arrivals += 1
+        for shipment in shipments:
+            if here == shipment.port_of_discharge_locode and shipment.pod_ata_at is None:
+                out.events += self._record(session, move, shipment, ARRIVED, new)
+                shipment.pod_ata_at = shipment.pod_eta_at = at
+        return new
+
+    @staticmethod
+    def _record(
+        session: Session, move: _Move, shipment: Shipment, event: str, call: VesselPortCall
+    ) -> int:
+        """The event for every container of the shipment; the call's id, negated, as sequence."""
+        return record_vessel_event(
+            session,
+            shipment,
+            event,
+            call.locode,
+            as_datetime(move.point.time_s),
+            vessel_id=move.vessel_id,
+            sequence=-call.id,
+            data_source="ais",
+            now=move.now,
+        )
+
+    def _estimate(
+        self,
+        session: Session,
+        vessel_id: str,
+        point: PositionReport,
+        shipments: Sequence[Shipment],
+        now: datetime,
+        out: FollowReport,
+    ) -> None:
+        """Re-estimate the arrival of the shipments it carries, every ``eta_interval_s``."""
+        last = self._eta_at.get(vessel_id)
+        if last is not None and point.time_s - last < self.rules.eta_interval_s:
+            return
+        self._eta_at[vessel_id] = point.time_s
+        speed = point.speed_kn if point.speed_kn is not None and point.speed_kn >= 1.0 else None
+        speed_kn = speed or self.rules.service_speed_kn
+        at = as_datetime(point.time_s)
+        hours: dict[str, float | None] = {}
+        for shipment in shipments:
+            pod = shipment.port_of_discharge_locode
+            if shipment.pod_ata_at is not None or not _known(pod):
+                continue
+            if pod not in hours:
+                hours[pod] = _hours_to(point, pod, speed_kn)
+            remaining = hours[pod]
+            if remaining is None:
+                continue
+            out.estimates += record_arrival_estimate(
+                session,
+                shipment,
+                at + timedelta(hours=remaining),
+                vessel_id=vessel_id,
+                voyage_number=shipment.pod_voyage_number,
+                data_source="ais",
+                threshold=self.rules.eta_threshold,
+                now=now,
+            )
+
+
+@dataclass(frozen=True, slots=True)
+class _Move:
+    """The point at which a vessel's port area changed, and whether it was the first seen."""
+
+    vessel_id: str
+    point: PositionReport
+    first_sighting: bool
+    now: datetime
+
+
+def _hours_to(point: PositionReport, locode: str, speed_kn: float) -> float | None:
+    """Sailing time from the point to ``locode`` by the engine's sea route (None: no route)."""
+    try:
+        return route((point.lon, point.lat), locode).distance_nm / speed_kn
+    except RoutingError:
+        return None
+
+
+def _known(locode: str) -> bool:
+    try:
+        get_port(locode)
+    except UnknownPortError:
+        return False
+    return True

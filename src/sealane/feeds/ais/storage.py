@@ -1,0 +1,222 @@
+"""Bulk reads and writes of the AIS ingest: vessels by MMSI, last stored points, new track points.
+
+PostgreSQL gets the points through ``COPY``; SQLite through one ``executemany`` insert. Both run
+inside the caller's transaction, so a batch is stored whole or not at all.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import time
+from collections.abc import Iterable, Sequence
+from datetime import UTC, datetime
+
+from sqlalchemy import Table, func, insert, select
+from sqlalchemy.orm import Session
+
+from ...store.models import FeedCheckpoint, Vessel, VesselPosition, new_id
+from .reports import PositionReport
+from .tracks import Track
+
+_POSITIONS: Table = VesselPosition.__table__  # type: ignore[assignment]
+_VESSELS: Table = Vessel.__table__  # type: ignore[assignment]
+#: Parameters per IN (...) list, well under every driver's limit.
+CHUNK = 500
+INSERT_SQL = (
+    "INSERT INTO vessel_positions (id, vessel_id, latitude, longitude, speed_knots,"
+    " heading_degrees, course_degrees, timestamp) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
+)
+MOVE_SQL = (
+    "UPDATE vessels SET latitude = ?, longitude = ?, nautical_speed_knots = ?,"
+    " navigational_heading_degrees = ?, position_timestamp = ? WHERE id = ?"
+)
+MOVE_UNNEST_SQL = (
+    "UPDATE vessels AS v SET latitude = u.lat, longitude = u.lon, nautical_speed_knots = u.speed,"
+    " navigational_heading_degrees = u.heading, position_timestamp = u.at"
+    " FROM unnest(%s::float8[], %s::float8[], %s::float8[], %s::float8[], %s::timestamptz[],"
+    " %s::varchar[]) AS u(lat, lon, speed, heading, at, id) WHERE v.id = u.id"
+)
+_LOW_62 = (1 << 62) - 1
+COPY_SQL = (
+    "COPY vessel_positions (id, vessel_id, latitude, longitude, speed_knots, heading_degrees,"
+    " course_degrees, timestamp) FROM STDIN"
+)
+
+
+def as_datetime(time_s: float) -> datetime:
+    """UNIX seconds as an aware UTC datetime."""
+    return datetime.fromtimestamp(time_s, UTC)
+
+
+def _chunks(values: Sequence[str]) -> Iterable[Sequence[str]]:
+    for start in range(0, len(values), CHUNK):
+        yield values[start : start + CHUNK]
+
+
+def load_tracks(session: Session, mmsis: Iterable[int]) -> dict[int, Track]:
+    """The track state of the vessels with these MMSIs: latest fix and last stored point."""
+    keys = sorted({str(m) for m in mmsis})
+    tracks: dict[int, Track] = {}
+    for part in _chunks(keys):
+        rows = session.execute(
+            select(
+                _VESSELS.c.mmsi,
+                _VESSELS.c.id,
+                _VESSELS.c.longitude,
+                _VESSELS.c.latitude,
+                _VESSELS.c.position_timestamp,
+            )
+            .where(_VESSELS.c.mmsi.in_(part))
+            .order_by(_VESSELS.c.imo.is_(None), _VESSELS.c.id)  # a duplicated MMSI: IMO first
+        )
+        for mmsi, vessel_id, lon, lat, at in rows:
+            if int(mmsi) in tracks:
+                continue
+            track = Track(vessel_id)
+            if at is not None and lon is not None and lat is not None:
+                track.last_s, track.last_lon, track.last_lat = _seconds(at), lon, lat
+                track.coslat = math.cos(math.radians(lat))
+            tracks[int(mmsi)] = track
+    _load_stored(session, {t.vessel_id: t for t in tracks.values()})
+    return tracks
+
+
+def _load_stored(session: Session, by_vessel: dict[str, Track]) -> None:
+    """Set each track's last stored point (time and course) from ``vessel_positions``."""
+    for part in _chunks(sorted(by_vessel)):
+        newest = (
+            select(_POSITIONS.c.vessel_id, func.max(_POSITIONS.c.timestamp).label("newest"))
+            .where(_POSITIONS.c.vessel_id.in_(part))
+            .group_by(_POSITIONS.c.vessel_id)
+            .subquery()
+        )
+        rows = session.execute(
+            select(
+                VesselPosition.vessel_id, VesselPosition.timestamp, VesselPosition.course_degrees
+            ).join(
+                newest,
+                (VesselPosition.vessel_id == newest.c.vessel_id)
+                & (VesselPosition.timestamp == newest.c.newest),
+            )
+        )
+        for vessel_id, at, course in rows:
+            track = by_vessel[vessel_id]
+            track.stored_s, track.stored_course = _seconds(at), course
+            if track.last_s is None or track.stored_s > track.last_s:
+                track.last_s = track.stored_s
+
+
+def create_vessels(session: Session, mmsis: Iterable[int]) -> None:
+    """A vessel row for each MMSI, named after it until its static data names it."""
+    rows = [{"id": new_id(), "name": placeholder_name(m), "mmsi": str(m)} for m in sorted(mmsis)]
+    if rows:
+        session.execute(insert(_VESSELS), rows)
+
+
+def placeholder_name(mmsi: int) -> str:
+    """The name of a vessel known only by its MMSI."""
+    return f"MMSI {mmsi}"
+
+
+def write_points(session: Session, points: list[tuple[str, PositionReport]]) -> None:
+    """Insert track points ``(vessel_id, report)``: COPY on PostgreSQL, executemany on SQLite.
+
+    Both go to the driver directly: the per-row parameter processing of SQLAlchemy would cost
+    more than the insert. Times are stored as SQLAlchemy stores them (UTC).
+    """
+    if not points:
+        return
+    connection = session.connection()
+    postgres = connection.dialect.name == "postgresql"
+    stamp = as_datetime if postgres else _sqlite_time
+    ids = time_ordered_ids(len(points))
+    rows = [
+        (
+            ids[i],
+            vessel_id,
+            p.lat,
+            p.lon,
+            p.speed_kn,
+            p.course_deg if p.heading_deg is None else float(p.heading_deg),
+            p.course_deg,
+            stamp(p.time_s),
+        )
+        for i, (vessel_id, p) in enumerate(points)
+    ]
+    driver = connection.connection.driver_connection
+    assert driver is not None
+    if postgres:
+        with driver.cursor() as cursor, cursor.copy(COPY_SQL) as copy:
+            for row in rows:
+                copy.write_row(row)
+    else:
+        driver.executemany(INSERT_SQL, rows)
+
+
+def move_vessels(session: Session, latest: dict[str, PositionReport]) -> None:
+    """Set each vessel's latest position fields to its newest stored report (one executemany)."""
+    if not latest:
+        return
+    connection = session.connection()
+    postgres = connection.dialect.name == "postgresql"
+    stamp = as_datetime if postgres else _sqlite_time
+    rows = [
+        (
+            p.lat,
+            p.lon,
+            p.speed_kn,
+            p.course_deg if p.heading_deg is None else float(p.heading_deg),
+            stamp(p.time_s),
+            vessel_id,
+        )
+        for vessel_id, p in latest.items()
+    ]
+    driver = connection.connection.driver_connection
+    assert driver is not None
+    if postgres:  # one statement for the batch: the columns as arrays, unnested
+        with driver.cursor() as cursor:
+            cursor.execute(MOVE_UNNEST_SQL, [list(column) for column in zip(*rows, strict=True)])
+    else:
+        driver.executemany(MOVE_SQL, rows)
+
+
+def time_ordered_ids(count: int) -> list[str]:
+    """``count`` new ids in the UUID version 7 layout: a millisecond time prefix, then random.
+
+    Track points arrive by the thousand; ids that sort by time go to the end of the primary
+    key's index instead of to random pages of it (uuid4), which PostgreSQL inserts much faster.
+    """
+    prefix = (time.time_ns() // 1_000_000) << 80 | 0x7 << 76
+    noise = os.urandom(10 * count)
+    found = []
+    for i in range(count):
+        r = int.from_bytes(noise[10 * i : 10 * i + 10], "big")
+        value = prefix | (r >> 68) << 64 | 0b10 << 62 | (r & _LOW_62)
+        text = f"{value:032x}"
+        found.append(f"{text[:8]}-{text[8:12]}-{text[12:16]}-{text[16:20]}-{text[20:]}")
+    return found
+
+
+def _sqlite_time(time_s: float) -> str:
+    """UNIX seconds as SQLAlchemy's SQLite datetime text (UTC, microseconds)."""
+    return datetime.fromtimestamp(time_s, UTC).strftime("%Y-%m-%d %H:%M:%S.%f")
+
+
+def read_checkpoint(session: Session, source: str) -> int:
+    """The committed position of ``source`` (0 when it never committed a batch)."""
+    row = session.get(FeedCheckpoint, source)
+    return 0 if row is None else row.position
+
+
+def save_checkpoint(session: Session, source: str, position: int, now: datetime) -> None:
+    """Record that ``source`` is done up to ``position`` (in the batch's own transaction)."""
+    row = session.get(FeedCheckpoint, source)
+    if row is None:
+        session.add(FeedCheckpoint(source=source, position=position, updated_at=now))
+    else:
+        row.position, row.updated_at = position, now
+
+
+def _seconds(at: datetime) -> float:
+    return at.timestamp()

@@ -1,0 +1,309 @@
+"""Multi-leg container itineraries: port calls -> sea-lane legs with distances, durations and times.
+
+A container sails from its port of lading (POL) through transshipment ports (TS1, TS2, ...) to its
+port of discharge (POD), on one vessel per leg. Each leg is a :func:`~.routes.route` between two
+port calls; at a speed it takes the route's length at that speed, and the container stays
+``dwell_h`` hours at each transshipment port between two legs (default ``DEFAULT_DWELL_H``).
+Given a departure time from the POL, every call gets an estimated arrival and departure.
+Where the vessel of a leg is at sea, :meth:`Itinerary.at_sea` splits that leg at its position
+(see :mod:`.progress`).
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, replace
+from datetime import UTC, datetime, timedelta
+from itertools import pairwise
+from typing import TYPE_CHECKING, Any
+
+from .errors import InvalidSpeedError, InvalidTimeError, RoutingError
+from .passages import Passage, closed_passages
+from .ports import Port, get_port
+from .routes import Route, route
+from .voyage import OFF_PATH_NM, service_speed
+
+if TYPE_CHECKING:
+    import geopandas
+
+    from .progress import Progress
+    from .routes import LocationLike
+
+#: Hours a container stays at a transshipment port between two legs when none is given: about
+#: one day, a container vessel's usual stay at berth for cargo operations.
+DEFAULT_DWELL_H = 24.0
+
+
+class InvalidItineraryError(RoutingError):
+    """Port calls that make no itinerary: fewer than two, a port called twice in a row, or
+    per-leg / per-call values whose count does not match."""
+
+    code = "invalid_itinerary"
+    title = "Invalid itinerary"
+
+
+@dataclass(frozen=True, slots=True)
+class PortCall:
+    """One port of an itinerary, with its estimated times (UTC, ``None`` when not timed).
+
+    ``sequence`` counts from 1 at the POL; ``label`` is ``POL``, ``TS1``, ``TS2``, ... or ``POD``.
+    The POL has no arrival and the POD no departure.
+    """
+
+    sequence: int
+    port: Port
+    label: str
+    arrival_at: datetime | None
+    departure_at: datetime | None
+
+
+@dataclass(frozen=True, slots=True)
+class Leg:
+    """The sea-lane route between two consecutive port calls, sailed at ``speed_kn``.
+
+    ``sequence`` is the sequence of its departure call (1 for the leg leaving the POL).
+    """
+
+    sequence: int
+    origin: Port
+    destination: Port
+    route: Route
+    speed_kn: float
+    departure_at: datetime | None
+    arrival_at: datetime | None
+
+    @property
+    def distance_nm(self) -> float:
+        """Length of the leg in nautical miles."""
+        return self.route.distance_nm
+
+    @property
+    def duration_h(self) -> float:
+        """Hours at sea: the leg's length at its speed."""
+        return self.route.distance_nm / self.speed_kn
+
+
+@dataclass(frozen=True, slots=True)
+class Itinerary:
+    """Port calls in order and the legs between them, with estimated times when departed_at
+    was given. ``dwell_h`` holds the stay at each call (0 at the POL and the POD)."""
+
+    calls: tuple[PortCall, ...]
+    legs: tuple[Leg, ...]
+    dwell_h: tuple[float, ...]
+    avoid: tuple[str, ...]
+    allow_arctic: bool
+
+    @property
+    def distance_m(self) -> float:
+        """Sum of the legs' lengths, metres."""
+        return sum(leg.route.distance_m for leg in self.legs)
+
+    @property
+    def distance_nm(self) -> float:
+        """Sum of the legs' lengths, nautical miles."""
+        return sum(leg.distance_nm for leg in self.legs)
+
+    @property
+    def duration_h(self) -> float:
+        """Hours from the POL's departure to the POD's arrival: legs at sea plus port stays."""
+        return sum(leg.duration_h for leg in self.legs) + sum(self.dwell_h)
+
+    @property
+    def departed_at(self) -> datetime | None:
+        """Departure from the POL (UTC), or None for an untimed itinerary."""
+        return self.calls[0].departure_at
+
+    @property
+    def eta(self) -> datetime | None:
+        """Estimated arrival at the POD (UTC), or None for an untimed itinerary."""
+        return self.calls[-1].arrival_at
+
+    def at_port(self, call: int, *, departs_at: datetime | None = None) -> Progress:
+        """The container at port call ``call`` (index into ``calls``): the legs before it sailed,
+        the rest to come, leaving at ``departs_at`` (default: the call's estimated departure)."""
+        from .progress import at_port
+
+        return at_port(self, call, departs_at=departs_at)
+
+    def at_sea(
+        self,
+        leg: int,
+        position: LocationLike,
+        at: datetime,
+        *,
+        speed_kn: float | None = None,
+        step_s: float = 60.0,
+        off_path_nm: float = OFF_PATH_NM,
+    ) -> Progress:
+        """The container on leg ``leg`` (index into ``legs``), its vessel at ``position`` (lon,
+        lat) at time ``at``, sailing on at ``speed_kn`` (default: the leg's speed)."""
+        from .progress import at_sea
+
+        return at_sea(
+            self, leg, position, at, speed_kn=speed_kn, step_s=step_s, off_path_nm=off_path_nm
+        )
+
+    def to_geojson(self) -> dict[str, Any]:
+        """The itinerary before departure as an RFC 7946 FeatureCollection (see
+        :meth:`.progress.Progress.to_geojson`)."""
+        return self.at_port(0).to_geojson()
+
+    def to_geodataframe(self) -> geopandas.GeoDataFrame:
+        """One row per leg with its route as geometry (needs the ``geo`` extra)."""
+        from .interop import legs_frame
+
+        return legs_frame(self.legs)
+
+
+def itinerary(
+    port_calls: Sequence[str | Port],
+    *,
+    speed_kn: float | Sequence[float | None] | None = None,
+    dwell_h: float | Sequence[float] = DEFAULT_DWELL_H,
+    avoid: Iterable[str | Passage] = (),
+    allow_arctic: bool = False,
+    departed_at: datetime | None = None,
+) -> Itinerary:
+    """The itinerary through ``port_calls`` (LOCODEs, port ids or :class:`Port`), in order.
+
+    ``speed_kn`` is one speed or one per leg (``None`` or below 1 kn: the service speed);
+    ``dwell_h`` one stay or one per transshipment port; ``departed_at`` (naive means UTC) times
+    every call. ``avoid`` and ``allow_arctic`` apply to every leg as in :func:`~.routes.route`.
+
+    >>> trip = itinerary(["CNSHA", "SGSIN", "NLRTM"], speed_kn=18,
+    ...                  departed_at=datetime(2026, 3, 1, tzinfo=UTC))
+    >>> [call.label for call in trip.calls], round(trip.distance_nm)
+    (['POL', 'TS1', 'POD'], 10591)
+    >>> trip.calls[1].arrival_at.isoformat(timespec="minutes")
+    '2026-03-06T02:18+00:00'
+    """
+    ports = _ports(port_calls)
+    speeds = _per_leg_speeds(speed_kn, len(ports) - 1)
+    stays = _dwells(dwell_h, len(ports))
+    closed = tuple(sorted(p.value for p in closed_passages(avoid, allow_arctic=True)))
+    legs = tuple(
+        Leg(
+            i + 1,
+            origin,
+            destination,
+            route(origin, destination, avoid=closed, allow_arctic=allow_arctic),
+            speeds[i],
+            None,
+            None,
+        )
+        for i, (origin, destination) in enumerate(pairwise(ports))
+    )
+    calls = tuple(
+        PortCall(i + 1, port, _label(i, len(ports)), None, None) for i, port in enumerate(ports)
+    )
+    calls, legs = scheduled(calls, legs, stays, 0, departure_at=_utc(departed_at, "departed_at"))
+    return Itinerary(calls, legs, stays, closed, allow_arctic)
+
+
+def scheduled(
+    calls: tuple[PortCall, ...],
+    legs: tuple[Leg, ...],
+    dwell_h: tuple[float, ...],
+    first: int,
+    *,
+    arrival_at: datetime | None = None,
+    departure_at: datetime | None = None,
+) -> tuple[tuple[PortCall, ...], tuple[Leg, ...]]:
+    """Calls and legs re-timed from call ``first`` on, which arrives at ``arrival_at`` (kept when
+    None) and leaves at ``departure_at`` (default: a given arrival plus the stay, else the time
+    it had); every later call follows at the legs' speeds. Earlier calls and legs are kept."""
+    new_calls, new_legs = list(calls), list(legs)
+    arrival = arrival_at if arrival_at is not None else calls[first].arrival_at
+    if departure_at is not None:
+        departure: datetime | None = departure_at
+    elif arrival_at is not None:
+        departure = arrival_at + _hours(dwell_h[first])
+    else:
+        departure = calls[first].departure_at
+    for i in range(first, len(calls)):
+        if i == len(calls) - 1:
+            new_calls[i] = replace(calls[i], arrival_at=arrival, departure_at=None)
+            break
+        new_calls[i] = replace(calls[i], arrival_at=arrival, departure_at=departure)
+        leg = legs[i]
+        arrival = departure + _hours(leg.duration_h) if departure else None
+        new_legs[i] = replace(leg, departure_at=departure, arrival_at=arrival)
+        departure = arrival + _hours(dwell_h[i + 1]) if arrival else None
+    return tuple(new_calls), tuple(new_legs)
+
+
+def _ports(port_calls: Sequence[str | Port]) -> list[Port]:
+    """The ports called at; at least two, never the same one twice in a row."""
+    if isinstance(port_calls, str) or not isinstance(port_calls, Sequence):
+        raise InvalidItineraryError(f"port_calls must be a sequence of ports, got {port_calls!r}")
+    if len(port_calls) < 2:
+        raise InvalidItineraryError(
+            f"an itinerary needs at least 2 port calls, got {len(port_calls)}"
+        )
+    ports = []
+    for i, call in enumerate(port_calls):
+        if isinstance(call, Port):
+            ports.append(call)
+        elif isinstance(call, str):
+            ports.append(get_port(call))
+        else:
+            raise InvalidItineraryError(f"port_calls[{i}] must be a LOCODE, port id or Port")
+    for i, (a, b) in enumerate(pairwise(ports)):
+        if a.locode == b.locode:
+            raise InvalidItineraryError(f"port_calls[{i}] and [{i + 1}] are both {a.locode}")
+    return ports
+
+
+def _per_leg_speeds(speed_kn: float | Sequence[float | None] | None, legs: int) -> list[float]:
+    """One speed per leg in knots (:func:`plan_speed` of each)."""
+    values = list(speed_kn) if isinstance(speed_kn, Sequence) else [speed_kn] * legs
+    if len(values) != legs:
+        raise InvalidItineraryError(f"speed_kn has {len(values)} values for {legs} legs")
+    return [plan_speed(value) for value in values]
+
+
+def plan_speed(speed_kn: float | None) -> float:
+    """The speed to plan with, in knots: as :func:`~.voyage.service_speed` (None or below 1 kn
+    is the service speed), but a negative speed is an error rather than a missing one."""
+    if speed_kn is not None and _is_number(speed_kn) and speed_kn < 0:
+        raise InvalidSpeedError(f"speed must not be negative, got {speed_kn!r} kn")
+    return service_speed(speed_kn)
+
+
+def _dwells(dwell_h: float | Sequence[float], calls: int) -> tuple[float, ...]:
+    """Hours at each call: 0 at the POL and POD, the given stay(s) at the others."""
+    values = list(dwell_h) if isinstance(dwell_h, Sequence) else [dwell_h] * (calls - 2)
+    if len(values) != calls - 2:
+        raise InvalidItineraryError(f"dwell_h has {len(values)} values for {calls - 2} stays")
+    for value in values:
+        if not (_is_number(value) and math.isfinite(value) and value >= 0):
+            raise InvalidItineraryError(f"dwell_h must be hours >= 0, got {value!r}")
+    return (0.0, *(float(v) for v in values), 0.0)
+
+
+def _hours(hours: float) -> timedelta:
+    """``hours`` as a timedelta rounded to the millisecond (the resolution of the positions)."""
+    return timedelta(milliseconds=round(hours * 3_600_000))
+
+
+def _label(index: int, calls: int) -> str:
+    """POL, TS1, TS2, ..., POD."""
+    if index == 0:
+        return "POL"
+    return "POD" if index == calls - 1 else f"TS{index}"
+
+
+def _is_number(value: object) -> bool:
+    return isinstance(value, numbers.Real) and not isinstance(value, bool)
+
+
+def _utc(moment: datetime | None, what: str) -> datetime | None:
+    """``moment`` in UTC (naive taken as UTC); None stays None."""
+    if moment is None:
+        return None
+    if not isinstance(moment, datetime):
+        raise InvalidTimeError(f"{what} must be a datetime, got {moment!r}")
+    return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)

@@ -1,0 +1,80 @@
+"""Domain errors of the application layer; each shell turns them into its own form in one place.
+
+The API makes them JSON:API error documents, the MCP server tool errors and the web app error
+pages. ``field`` names the offending input by the application layer's own name for it (a body
+attribute such as ``request_number``, a query input such as ``port_id``), so a shell can point at
+it however its protocol does.
+"""
+
+from __future__ import annotations
+
+#: Ids and numbers echoed back in messages are cut to this many characters.
+ECHO_CHARS = 80
+
+
+def echo(value: str) -> str:
+    """``value`` quoted for a message, cut so a huge input is never echoed whole."""
+    if len(value) <= ECHO_CHARS:
+        return repr(value)
+    return repr(value[:ECHO_CHARS]) + f" (cut, {len(value)} characters)"
+
+
+class ServiceError(Exception):
+    """A query or command that cannot be done: ``detail`` for people, ``code`` for programs."""
+
+    code = "error"
+
+    def __init__(self, detail: str, *, code: str | None = None, field: str | None = None) -> None:
+        super().__init__(detail)
+        self.detail = detail
+        if code is not None:
+            self.code = code
+        self.field = field
+
+
+class InvalidInput(ServiceError):
+    """A value the caller gave is malformed or not allowed (``field`` says which)."""
+
+    code = "invalid"
+
+
+class Unprocessable(ServiceError):
+    """The input is well formed but the request cannot be done (an unknown port, no sea route)."""
+
+    code = "unprocessable"
+
+
+class NotFound(ServiceError):
+    """No such object in the caller's account (another account's objects are not found either)."""
+
+    code = "not_found"
+
+    def __init__(self, kind: str, key: str, *, by: str = "id") -> None:
+        super().__init__(f"no {kind} with {by} {echo(key)}")
+        self.kind = kind
+        self.key = key
+
+
+class FeatureDisabled(ServiceError):
+    """The account lacks a paid feature the request needs."""
+
+    code = "routing_disabled"
+
+
+class Unauthenticated(ServiceError):
+    """No credential, or one that is not valid."""
+
+    code = "unauthorized"
+
+
+class RateLimited(ServiceError):
+    """Too many requests in the window; ``retry_after_s`` says when the next is admitted."""
+
+    code = "rate_limited"
+
+    def __init__(self, detail: str, *, retry_after_s: float) -> None:
+        super().__init__(detail)
+        self.retry_after_s = retry_after_s
+
+
+ROUTING_DISABLED = "Routing data feature is not enabled for this account"

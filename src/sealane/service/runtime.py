@@ -1,0 +1,152 @@
+"""A running service, wired from its settings: database, key checks, tracking, webhook delivery.
+
+Every shell builds one :class:`Runtime` (the API app, the MCP server, the web app, the worker
+command) and passes its :attr:`Runtime.context` to the use cases; nothing here speaks HTTP.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from sqlalchemy import Engine
+from sqlalchemy.orm import Session, sessionmaker
+
+from ..clock import Clock, SystemClock
+from ..config import Settings
+from ..jsonapi import notification_body
+from ..store.database import make_engine, session_factory, transaction
+from ..store.migrate import upgrade
+from ..store.models import WebhookNotification
+from ..store.seed import load_reference_data
+from ..tracking.carriers import SimulatedCarrier
+from ..tracking.poller import Poller
+from ..tracking.service import TrackingService
+from ..webhooks.delivery import DeliveryWorker
+from .access import Caller, Gatekeeper
+from .context import REFRESH_PER_MINUTE, ServiceContext
+from .keycache import KeyCache
+from .notifications import load_notifications
+from .ratelimit import RateLimiter
+
+
+@dataclass
+class Runtime:
+    """The parts of one running service, and the background pollers that drive them."""
+
+    context: ServiceContext
+    gate: Gatekeeper
+    tracking: TrackingService
+    webhooks: DeliveryWorker
+    pollers: list[Poller] = field(default_factory=list)
+
+    # Short names for what tests and shells reach for most.
+    @property
+    def settings(self) -> Settings:
+        """The settings the service runs with."""
+        return self.context.settings
+
+    @property
+    def sessions(self) -> sessionmaker[Session]:
+        """The database sessions."""
+        return self.context.sessions
+
+    @property
+    def engine(self) -> Engine:
+        """The database engine."""
+        return self.context.engine
+
+    @property
+    def clock(self) -> Clock:
+        """The service's clock."""
+        return self.context.clock
+
+    @property
+    def keys(self) -> KeyCache[Caller]:
+        """The cache of checked API keys."""
+        return self.gate.keys
+
+    def start(self) -> None:
+        """Start the background pollers (tracking and webhook delivery), if any."""
+        for poller in self.pollers:
+            poller.start()
+
+    def stop(self) -> None:
+        """Stop the pollers and release the delivery worker's connections."""
+        for poller in self.pollers:
+            poller.stop()
+        self.webhooks.close()
+
+
+def build_runtime(
+    settings: Settings,
+    *,
+    clock: Clock | None = None,
+    migrate: bool = True,
+    poll_interval_s: float | None = None,
+    webhook_lease_s: float = 120.0,
+) -> Runtime:
+    """The service for ``settings``; the database schema is brought up to date first.
+
+    With ``poll_interval_s``, background pollers advance tracking and deliver webhooks once
+    :meth:`Runtime.start` is called; without, callers run ``runtime.tracking.tick()`` themselves.
+    ``webhook_lease_s`` is how long a claimed notification stays with this process's worker.
+    """
+    engine = make_engine(settings.database_url)
+    if migrate:
+        upgrade(engine)
+        with transaction(session_factory(engine)) as session:
+            load_reference_data(session)
+    the_clock = clock or SystemClock()
+    carriers = {"TEST": SimulatedCarrier()}
+    context = ServiceContext(
+        settings,
+        engine,
+        session_factory(engine),
+        the_clock,
+        carriers=carriers,
+        refresh_limiter=RateLimiter(engine, REFRESH_PER_MINUTE, the_clock),
+        started_at=the_clock.now(),
+    )
+    gate = Gatekeeper(
+        context.sessions,
+        KeyCache(settings.auth_cache_seconds, the_clock),
+        RateLimiter(engine, settings.rate_limit_per_minute, the_clock),
+        RateLimiter(engine, settings.auth_failures_per_minute, the_clock),
+    )
+    tracking = TrackingService(context.sessions, the_clock, carriers)
+    webhooks = delivery_worker(settings, context.sessions, the_clock, lease_s=webhook_lease_s)
+    pollers = (
+        [Poller(tracking, poll_interval_s), Poller(webhooks, poll_interval_s)]
+        if poll_interval_s
+        else []
+    )
+    return Runtime(context, gate, tracking, webhooks, pollers)
+
+
+def delivery_worker(
+    settings: Settings, sessions: sessionmaker[Session], clock: Clock, *, lease_s: float = 120.0
+) -> DeliveryWorker:
+    """The webhook delivery worker configured by ``settings``.
+
+    ``lease_s`` is how long a claimed notification stays with this worker; after a crash it is
+    sent again once the lease runs out (keep it above the 10 s delivery timeout).
+    """
+    return DeliveryWorker(
+        sessions,
+        clock,
+        render=notification_renderer(settings.base_url),
+        schedule=settings.webhook_retry_schedule,
+        allow_private=settings.webhook_allow_private,
+        lease_s=lease_s,
+    )
+
+
+def notification_renderer(base_url: str) -> Callable[[Session, WebhookNotification], bytes]:
+    """The body of each notification, rendered once when it is created."""
+
+    def render(session: Session, row: WebhookNotification) -> bytes:
+        record = load_notifications(session, [row], ("reference_object",))[0]
+        return notification_body(record, base_url)
+
+    return render

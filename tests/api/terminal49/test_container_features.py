@@ -1,0 +1,81 @@
+"""Containers: raw events (the carrier's milestones, planned ones estimated), the new fields, a
+refresh from the carrier limited to ten a minute, and what transport events include."""
+
+from __future__ import annotations
+
+from tests.api.jsonapi_asserts import assert_error
+
+from .world import World, document, fresh
+
+
+def test_raw_events__past_then_estimated_with_stable_ids(world: World) -> None:
+    attributes = {"request_type": "bill_of_lading", "request_number": fresh("TEST"), "scac": "TEST"}
+    made = world.made("POST", "/tracking_requests", document("tracking_request", attributes))
+    world.tick()
+    request = world.get(f"/tracking_requests/{made['id']}").json()["data"]
+    shipment = world.get(f"/shipments/{request['relationships']['tracked_object']['data']['id']}")
+    container = shipment.json()["data"]["relationships"]["containers"]["data"][0]["id"]
+    first = world.get(f"/containers/{container}/raw_events").json()["data"]
+    flags = [event["attributes"]["estimated"] for event in first]
+    assert False in flags and True in flags, "a voyage under way has a past and a plan"
+    assert flags == sorted(flags), "the past comes first"
+    stamps = [event["attributes"]["timestamp"] for event in first]
+    assert stamps == sorted(stamps)
+    assert [e["attributes"]["index"] for e in first] == list(range(len(first)))
+    again = world.get(f"/containers/{container}/raw_events").json()["data"]
+    assert [e["id"] for e in again] == [e["id"] for e in first]
+    berthed = [e for e in first if e["attributes"]["original_event"] == "Vessel berthed"]
+    assert berthed and berthed[0]["attributes"]["event"] is None  # not a raw event name
+    for event in first:
+        estimated = event["attributes"]["estimated"]
+        assert (event["attributes"]["estimated_at"] is not None) is estimated
+        assert (event["attributes"]["actual_at"] is not None) is not estimated
+
+
+def test_container__new_fields(world: World) -> None:
+    data = world.get(f"/containers/{world.ids['container']}").json()["data"]
+    attributes = data["attributes"]
+    assert attributes["import_deadlines"]["pickup_lfd_terminal"] == attributes["pickup_lfd"]
+    assert (
+        attributes["pod_arrived_at"] is not None and attributes["terminal_checked_at"] is not None
+    )
+    assert data["relationships"]["pickup_facility"] == data["relationships"]["pod_terminal"]
+
+
+def test_refresh__ten_a_minute_then_429_with_retry_after(world: World) -> None:
+    world.clock.advance(61)
+    url = f"/containers/{world.ids['container_2']}/refresh"
+    answers = [world.send("PATCH", url) for _ in range(10)]
+    assert [a.status_code for a in answers] == [200] * 10
+    assert answers[0].json()["message"].startswith("container ")
+    refused = world.send("PATCH", url)
+    assert_error(refused, 429, code="rate_limited")
+    assert 1 <= int(refused.headers["retry-after"]) <= 60
+    assert world.get(f"/containers/{world.ids['container_2']}").status_code == 200  # only refresh
+    world.clock.advance(61)
+    assert world.send("PATCH", url).status_code == 200
+
+
+def test_refresh__syncs_now(world: World) -> None:
+    """A refresh asks the carrier at once: the shipment's last sync is the clock's time."""
+    world.clock.advance(3600)
+    world.send("PATCH", f"/containers/{world.ids['container']}/refresh")
+    shipment = world.get(f"/shipments/{world.ids['shipment']}").json()["data"]["attributes"]
+    assert shipment["line_tracking_last_succeeded_at"] == world.clock.now().strftime(
+        "%Y-%m-%dT%H:%M:%SZ"
+    )
+
+
+def test_transport_events__include_location_and_vessel(world: World) -> None:
+    body = world.get(
+        f"/containers/{world.ids['container']}/transport_events", include="location,vessel"
+    ).json()
+    kinds = {item["type"] for item in body["included"]}
+    assert kinds == {"port", "vessel"}
+    locations = {e["relationships"]["location"]["data"]["id"] for e in body["data"]}
+    assert locations <= {item["id"] for item in body["included"] if item["type"] == "port"}
+
+
+def test_transport_events__unknown_include_400(world: World) -> None:
+    response = world.get(f"/containers/{world.ids['container']}/transport_events", include="port")
+    assert_error(response, 400, code="unknown_include", parameter="include")

@@ -1,0 +1,56 @@
+"""The demo replay: the bundled sample moves the seeded demo vessels on from where they are."""
+
+from __future__ import annotations
+
+import time
+from datetime import timedelta
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session, sessionmaker
+
+from sealane.clock import ManualClock
+from sealane.feeds.ais.demo import DemoReplay
+from sealane.feeds.ais.sample import DEMO_HOURS, demo_sample_path, demo_vessels
+from sealane.feeds.ais.tracks import distance_nm
+from sealane.store.database import transaction
+from sealane.store.models import Vessel
+from sealane.store.seed import seed_demo
+
+from .support import T0
+
+
+def test_demo_sample__bundled_and_of_the_demo_vessels() -> None:
+    text = demo_sample_path().read_text(encoding="ascii")
+    assert text.startswith("\\c:")
+    mmsis = {str(v.mmsi) for v in demo_vessels()}
+    assert len(mmsis) == 4
+
+
+def test_demo_replay__vessels_continue_from_their_seeded_positions(
+    sessions: sessionmaker[Session],
+) -> None:
+    with transaction(sessions) as session:
+        seed_demo(session, T0)
+    with sessions() as session:
+        seeded = {v.mmsi: (v.longitude, v.latitude) for v in session.scalars(select(Vessel))}
+    replay = DemoReplay(sessions, ManualClock(T0), speed=0)
+    replay.start()
+    replay.stop(timeout_s=300)
+    assert replay.report is not None and replay.report.ingest.stored > 1000
+    with sessions() as session:
+        for vessel in session.scalars(select(Vessel)):
+            assert vessel.position_timestamp is not None
+            assert vessel.position_timestamp > T0 + timedelta(hours=DEMO_HOURS - 0.1)
+            lon, lat = seeded[vessel.mmsi]
+            assert vessel.longitude is not None and vessel.latitude is not None
+            moved = distance_nm(lon, lat, vessel.longitude, vessel.latitude)
+            assert 70 < moved < 6 * 21  # about six hours at 16-20 kn, the lanes bend
+
+
+def test_demo_replay__stops_when_asked(sessions: sessionmaker[Session]) -> None:
+    replay = DemoReplay(sessions, ManualClock(T0), speed=1.0)
+    replay.start()
+    time.sleep(0.5)
+    started = time.monotonic()
+    replay.stop(timeout_s=30)
+    assert time.monotonic() - started < 5

@@ -1,0 +1,67 @@
+"""Fixtures of the application-layer tests: a runtime on a real database, callers, a fleet."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from sealane.clock import ManualClock
+from sealane.config import Settings
+from sealane.service.access import Caller
+from sealane.service.accounts import create_account
+from sealane.service.runtime import Runtime, build_runtime
+from tests.api.conftest import START
+from tests.store.conftest import BACKENDS, postgres_admin, postgres_url, schema_url
+
+__all__ = ["postgres_admin", "postgres_url"]
+
+
+@dataclass(frozen=True)
+class World:
+    """A runtime with two accounts: ``routing`` has the paid feature, ``plain`` has not."""
+
+    runtime: Runtime
+    clock: ManualClock
+    routing: Caller
+    plain: Caller
+
+
+def make_world(database_url: str) -> World:
+    """A fresh runtime on ``database_url`` with its two accounts."""
+    clock = ManualClock(START)
+    settings = Settings(
+        database_url=database_url,
+        rate_limit_per_minute=100_000,
+        base_url="http://testserver/v2",
+        webhook_allow_private=True,
+        webhook_retry_schedule=(60,),
+    )
+    runtime = build_runtime(settings, clock=clock)
+    routing = create_account(runtime.context, "Routing Co", routing=True)
+    plain = create_account(runtime.context, "Plain Co", routing=False)
+    return World(runtime, clock, Caller(routing.account_id, True), Caller(plain.account_id, False))
+
+
+@pytest.fixture
+def world(tmp_path: Path) -> Iterator[World]:
+    """A world on a SQLite file, for one test."""
+    made = make_world(f"sqlite:///{tmp_path / 'sealane.db'}")
+    yield made
+    made.runtime.stop()
+    made.runtime.engine.dispose()
+
+
+@pytest.fixture(scope="module", params=BACKENDS)
+def module_database(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[str]:
+    """A database shared by one module's tests: a SQLite file, or a PostgreSQL schema."""
+    if request.param == "sqlite":
+        yield f"sqlite:///{tmp_path_factory.mktemp('service') / 'sealane.db'}"
+        return
+    server = request.getfixturevalue("postgres_url")
+    with schema_url(server, request.getfixturevalue("postgres_admin")) as url:
+        yield url
