@@ -11,9 +11,12 @@ one chain edge between two core nodes, and a path over core nodes is unfolded ba
 from __future__ import annotations
 
 import math
+import struct
+import zipfile
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from pathlib import Path
+from typing import Literal
 
 import numpy as np
 import numpy.typing as npt
@@ -73,6 +76,7 @@ class SeaGraph:
         self.landmark_tables: list[FloatArray] = [
             np.ascontiguousarray(table, dtype=np.float64) for table in arrays["landmark_tables"]
         ]
+        self._landmarks_by_mask: dict[int, FloatArray] = {}
         arctic = [
             self.passage_names.index(n)
             for n in ("northwest", "northeast")
@@ -112,11 +116,27 @@ class SeaGraph:
             np.arange(self.chain_edge.size, dtype=np.int32)
             - (self.chain_ptr[self.edge_core[self.chain_edge]])
         )
+        self._unfold_chains()
         #: Core edge ends as (core edges, 2), rows contiguous for the search's buffers.
         self.core_ends: IntArray = np.ascontiguousarray(np.stack([self.core_u, self.core_v], 1))
         core_lon, core_lat = self.node_lon[self.core_node], self.node_lat[self.core_node]
         #: Unit vectors of the core nodes (the search's lower bounds).
         self.xyz: FloatArray = np.ascontiguousarray(unit_vectors(core_lon, core_lat))
+
+    def _unfold_chains(self) -> None:
+        """Every chain unfolded both ways, so a path is gathered by slices: for the i-th edge of
+        ``chain_edge`` (chain c, edge E[j] of its L), ``chain_steps[i]`` is that edge and
+        ``chain_heads[i]`` the node it leads to going forward (N[j + 1]); at ``i + T`` (T edges
+        in all) the same for the chain walked backwards (edge E[L - 1 - j], node N[L - 1 - j])."""
+        edges = self.chain_edge
+        ahead = self.edge_forward[edges]
+        heads = np.where(ahead, self.edge_v[edges], self.edge_u[edges])
+        tails = np.where(ahead, self.edge_u[edges], self.edge_v[edges])
+        counts = np.diff(self.chain_ptr)
+        chain = np.repeat(np.arange(counts.size), counts)
+        mirror = self.chain_ptr[chain] + self.chain_ptr[chain + 1] - 1 - np.arange(edges.size)
+        self.chain_heads: IntArray = np.concatenate([heads, tails[mirror]]).astype(np.int32)
+        self.chain_steps: IntArray = np.concatenate([edges, edges[mirror]]).astype(np.int32)
 
     @property
     def node_count(self) -> int:
@@ -145,13 +165,6 @@ class SeaGraph:
         self.indices: IntArray = np.ascontiguousarray(heads[order], dtype=np.int32)
         self.edge_ids: IntArray = np.ascontiguousarray(ids[order], dtype=np.int32)
         self.weights: FloatArray = np.ascontiguousarray(self.core_length_m[self.edge_ids])
-        n = self.node_count
-        all_tails = np.concatenate([self.edge_u, self.edge_v]).astype(np.int64)
-        all_heads = np.concatenate([self.edge_v, self.edge_u]).astype(np.int64)
-        keys = all_tails * n + all_heads
-        order = np.argsort(keys)
-        self._pair_key = keys[order]
-        self._pair_edge = np.concatenate([np.arange(self.edge_count, dtype=np.int32)] * 2)[order]
         core_keys = self.core_u.astype(np.int64) * k + self.core_v
         core_keys = np.concatenate([core_keys, self.core_v.astype(np.int64) * k + self.core_u])
         order = np.argsort(core_keys)
@@ -183,15 +196,30 @@ class SeaGraph:
 
     def edge_between(self, tails: IntArray, heads: IntArray) -> IntArray:
         """Edge id joining each (tail, head) pair of adjacent nodes (edges are unique per pair)."""
+        pair_key, pair_edge = self._pair_index()
         keys = tails.astype(np.int64) * self.node_count + heads
-        return self._pair_edge[np.searchsorted(self._pair_key, keys)]
+        return pair_edge[np.searchsorted(pair_key, keys)]
+
+    @cache  # noqa: B019 - one graph per process; the key is built on first use, not at load
+    def _pair_index(self) -> tuple[npt.NDArray[np.int64], IntArray]:
+        """Sorted (tail, head) keys of all edges both ways, and the edge of each key."""
+        n = self.node_count
+        all_tails = np.concatenate([self.edge_u, self.edge_v]).astype(np.int64)
+        all_heads = np.concatenate([self.edge_v, self.edge_u]).astype(np.int64)
+        keys = all_tails * n + all_heads
+        order = np.argsort(keys)
+        edges = np.concatenate([np.arange(self.edge_count, dtype=np.int32)] * 2)[order]
+        return keys[order], edges
 
     def landmarks_for(self, blocked: int) -> FloatArray:
         """The tightest landmark table whose bounds hold when the ``blocked`` passages are closed:
         the one computed with the largest set of passages that ``blocked`` closes too."""
-        usable = [i for i, mask in enumerate(self.landmark_masks) if mask & blocked == mask]
-        best = max(usable, key=lambda i: bin(self.landmark_masks[i]).count("1"))
-        return self.landmark_tables[best]
+        table = self._landmarks_by_mask.get(blocked)
+        if table is None:
+            usable = [i for i, mask in enumerate(self.landmark_masks) if mask & blocked == mask]
+            best = max(usable, key=lambda i: bin(self.landmark_masks[i]).count("1"))
+            table = self._landmarks_by_mask[blocked] = self.landmark_tables[best]
+        return table
 
     def snap(self, lon: float, lat: float, *, blocked: int = 0) -> Snap:
         """The nearest point of an edge not in a ``blocked`` passage, by angle on the sphere.
@@ -237,8 +265,44 @@ class SeaGraph:
 
 def load_graph(path: Path | None = None) -> SeaGraph:
     """Load a graph file written by :mod:`sealane.routing.build`."""
-    with np.load(path or data_dir() / "marnet.npz", mmap_mode="r") as archive:
-        return SeaGraph({name: archive[name] for name in archive.files})
+    return SeaGraph(mapped_npz(path or data_dir() / "marnet.npz"))
+
+
+def mapped_npz(path: Path) -> dict[str, np.ndarray]:
+    """The arrays of an uncompressed ``.npz`` file, each read straight from its place in the file
+    into an aligned array (memory-mapped when the place is aligned), skipping the zip layer's
+    chunked reads and checksums; members stored otherwise are read as usual."""
+    out: dict[str, np.ndarray] = {}
+    with zipfile.ZipFile(path) as archive, path.open("rb") as handle:
+        for info in archive.infolist():
+            name = info.filename.removesuffix(".npy")
+            if info.compress_type != zipfile.ZIP_STORED:
+                out[name] = np.load(archive.open(info))
+                continue
+            # The member's data follows its local header: 30 bytes, the name and an extra field.
+            handle.seek(info.header_offset + 26)
+            name_len, extra_len = struct.unpack("<HH", handle.read(4))
+            start = info.header_offset + 30 + name_len + extra_len
+            handle.seek(start)
+            header = (
+                np.lib.format.read_array_header_1_0
+                if np.lib.format.read_magic(handle) == (1, 0)
+                else np.lib.format.read_array_header_2_0
+            )
+            shape, fortran, dtype = header(handle)
+            order: Literal["C", "F"] = "F" if fortran else "C"
+            if dtype.hasobject:
+                handle.seek(start)
+                out[name] = np.lib.format.read_array(handle)
+            elif handle.tell() % max(dtype.alignment, 1) == 0 and 0 not in shape:
+                out[name] = np.asarray(
+                    np.memmap(path, dtype, "r", offset=handle.tell(), shape=shape, order=order)
+                )
+            else:
+                flat = np.empty(math.prod(shape), dtype=dtype)
+                handle.readinto(flat.data.cast("B"))
+                out[name] = flat.reshape(shape, order=order)
+    return out
 
 
 @cache

@@ -16,21 +16,25 @@ import numpy as np
 from .errors import NoRouteError
 from .geodesy import LOWER_BOUND_RADIUS_M, unit_vector
 from .graph import IntArray, SeaGraph, Snap
-from .search import astar
+from .search import astar, unfold
 
 
 @dataclass(frozen=True, slots=True)
 class SeaPath:
-    """Nodes sailed between two snapped points, and the length in metres along the network."""
+    """Nodes sailed between two snapped points, the network edges between consecutive nodes
+    (one fewer), and the length in metres along the network."""
 
     nodes: IntArray
+    edges: IntArray
     network_m: float
 
 
 def shortest_path(graph: SeaGraph, origin: Snap, destination: Snap, blocked: int) -> SeaPath:
     """The shortest path between two snapped points avoiding edges whose mask meets ``blocked``.
 
-    ``nodes`` are every node sailed past between the two snapped points, in order.
+    ``nodes`` are every node sailed past between the two snapped points, in order, and
+    ``edges`` the edge between each two of them (the unfolding knows them, so no lookup by node
+    pair is needed).
     """
     o_core, d_core = int(graph.edge_core[origin.edge]), int(graph.edge_core[destination.edge])
     o_at, d_at = graph.along_chain_m(origin), graph.along_chain_m(destination)
@@ -66,55 +70,101 @@ def shortest_path(graph: SeaGraph, origin: Snap, destination: Snap, blocked: int
     if found is None and not np.isfinite(direct):
         raise NoRouteError("no sea route joins these points with the passages left open")
     if found is None or direct <= found[0]:
-        return SeaPath(nodes=_along_one_chain(graph, origin, destination), network_m=float(direct))
+        nodes, edges = _along_one_chain(graph, origin, destination)
+        return SeaPath(nodes=nodes, edges=edges, network_m=float(direct))
     cost, path = found
-    core = np.frombuffer(path, dtype=np.int32) if isinstance(path, bytes) else path
-    return SeaPath(nodes=_unfold(graph, origin, destination, core), network_m=float(cost))
+    core = _int32(path)
+    nodes, edges = _unfold(graph, origin, destination, core, blocked)
+    return SeaPath(nodes=nodes, edges=edges, network_m=float(cost))
 
 
-def _along_one_chain(graph: SeaGraph, origin: Snap, destination: Snap) -> IntArray:
-    """Nodes passed between two points on the same chain, going straight along it."""
+def _along_one_chain(graph: SeaGraph, origin: Snap, destination: Snap) -> tuple[IntArray, IntArray]:
+    """Nodes passed between two points on the same chain, going straight along it, and the
+    edges between them."""
+    none = np.zeros(0, dtype=np.int32)
     if origin.edge == destination.edge:
-        return np.zeros(0, dtype=np.int32)
+        return none, none
     chain = int(graph.edge_core[origin.edge])
     nodes = graph.chain_nodes(chain, forward=True)
+    edges = graph.chain_edge[graph.chain_ptr[chain] : graph.chain_ptr[chain + 1]]
     o_at, d_at = graph.along_chain_m(origin), graph.along_chain_m(destination)
     first, last = graph.edge_position[origin.edge], graph.edge_position[destination.edge]
     if o_at <= d_at:  # nodes after the origin's edge up to the destination's edge
-        return nodes[first + 1 : last + 1]
-    return nodes[last + 1 : first + 1][::-1]
+        return nodes[first + 1 : last + 1], edges[first + 1 : last]
+    return nodes[last + 1 : first + 1][::-1], edges[last + 1 : first][::-1]
 
 
-def _unfold(graph: SeaGraph, origin: Snap, destination: Snap, core: IntArray) -> IntArray:
-    """Every node from just past the origin's snapped point to just before the destination's."""
-    first = _to_core_end(graph, origin, int(core[0]), leaving=True)
-    last = _to_core_end(graph, destination, int(core[-1]), leaving=False)[::-1]
+def _unfold(
+    graph: SeaGraph, origin: Snap, destination: Snap, core: IntArray, blocked: int
+) -> tuple[IntArray, IntArray]:
+    """Every node from just past the origin's snapped point to just before the destination's,
+    and the edge between each two of them (slices of the graph's unfolded chains)."""
+    first, first_edges = _to_core_end(graph, origin, int(core[0]))
+    last, last_edges = _from_core_end(graph, destination, int(core[-1]))
     if core.size == 1:
-        return np.concatenate([first, last]).astype(np.int32)
-    chains = graph.core_between(core[:-1], core[1:])
-    forward = graph.core_u[chains] == core[:-1]
-    starts = graph.chain_ptr[chains].astype(np.int64)
-    counts = graph.chain_ptr[chains + 1] - starts
-    step = np.arange(int(counts.sum())) - np.repeat(np.cumsum(counts) - counts, counts)
-    ahead = np.repeat(forward, counts)
-    edges = graph.chain_edge[
-        np.repeat(starts, counts) + np.where(ahead, step, np.repeat(counts, counts) - 1 - step)
-    ]
-    heads = np.where(graph.edge_forward[edges] == ahead, graph.edge_v[edges], graph.edge_u[edges])
-    return np.concatenate([first, heads, last]).astype(np.int32)
+        return np.concatenate([first, last]), np.concatenate([first_edges, last_edges])
+    nodes, edges = unfold(
+        graph.indptr,
+        graph.indices,
+        graph.weights,
+        graph.edge_ids,
+        graph.core_passages,
+        blocked,
+        graph.core_u,
+        graph.chain_ptr,
+        graph.chain_heads,
+        graph.chain_steps,
+        core,
+    )
+    return (
+        np.concatenate([first, _int32(nodes), last]),
+        np.concatenate([first_edges, _int32(edges), last_edges]),
+    )
 
 
-def _to_core_end(graph: SeaGraph, snap: Snap, end: int, *, leaving: bool) -> IntArray:
-    """Nodes from a snapped point to the core node ``end`` of its chain, that node included
-    when ``leaving`` (the path starts there) and left out otherwise (the path ends there)."""
+def _int32(array: bytes | IntArray) -> IntArray:
+    """An int32 array from the compiled kernels' bytes (or the Python twins' arrays)."""
+    return np.frombuffer(array, dtype=np.int32) if isinstance(array, bytes) else array
+
+
+def _to_core_end(graph: SeaGraph, snap: Snap, end: int) -> tuple[IntArray, IntArray]:
+    """Nodes from just past a snapped point to the core node ``end`` of its chain (included),
+    and the edge between each two of them."""
+    chain, k, size, ptr = _chain_of(graph, snap)
+    back = graph.chain_edge.size + ptr  # reversed chain: nodes N[L-1]..N[0], edges E[L-1]..E[0]
+    if _towards_v(graph, snap, chain, end):  # N[k+1]..N[L] and E[k+1]..E[L-1]
+        return graph.chain_heads[ptr + k : ptr + size], graph.chain_steps[ptr + k + 1 : ptr + size]
+    return (  # N[k]..N[0] and E[k-1]..E[0]
+        graph.chain_heads[back + size - 1 - k : back + size],
+        graph.chain_steps[back + size - k : back + size],
+    )
+
+
+def _from_core_end(graph: SeaGraph, snap: Snap, end: int) -> tuple[IntArray, IntArray]:
+    """Nodes from just past the core node ``end`` of a snapped point's chain to just before the
+    point, and the edges from ``end`` to each of them."""
+    chain, k, size, ptr = _chain_of(graph, snap)
+    back = graph.chain_edge.size + ptr
+    if _towards_v(graph, snap, chain, end):  # N[L-1]..N[k+1] and E[L-1]..E[k+1]
+        return graph.chain_heads[back : back + size - 1 - k], graph.chain_steps[
+            back : back + size - 1 - k
+        ]
+    return graph.chain_heads[ptr : ptr + k], graph.chain_steps[ptr : ptr + k]  # N[1]..N[k]
+
+
+def _chain_of(graph: SeaGraph, snap: Snap) -> tuple[int, int, int, int]:
+    """The snapped edge's chain, the edge's index in it, the chain's edge count and start."""
     chain = int(graph.edge_core[snap.edge])
-    towards_v = int(graph.core_v[chain]) == end and (
+    ptr = int(graph.chain_ptr[chain])
+    return chain, int(graph.edge_position[snap.edge]), int(graph.chain_ptr[chain + 1]) - ptr, ptr
+
+
+def _towards_v(graph: SeaGraph, snap: Snap, chain: int, end: int) -> bool:
+    """Whether the core node ``end`` is the chain's v end (for a chain from and to one core
+    node: whether the v way round is the nearer)."""
+    return int(graph.core_v[chain]) == end and (
         int(graph.core_u[chain]) != end or _nearer_v(graph, snap)
     )
-    nodes = graph.chain_nodes(chain, forward=True)
-    k = int(graph.edge_position[snap.edge])
-    part = nodes[k + 1 :] if towards_v else nodes[: k + 1][::-1]
-    return part if leaving else part[:-1] if part.size else part
 
 
 def _nearer_v(graph: SeaGraph, snap: Snap) -> bool:

@@ -269,15 +269,17 @@ def _assemble(
     elif empty.any():
         # Drop the later point of each empty segment, except the destination itself: there the
         # earlier one goes, so the route still ends exactly at the requested point.
-        keep = np.concatenate([[True], ~empty])
+        keep = np.empty(coords.shape[0], dtype=bool)
+        keep[0] = True
+        np.logical_not(empty, out=keep[1:])
         if empty[-1]:
             keep[-1] = True
-            previous = int(np.flatnonzero(keep[:-1])[-1])  # at zero distance from the end
+            previous = keep.size - 2 - int(np.argmax(keep[-2::-1]))  # zero distance from the end
             if previous > 0:
                 keep[previous] = False
-        starts = np.flatnonzero(keep)[:-1]
-        cumulative = np.concatenate([[0.0], np.cumsum(lengths)])
-        lengths = np.diff(cumulative[keep])
+        # Each kept point starts a segment that runs to the next kept point (the last is kept).
+        starts = np.flatnonzero(keep[:-1])
+        lengths = np.add.reduceat(lengths, starts)
         masks = np.bitwise_or.reduceat(masks, starts).astype(np.uint32)
         coords = coords[keep]
     for array in (coords, lengths, masks):
@@ -306,7 +308,8 @@ def sail(graph: SeaGraph, start: Location, end: Location, blocked: int) -> Leg:
         )
     a = snap_open(graph, start, blocked, "origin")
     b = snap_open(graph, end, blocked, "destination")
-    nodes = shortest_path(graph, a, b, blocked).nodes
+    path = shortest_path(graph, a, b, blocked)
+    nodes = path.nodes
     coords = np.empty((nodes.size + 4, 2))
     coords[0] = start.lon, start.lat
     coords[1] = a.lon, a.lat
@@ -316,7 +319,7 @@ def sail(graph: SeaGraph, start: Location, end: Location, blocked: int) -> Leg:
     coords[-1] = end.lon, end.lat
     # The partial legs are measured geodesically (the snap offsets are spherical fractions).
     if nodes.size:
-        edges = np.concatenate([[a.edge], graph.edge_between(nodes[:-1], nodes[1:]), [b.edge]])
+        edges = np.concatenate([[a.edge], path.edges, [b.edge]])
         p_from, p_to = coords[[0, 1, -3, -2]], coords[[1, 2, -2, -1]]
         _, _, legs = GEOD.inv(p_from[:, 0], p_from[:, 1], p_to[:, 0], p_to[:, 1])
         lengths = np.concatenate([legs[:2], graph.edge_length_m[edges[1:-1]], legs[2:]])
