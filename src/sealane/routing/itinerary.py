@@ -20,7 +20,7 @@ from itertools import pairwise
 from typing import TYPE_CHECKING, Any
 
 from .errors import InvalidSpeedError, InvalidTimeError, RoutingError
-from .passages import Passage, closed_passages
+from .passages import SMALL_CRAFT, Passage, closed_passages
 from .ports import Port, get_port
 from .routes import Route, route
 from .voyage import OFF_PATH_NM, service_speed
@@ -183,7 +183,9 @@ def itinerary(
     ports = _ports(port_calls)
     speeds = _per_leg_speeds(speed_kn, len(ports) - 1)
     stays = _dwells(dwell_h, len(ports))
-    closed = tuple(sorted(p.value for p in closed_passages(avoid, allow_arctic=True)))
+    # The passages asked to be avoided; each leg's route adds the default-closed ones itself.
+    asked = closed_passages(avoid, allow_arctic=True, allow=SMALL_CRAFT)
+    closed = tuple(sorted(p.value for p in asked))
     legs = tuple(
         Leg(
             i + 1,
