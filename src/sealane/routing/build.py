@@ -14,20 +14,19 @@ from __future__ import annotations
 import argparse
 import csv
 import json
-import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from .build_attach import Join, NetworkTargets, apply_joins, attach
 from .build_coast import coastline
 from .build_core import core_arrays
 from .build_corridors import Corridor, CorridorIndex, trace, write_geojson
 from .build_index import CELL_DEG, landmark_distances, snapping_index
+from .build_joins import add_corridors, flag_unjoined, log, placed_ports, repair_joins
 from .build_network import Network
-from .build_ports import Navigable, PortSite, corrected, searoute_ports
+from .build_ports import PortSite
 from .build_repair import CHECK_SPACING_M, RepairReport, move_land_nodes, reroute_edges
 from .build_rivers import river_lines
 from .build_tags import searoute_network, tag_passages
@@ -46,15 +45,10 @@ LANDMARK_CLOSURES: tuple[tuple[str, ...], ...] = (
 )
 
 
-def log(message: str) -> None:
-    """One line of build progress, with the wall-clock time."""
-    print(time.strftime("%H:%M:%S"), message, flush=True)
-
-
 def repaired_network(spec: dict[str, Any], corridors: list[Corridor]) -> Network:
-    """searoute's network with land nodes moved, land edges re-routed and corridors added."""
+    """searoute's network with land nodes moved and land edges re-routed (corridors not yet in:
+    the checkpoint keeps this, so corridor and port changes rebuild from it)."""
     coast = coastline()
-    names = tuple(spec["passages"])
     net = searoute_network(spec["passages"])
     index = CorridorIndex(corridors)
     report = RepairReport()
@@ -69,68 +63,7 @@ def repaired_network(spec: dict[str, Any], corridors: list[Corridor]) -> Network
     )
     for dropped in report.dropped:
         log(f"  dropped edge {dropped}")
-    targets = NetworkTargets(net)
-    joins: list[tuple[Join, int, int]] = []
-    for corridor in corridors:
-        bit = 1 << names.index(corridor.passage) if corridor.passage else 0
-        ids = net.add_chain(corridor.line, bit)
-        ends = [0] if corridor.ports else [0, -1]
-        for end in ends:
-            x, y = (float(c) for c in corridor.line[end])
-            found = attach(coast, targets, x, y, index)
-            if found is None:
-                raise ValueError(f"corridor {corridor.name!r}: an end cannot reach the network")
-            joins.append((found, 0, ids[end]))
-    apply_joins(net, joins)
     return net
-
-
-def placed_ports(net: Network, corridors: list[Corridor], names: tuple[str, ...]) -> list[PortSite]:
-    """Ports with corrected positions, moved onto water, each joined to the network (inland
-    ports and those no water path joins are flagged, not joined)."""
-    coast = coastline()
-    sites = corrected(searoute_ports(), data_dir() / "port_positions.csv")
-    navigable = Navigable(coast, corridors)
-    sites = [navigable.place(site) for site in sites]
-    log(f"ports: {sum(s.status == 'moved' for s in sites)} moved onto water")
-    targets = NetworkTargets(net)
-    index = CorridorIndex(corridors)
-    joins: list[tuple[Join, int, int]] = []
-    out: list[PortSite] = []
-    for k, site in enumerate(sites):
-        if k % 500 == 0:
-            log(f"ports: joining {k} of {len(sites)}")
-        found = (
-            None if site.status == "inland" else attach(coast, targets, site.lon, site.lat, index)
-        )
-        if found is None:
-            out.append(site if site.status == "inland" else _unjoined(site))
-            continue
-        k = int(index.which(np.array([site.lon]), np.array([site.lat]))[0])
-        passage = corridors[k].passage if k >= 0 else None
-        joins.append((found, 1 << names.index(passage) if passage else 0, -1))
-        out.append(site)
-    apply_joins(net, joins)
-    joined = sum(site.status != "inland" for site in out)
-    log(f"ports: {len(out)}, joined {joined}, inland {len(out) - joined}")
-    return out
-
-
-def _unjoined(site: PortSite) -> PortSite:
-    """A port on water that no water path joins to the network: flagged like an inland port."""
-    return PortSite(
-        site.locode, site.name, site.country_name, site.lon, site.lat, "inland", 0.0, site.source
-    )
-
-
-def flag_unjoined(net: Network, sites: list[PortSite]) -> list[PortSite]:
-    """Ports whose berth is not a node of the final network (their join was cut off with a small
-    component) are flagged inland."""
-    nodes = {(round(x, 6), round(y, 6)) for x, y in zip(net.lon, net.lat, strict=True)}
-    return [
-        s if s.status == "inland" or (round(s.lon, 6), round(s.lat, 6)) in nodes else _unjoined(s)
-        for s in sites
-    ]
 
 
 def verify(net: Network, corridors: list[Corridor]) -> int:
@@ -313,7 +246,9 @@ def main(argv: list[str] | None = None) -> None:
         write_geojson(args.out / "corridors.geojson", corridors)
         log(f"corridors: {len(corridors)} traced")
         net = checkpointed(args.checkpoint, lambda: repaired_network(spec, corridors))
+        add_corridors(net, corridors, tuple(spec["passages"]))
         sites = placed_ports(net, corridors, tuple(spec["passages"]))
+        repair_joins(net, corridors)
         net = net.compact(net.main_component())
         sites = flag_unjoined(net, sites)
         verify(net, corridors)

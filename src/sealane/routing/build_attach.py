@@ -34,6 +34,15 @@ JOIN_MARGIN_FACTOR = 1.5
 JOIN_MAX_CELLS = 400_000
 #: Most network sample points offered to one grid join.
 MAX_TARGETS = 4_000
+#: Extra straight joins of a port: edges searched within this radius (metres, or this many
+#: times the first join's gap), at most this many joins, each at least this far (degrees of
+#: bearing) from the others.
+EXTRA_RADIUS_M = 30_000.0
+EXTRA_RADIUS_FACTOR = 3.0
+EXTRA_JOINS = 3
+EXTRA_MIN_TURN_DEG = 60.0
+#: Nearest distinct edges tried for extra joins.
+EXTRA_TRIES = 48
 EARTH_RADIUS_M = 6_371_008.8
 
 
@@ -123,6 +132,55 @@ def attach(
         if found is not None:
             return targets.join_of(found[0], int(near[found[1]]))
     return None
+
+
+def extra_joins(
+    coast: Coastline, targets: NetworkTargets, lon: float, lat: float, first: Join
+) -> list[Join]:
+    """More straight water joins of a port to other edges around it, in other directions than
+    ``first`` and each other: a berth joined only to its nearest edge would send every route out
+    of the harbour that way, while ships leave by the channel facing their destination."""
+    gap_m = _distance_m(lon, lat, *(float(c) for c in first.path[-1]))
+    radius = max(EXTRA_RADIUS_M, EXTRA_RADIUS_FACTOR * gap_m)
+    bearings = [_bearing_deg(lon, lat, *(float(c) for c in first.path[1]))]
+    seen = {first.edge}
+    out: list[Join] = []
+    tried = 0
+    for k in targets.nearest(lon, lat, radius).tolist():
+        key = targets.keys[int(targets.which[k])]
+        if key in seen:
+            continue
+        seen.add(key)
+        tried += 1
+        if tried > EXTRA_TRIES or len(out) == EXTRA_JOINS:
+            break
+        tx, ty = float(targets.lon[k]), float(targets.lat[k])
+        bearing = _bearing_deg(lon, lat, tx, ty)
+        if min(abs((bearing - b + 180.0) % 360.0 - 180.0) for b in bearings) < EXTRA_MIN_TURN_DEG:
+            continue
+        s_lon, s_lat, _, _ = sample_geodesics(
+            np.array([lon]), np.array([lat]), np.array([tx]), np.array([ty]), STRAIGHT_SPACING_M
+        )
+        if coast.is_land(s_lon, s_lat).any():
+            continue
+        bearings.append(bearing)
+        out.append(targets.join_of(np.array([[lon, lat], [tx, ty]]), int(k)))
+    return out
+
+
+def _distance_m(lon1: float, lat1: float, lon2: float, lat2: float) -> float:
+    """Chord distance between two points on the mean sphere, metres (near enough for radii)."""
+    return float(np.linalg.norm(unit_vectors(lon1, lat1) - unit_vectors(lon2, lat2))) * (
+        EARTH_RADIUS_M
+    )
+
+
+def _bearing_deg(lon1: float, lat1: float, lon2: float, lat2: float) -> float:
+    """Initial great-circle bearing from point 1 to point 2, degrees clockwise from north."""
+    p1, p2, dl = np.radians(lat1), np.radians(lat2), np.radians(lon2 - lon1)
+    x = np.sin(dl) * np.cos(p2)
+    y = np.cos(p1) * np.sin(p2) - np.sin(p1) * np.cos(p2) * np.cos(dl)
+    return float(np.degrees(np.arctan2(x, y)))
 
 
 def apply_joins(net: Network, joins: list[tuple[Join, int, int]]) -> list[int]:

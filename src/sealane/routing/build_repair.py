@@ -89,13 +89,19 @@ def reroute_edges(
     corridors: CorridorIndex,
     report: RepairReport,
     only: set[tuple[int, int]] | None = None,
+    *,
+    keep: bool = False,
 ) -> set[tuple[int, int]]:
     """Replace every land-touching edge (of ``only``, if given) by a water path, or drop it (see
-    the module doc); returns the edges added."""
+    the module doc); returns the edges added. With ``keep`` (the pass after corridors and ports
+    are in), edges whose land lies only in corridors stay, and so does an edge no water path
+    replaces (it may be a port's only join; the build logs it)."""
     before = set(net.edges)
     touched = land_edges(net, coast, corridors, only)
     report.land_edges = len(touched)
     for key, only_corridor in touched.items():
+        if keep and only_corridor:
+            continue
         mask = net.edges.pop(key)
         a, b = key
         ends = ((net.lon[a], net.lat[a]), (net.lon[b], net.lat[b]))
@@ -113,5 +119,7 @@ def reroute_edges(
                 report.rerouted[mode.value] += 1
                 break
         else:
-            report.dropped.append((*ends[0], *ends[1], "no water path"))
+            if keep:
+                net.edges[key] = mask
+            report.dropped.append((*ends[0], *ends[1], "kept" if keep else "no water path"))
     return set(net.edges) - before
