@@ -37,6 +37,7 @@ bench: $(STAMP)
 	$(PY) benchmarks/positions.py
 	$(PY) benchmarks/api.py
 	$(PY) benchmarks/ais.py
+	$(PY) benchmarks/itinerary.py
 
 # Rebuild data/marnet.npz, ports.csv, corridors.geojson and landmask.npz (offline, re-runnable;
 # about 30 minutes). Needs Debian's gmt-gshhg-full for the GSHHG river and canal lines.

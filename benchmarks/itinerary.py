@@ -1,24 +1,34 @@
-"""A container's itinerary with its vessel mid-leg: the sealane engine against searoute, one run.
+"""A container's itinerary with its vessel mid-leg: the sealane engine against searoute, and the
+service's map of it against the library call, one run.
 
 Shanghai -> Singapore -> Algeciras -> Rotterdam at 18 kn, the vessel of the second leg in the
 Arabian Sea. sealane builds the itinerary, splits the vessel's leg and places the rest of it one
 position a minute; searoute routes the same three legs one by one (and, in a second row, the
-vessel's rest of the leg too). Run ``.venv/bin/python benchmarks/itinerary.py`` (``--quick`` for
-5 repeats); it prints plain-text tables and asserts nothing about timings.
+vessel's rest of the leg too). Table 3 asks a sealane service in this process (uvicorn on a
+thread, over loopback) for ``GET /v2/containers/{id}/map_geojson`` of a container stored on those
+calls, beside the library call drawing the same features. Run
+``.venv/bin/python benchmarks/itinerary.py`` (``--quick`` for 5 repeats); it prints plain-text
+tables and asserts nothing about timings.
 """
 
 from __future__ import annotations
 
 import argparse
+import http.client
+import os
 import statistics
+import sys
+import time
 from collections.abc import Callable
 from datetime import UTC, datetime
 from itertools import pairwise
 from typing import Any
 
+import orjson
 import searoute
 
 import sealane
+from _mapservice import HOST, MapService, fetch, fetch_map, map_service
 from _util import fmt, fmt_ms, fmt_pct, machine_lines, render_table, timed_s
 from sealane.routing import voyage
 from sealane.routing.graph import default_graph
@@ -145,6 +155,90 @@ def print_legs() -> None:
     )
 
 
+#: ``sealane serve`` runs with this thread switch interval (seconds); Table 3 does too.
+SERVER_SWITCH_INTERVAL_S = 0.0005
+#: The ratio of the HTTP p50 to the library call's that issue 14 aims at.
+TARGET_RATIO = 2.0
+
+
+def same_features(body: bytes) -> bool:
+    """Whether the service's map has the library call's features: types and geometries."""
+
+    def shapes(collection: dict[str, Any]) -> list[tuple[str, Any]]:
+        return [(f["properties"]["feature_type"], f["geometry"]) for f in collection["features"]]
+
+    return shapes(orjson.loads(body)) == shapes(orjson.loads(orjson.dumps(sealane_map())))
+
+
+def print_map_service(repeat: int) -> None:
+    """Table 3: the HTTP map_geojson p50 against the library call drawing the same features,
+    with the use case called in-process and a small authenticated request for scale."""
+    previous = sys.getswitchinterval()
+    sys.setswitchinterval(SERVER_SWITCH_INTERVAL_S)
+    try:
+        with map_service(sealane_itinerary(), VESSEL, VESSEL_LEG, VESSEL_AT, SPEED_KN) as service:
+            samples, body = _map_samples(service, repeat)
+    finally:
+        sys.setswitchinterval(previous)
+    labels = [
+        "library: itinerary + vessel mid-leg + map features (dict)",
+        "library, then orjson.dumps",
+        "use case container_map in-process, then orjson.dumps",
+        "HTTP GET /v2/ports/NLRTM (a request's own cost)",
+        "HTTP map_geojson, no recorded positions (the same features)",
+        f"HTTP map_geojson, {service.recorded_positions} positions recorded hourly",
+    ]
+    wall, cpu = samples
+    p50 = [statistics.median(times) * 1e3 for times in wall]
+    cpu50 = [statistics.median(times) * 1e3 for times in cpu]
+    rows = [
+        [label, fmt_ms(a), fmt(a / p50[0], 2), fmt_ms(b), fmt(b / cpu50[0], 2)]
+        for label, a, b in zip(labels, p50, cpu50, strict=True)
+    ]
+    headers = ["run", "p50 ms", "x library", "CPU p50 ms", "CPU x library"]
+    title = "Table 3: the container map over HTTP against the library call"
+    print(render_table(title, headers, rows))
+    load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
+    print(
+        f"same feature types and geometries as the library call: "
+        f"{'yes' if same_features(body) else 'NO'}; {len(body):,} bytes per map; target: HTTP "
+        f"p50 at most {TARGET_RATIO:g}x the library call's, measured {p50[4] / p50[0]:.2f}x "
+        f"(CPU {cpu50[4] / cpu50[0]:.2f}x); load average {load} on {os.cpu_count()} CPUs\n"
+    )
+
+
+def _map_samples(
+    service: MapService, repeat: int
+) -> tuple[tuple[list[list[float]], list[list[float]]], bytes]:
+    """Wall-clock and CPU seconds of each run in ``repeat`` interleaved rounds (one kept-alive
+    connection), after one untimed call each; the CPU time is the whole process's (client,
+    server loop and worker threads alike), which a loaded machine delays but does not inflate.
+    Also the body of the map with the library call's features."""
+    connection = http.client.HTTPConnection(HOST, service.port)
+    try:
+        runs: list[Callable[[], object]] = [
+            sealane_map,
+            lambda: orjson.dumps(sealane_map()),
+            lambda: service.map_in_process(service.lane_only),
+            lambda: fetch(connection, service, "/v2/ports/NLRTM"),
+            lambda: fetch_map(connection, service, service.lane_only),
+            lambda: fetch_map(connection, service, service.with_track),
+        ]
+        for fn in runs:
+            fn()
+        wall: list[list[float]] = [[] for _ in runs]
+        cpu: list[list[float]] = [[] for _ in runs]
+        for _ in range(repeat):
+            for i, fn in enumerate(runs):
+                cpu_start, wall_start = time.process_time(), time.perf_counter()
+                fn()
+                wall[i].append(time.perf_counter() - wall_start)
+                cpu[i].append(time.process_time() - cpu_start)
+        return (wall, cpu), fetch_map(connection, service, service.lane_only)
+    finally:
+        connection.close()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=20, help="timed calls per figure")
@@ -162,6 +256,7 @@ def main() -> None:
     )
     print_latency(repeat)
     print_legs()
+    print_map_service(max(repeat, 30))
 
 
 if __name__ == "__main__":

@@ -16,6 +16,7 @@ from dataclasses import replace
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
+from .cli_accounts import add_account_commands
 from .routing import Route, RoutingError, route
 
 if TYPE_CHECKING:
@@ -220,6 +221,30 @@ def cmd_serve(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_mcp(args: argparse.Namespace) -> int:
+    """``sealane mcp``: the MCP server over streamable HTTP (``/mcp``), or on stdio."""
+    import anyio
+
+    from .mcp.apps import serve_stdio, standalone_app
+
+    settings = _settings(args)
+    if args.stdio:
+        if not settings.mcp_api_token:
+            print("sealane: error: --stdio needs SERVICE_API_TOKEN (an API key)", file=sys.stderr)
+            return 2
+        anyio.run(serve_stdio, settings)
+        return 0
+    import uvicorn
+
+    if args.base_url is not None:
+        settings = replace(settings, base_url=args.base_url.rstrip("/"))
+    elif "SEALANE_BASE_URL" not in os.environ:
+        settings = replace(settings, base_url=f"http://{args.host}:{args.port}/v2")
+    app = standalone_app(settings)
+    uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level)
+    return 0
+
+
 def _print_demo(settings: Settings, keys: list[tuple[str, str]]) -> None:
     """The demo's tokens and a few requests to try."""
     base = settings.base_url
@@ -266,18 +291,6 @@ def _warn_private(settings: Settings) -> None:
             "addresses. Use it only for local development and tests.",
             file=sys.stderr,
         )
-
-
-def cmd_accounts_create(args: argparse.Namespace) -> int:
-    """``sealane accounts create NAME``: prints the new API key alone on the last line."""
-    from .service.accounts import create_account
-    from .service.runtime import build_runtime
-
-    runtime = build_runtime(_settings(args))
-    key = create_account(runtime.context, args.name, routing=args.routing)
-    print(f"account {key.account_id} ({args.name}), routing {'on' if args.routing else 'off'}")
-    print(key.secret)
-    return 0
 
 
 def cmd_ais(args: argparse.Namespace) -> int:
@@ -399,6 +412,15 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p_serve.set_defaults(handler=cmd_serve)
 
+    p_mcp = commands.add_parser("mcp", help="run the MCP server (HTTP, or stdio with --stdio)")
+    p_mcp.add_argument("--stdio", action="store_true", help="read and answer on stdin/stdout")
+    p_mcp.add_argument("--host", default="127.0.0.1")
+    p_mcp.add_argument("--port", type=int, default=8001)
+    p_mcp.add_argument("--database", default=None, help="database URL (local backend)")
+    p_mcp.add_argument("--base-url", default=None, help="public API base for links (…/v2)")
+    p_mcp.add_argument("--log-level", default="warning")
+    p_mcp.set_defaults(handler=cmd_mcp)
+
     p_webhooks = commands.add_parser("webhooks", help="webhook delivery")
     webhook_commands = p_webhooks.add_subparsers(dest="webhooks_command", required=True)
     p_worker = webhook_commands.add_parser("worker", help="run a delivery worker process")
@@ -413,14 +435,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p_worker.set_defaults(handler=cmd_webhooks_worker)
 
-    p_accounts = commands.add_parser("accounts", help="manage accounts")
-    accounts = p_accounts.add_subparsers(dest="accounts_command", required=True)
-    p_create = accounts.add_parser("create", help="create an account; prints its API key last")
-    p_create.add_argument("name")
-    p_create.add_argument("--routing", action="store_true", help="enable the routing feature")
-    p_create.add_argument("--database", default=None, help="database URL")
-    p_create.set_defaults(handler=cmd_accounts_create)
-
+    add_account_commands(commands)
     _add_ais_commands(commands)
     return parser
 

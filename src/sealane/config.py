@@ -30,6 +30,23 @@ class Settings:
     webhook_source_ips: tuple[str, ...] = ()
     #: Public base address of the API, used in ``links`` (no trailing slash, includes ``/v2``).
     base_url: str = "http://127.0.0.1:8000/v2"
+    #: The MCP server's fallback API key, used when a request sends no ``Authorization``.
+    mcp_api_token: str | None = None
+    #: With it, the MCP tools call this API (``.../v2``) over HTTP instead of the local database.
+    mcp_api_base_url: str | None = None
+    #: ``Host`` values the MCP endpoint accepts (``host``, ``host:port`` or ``host:*``); empty:
+    #: the loopback names and the host of ``base_url``.
+    mcp_allowed_hosts: tuple[str, ...] = ()
+    #: ``Origin`` values the MCP endpoint accepts (``scheme://host[:port|:*]``); empty: loopback.
+    mcp_allowed_origins: tuple[str, ...] = ()
+    #: Key signing the web app's session cookies and CSRF tokens ("": read or create
+    #: ``web_secret_file``).
+    web_secret_key: str = ""
+    #: File holding the web secret key, created with a random key when missing ("": next to
+    #: the SQLite database file, or ``sealane-web-secret`` in the working directory).
+    web_secret_file: str = ""
+    #: How long a web sign-in lasts, in seconds.
+    web_session_seconds: int = 8 * 3600
     extra: Mapping[str, str] = field(default_factory=dict)
 
     @classmethod
@@ -65,8 +82,35 @@ class Settings:
             values["webhook_source_ips"] = _ipv4_list(environ[name], name)
         if "SEALANE_BASE_URL" in environ:
             values["base_url"] = environ["SEALANE_BASE_URL"].rstrip("/")
+        values.update(_mcp_values(environ))
+        if "SEALANE_WEB_SECRET_KEY" in environ:
+            values["web_secret_key"] = environ["SEALANE_WEB_SECRET_KEY"].strip()
+        if "SEALANE_WEB_SECRET_FILE" in environ:
+            values["web_secret_file"] = environ["SEALANE_WEB_SECRET_FILE"].strip()
+        if "SEALANE_WEB_SESSION_SECONDS" in environ:
+            name = "SEALANE_WEB_SESSION_SECONDS"
+            values["web_session_seconds"] = _positive_int(environ[name], name)
         settings = cls(**values)
         return replace(settings, **{k: v for k, v in overrides.items() if v is not None})
+
+
+def _mcp_values(environ: Mapping[str, str]) -> dict[str, Any]:
+    """The MCP server's settings, from the ``SERVICE_*`` names of the interface document."""
+    values: dict[str, Any] = {}
+    if environ.get("SERVICE_API_TOKEN", "").strip():
+        values["mcp_api_token"] = environ["SERVICE_API_TOKEN"].strip()
+    if environ.get("SERVICE_API_BASE_URL", "").strip():
+        base = environ["SERVICE_API_BASE_URL"].strip().rstrip("/")
+        if not base.startswith(("http://", "https://")):
+            raise ValueError(f"SERVICE_API_BASE_URL must be an http(s) URL, got {base!r}")
+        values["mcp_api_base_url"] = base
+    for name, key in (
+        ("SERVICE_MCP_ALLOWED_HOSTS", "mcp_allowed_hosts"),
+        ("SERVICE_MCP_ALLOWED_ORIGINS", "mcp_allowed_origins"),
+    ):
+        if name in environ:
+            values[key] = tuple(part.strip() for part in environ[name].split(",") if part.strip())
+    return values
 
 
 def _ipv4_list(text: str, name: str) -> tuple[str, ...]:

@@ -117,3 +117,71 @@ def test_accounts_create__two_accounts_get_different_keys(
 ) -> None:
     url = f"sqlite:///{tmp_path / 'x.db'}"
     assert create(capsys, url) != create(capsys, url)
+
+
+def run_cli(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    """``sealane accounts ...`` in this process: exit status, stdout and stderr."""
+    code = cli.main(["accounts", *argv])
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+def status_of(url: str, key: str, path: str = "/v2/ports/NLRTM") -> int:
+    """The status of one API request with ``key`` on a fresh app (no key cache)."""
+    settings = Settings(database_url=url, auth_cache_seconds=0)
+    app = create_app(settings, clock=ManualClock(START))
+    with TestClient(app) as client:
+        status = client.get(path, headers=auth(key)).status_code
+    app.state.sealane.engine.dispose()
+    return status
+
+
+def test_accounts_keys__issue_list_revoke(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    url = f"sqlite:///{tmp_path / 'x.db'}"
+    first = create(capsys, url)
+    _, listing, _ = run_cli(capsys, "list", "--database", url)
+    account_id = listing.split()[0]
+    code, out, _ = run_cli(capsys, "issue-key", account_id, "--database", url)
+    second = out.strip().splitlines()[-1]
+    assert code == 0 and second.startswith("sl_") and second != first
+    assert status_of(url, first) == status_of(url, second) == 200
+
+    code, out, _ = run_cli(capsys, "revoke-key", first[:10], "--database", url)
+    assert code == 0 and "revoked" in out
+    assert status_of(url, first) == 401
+    assert status_of(url, second) == 200
+    _, listing, _ = run_cli(capsys, "list", "--database", url)
+    assert "Acme Freight  routing off" in listing
+    assert listing.count("revoked") == 1 and listing.count("active") == 1
+    assert first not in listing and second not in listing  # secrets are never shown again
+
+
+def test_accounts_routing__switches_the_feature(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    url = f"sqlite:///{tmp_path / 'x.db'}"
+    key = create(capsys, url)
+    path = "/v2/vessels/x/future_positions?port_id=NLRTM&previous_port_id=BEANR"
+    assert status_of(url, key, path) == 403
+    account_id = run_cli(capsys, "list", "--database", url)[1].split()[0]
+    assert run_cli(capsys, "routing", account_id, "on", "--database", url)[0] == 0
+    assert status_of(url, key, path) == 404  # admitted: the vessel is unknown
+    assert run_cli(capsys, "routing", account_id, "off", "--database", url)[0] == 0
+    assert status_of(url, key, path) == 403
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [("issue-key", "no-such-account"), ("revoke-key", "sl_nothing"), ("routing", "x", "on")],
+)
+def test_accounts__unknown_ids_one_line_error(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, argv: tuple[str, ...]
+) -> None:
+    url = f"sqlite:///{tmp_path / 'x.db'}"
+    create(capsys, url)
+    code, _, err = run_cli(capsys, *argv, "--database", url)
+    assert code == 2
+    assert err.startswith("sealane: error: no ") and len(err.strip().splitlines()) == 1
+    assert "Traceback" not in err

@@ -34,8 +34,13 @@ def test_unknown_route__404_without_key(shared_client: TestClient) -> None:
     assert_error(shared_client.get("/v2/nope"), 404)
 
 
-def test_unknown_route__outside_the_api_404(shared_client: TestClient) -> None:
-    assert_error(shared_client.get("/nope"), 404)
+def test_unknown_route__outside_the_api_is_the_web_apps_404_page(
+    shared_client: TestClient,
+) -> None:
+    """Paths outside /v2 belong to the web app (sealane.web): an HTML page, not a document."""
+    response = shared_client.get("/nope")
+    assert response.status_code == 404
+    assert response.headers["content-type"] == "text/html; charset=utf-8"
 
 
 # 405

@@ -37,7 +37,11 @@ JSONAPI = "application/vnd.api+json"
 OPENAPI_URL = "/v2/openapi.json"
 WITH_COORDINATES = "/v2/vessels/{vessel_id}/future_positions_with_coordinates"
 FROM_LAST_POSITION = "/v2/vessels/{vessel_id}/future_positions"
-ROUTING_PATHS = (WITH_COORDINATES, FROM_LAST_POSITION)
+CONTAINER_ROUTE = "/v2/containers/{container_id}/route"
+CONTAINER_MAP = "/v2/containers/{container_id}/map_geojson"
+ROUTING_PATHS = (WITH_COORDINATES, FROM_LAST_POSITION, CONTAINER_ROUTE, CONTAINER_MAP)
+#: The one operation whose success is not a JSON:API document: a GeoJSON FeatureCollection.
+GEOJSON_TYPES = {"application/geo+json", "application/json"}
 IMO = "9400001"
 
 _LOADED = schemathesis.openapi.from_asgi(
@@ -46,7 +50,9 @@ _LOADED = schemathesis.openapi.from_asgi(
 #: Every GET operation of the document served by a fresh app.
 SCHEMA = _LOADED.include(method="GET")
 #: The paid routing operations only (chained ``include`` calls widen, so both filters at once).
-ROUTING_SCHEMA = _LOADED.include(method="GET", path_regex="/future_positions")
+ROUTING_SCHEMA = _LOADED.include(
+    method="GET", path_regex=r"/future_positions|/containers/\{container_id\}/(route|map_geojson)$"
+)
 
 #: No 5xx; status code, media type, headers and body as documented.
 CHECKS = [
@@ -128,6 +134,8 @@ def test_openapi__served_and_valid(document: dict[str, Any]) -> None:
             "/v2/containers",
             "/v2/containers/{container_id}",
             "/v2/containers/{container_id}/transport_events",
+            CONTAINER_ROUTE,
+            CONTAINER_MAP,
             "/v2/webhooks",
             "/v2/webhooks/events",
             "/v2/webhooks/{webhook_id}",
@@ -196,6 +204,9 @@ def test_openapi__success_is_a_jsonapi_document(document: dict[str, Any]) -> Non
             continue
         success = "201" if method == "POST" and path not in POST_200 else "200"
         content = operation["responses"][success]["content"]
+        if path == CONTAINER_MAP:
+            assert set(content) == GEOJSON_TYPES
+            continue
         assert set(content) == {JSONAPI}, (method, path)
         schema = content[JSONAPI]["schema"]
         required = NOT_RESOURCES.get((method, path), "meta" if method == "DELETE" else "data")
@@ -203,13 +214,22 @@ def test_openapi__success_is_a_jsonapi_document(document: dict[str, Any]) -> Non
 
 
 def test_openapi__no_application_json_response(document: dict[str, Any]) -> None:
+    """JSON:API everywhere, but for the GeoJSON of the container map's success."""
     media_types = {
         media_type
-        for _method, _path, operation in operations(document)
-        for response in operation["responses"].values()
+        for _method, path, operation in operations(document)
+        for status, response in operation["responses"].items()
+        if (path, status) != (CONTAINER_MAP, "200")
         for media_type in response.get("content", {})
     }
     assert media_types == {JSONAPI}
+
+
+def test_openapi__container_map_declares_a_feature_collection(document: dict[str, Any]) -> None:
+    content = document["paths"][CONTAINER_MAP]["get"]["responses"]["200"]["content"]
+    for media_type in GEOJSON_TYPES:
+        schema = content[media_type]["schema"]
+        assert schema["properties"]["type"]["enum"] == ["FeatureCollection"]
 
 
 def test_openapi__routing_operations_declare_403(document: dict[str, Any]) -> None:
@@ -225,7 +245,7 @@ def test_openapi__token_security_scheme(document: dict[str, Any]) -> None:
         assert {"Token": []} in operation["security"], (method, path)
 
 
-@pytest.mark.parametrize("path", ROUTING_PATHS)
+@pytest.mark.parametrize("path", ROUTING_PATHS[:2])
 def test_openapi__routing_parameters_are_required(document: dict[str, Any], path: str) -> None:
     wanted = {"port_id", "previous_port_id"}
     if path == WITH_COORDINATES:

@@ -218,8 +218,10 @@ def test_place_positions__spacing_property(
     assert np.all((track.headings_deg >= 0.0) & (track.headings_deg < 360.0))
     assert 0.0 <= track.final_m <= step_m
     if track.lons.size > 1:
-        # Position k is k steps along the track (interpolated: within a millimetre here) ...
-        assert off_oracle_m(track, points).max() <= 1e-3
+        # Position k is k steps along the track: interpolated within a millimetre below 65
+        # degrees of latitude, 3 mm by 75 (the accuracy ``runs`` documents) ...
+        highest = max(abs(lat) for _, lat in points)
+        assert off_oracle_m(track, points).max() <= (1e-3 if highest <= 65.0 else 3.5e-3)
         _, lengths = polyline(points)
         assert (track.lons.size - 1 - (track.final_m > 0)) * step_m + track.final_m == (
             pytest.approx(lengths.sum(), abs=2e-3)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import warnings
+from datetime import UTC, datetime
 
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
@@ -12,13 +13,14 @@ from sqlalchemy.exc import SAWarning
 from sealane.store.accounts import create_account
 from sealane.store.database import make_engine, session_factory, transaction
 from sealane.store.migrate import alembic_config, downgrade, upgrade
-from sealane.store.models import Account, Base
+from sealane.store.models import Account, Base, RouteLocation
 
 from .conftest import START
 
 MODEL_TABLES = {
     "accounts",
     "api_keys",
+    "web_sessions",
     "shipping_lines",
     "terminals",
     "vessels",
@@ -42,10 +44,11 @@ MODEL_TABLES = {
     "custom_field_definitions",
     "custom_field_options",
     "custom_fields",
+    "route_locations",
 }
 ALL_TABLES = MODEL_TABLES | {"alembic_version"}
 #: The newest migration.
-HEAD = "0010"
+HEAD = "0007"
 
 
 def tables(engine: Engine) -> set[str]:
@@ -262,3 +265,86 @@ def test_upgrade__batch_table_copies_keep_rows_that_point_at_them(engine: Engine
         )
     assert kept == 1
     assert enforced == 1, "foreign keys are enforced again after migrating"
+
+
+def test_upgrade_0006__containers_stored_before_get_their_port_calls(engine: Engine) -> None:
+    """A container stored before route locations existed gets one per port of its shipment:
+    the departure from the port of lading, the arrival (vessel, voyage, terminal) at the port
+    of discharge, as the shipment kept them."""
+    upgrade(engine, "0010")
+    with transaction(session_factory(engine)) as session:
+        account = create_account(session, "Before Co", routing=True, now=START).account_id
+    rows = {
+        "vessels": {"id": "v1", "name": "OLD SHIP"},
+        "terminals": {"id": "t1", "name": "Berth", "port_locode": "USSAV", "lon": 0.0, "lat": 0.0},
+        "shipments": {
+            "id": "s1",
+            "account_id": account,
+            "ref_numbers": "[]",
+            "shipping_line_scac": "TEST",
+            "port_of_lading_locode": "CNSHA",
+            "port_of_discharge_locode": "USSAV",
+            "transshipment_locodes": '["SGSIN"]',
+            "pod_vessel_id": "v1",
+            "pod_voyage_number": "12E",
+            "pol_atd_at": "2026-11-01 10:00:00",
+            "pod_eta_at": "2026-12-01 08:00:00",
+            "carrier_request_type": "bill_of_lading",
+            "carrier_number": "X1",
+            "carrier_epoch": "2026-10-30 00:00:00",
+            "created_at": "2026-10-30 00:00:00",
+            "updated_at": "2026-11-02 00:00:00",
+        },
+        "containers": {
+            "id": "c1",
+            "account_id": account,
+            "shipment_id": "s1",
+            "number": "TSTU0000001",
+            "equipment_type": "dry",
+            "equipment_length": 40,
+            "equipment_height": "standard",
+            "weight_in_lbs": 1000,
+            "current_status": "on_ship",
+            "ref_numbers": "[]",
+            "pod_terminal_id": "t1",
+            "fees_at_pod_terminal": "[]",
+            "holds_at_pod_terminal": "[]",
+            "availability_known": False,
+            "created_at": "2026-10-30 00:00:00",
+            "updated_at": "2026-11-02 00:00:00",
+        },
+    }
+    with engine.begin() as connection:
+        for table, values in rows.items():
+            names = ", ".join(values)
+            marks = ", ".join(f":{name}" for name in values)
+            connection.execute(text(f"INSERT INTO {table} ({names}) VALUES ({marks})"), values)
+    upgrade(engine)
+    with session_factory(engine)() as session:
+        calls = session.scalars(select(RouteLocation).order_by(RouteLocation.sequence)).all()
+        assert [(c.container_id, c.port_locode) for c in calls] == [
+            ("c1", "CNSHA"),
+            ("c1", "SGSIN"),
+            ("c1", "USSAV"),
+        ]
+        pol, ts, pod = calls
+        assert pol.outbound_atd_at == datetime(2026, 11, 1, 10, tzinfo=UTC)
+        assert pol.outbound_etd_at is None and pol.inbound_mode is None
+        assert (ts.inbound_mode, ts.outbound_mode, ts.outbound_vessel_id) == (
+            "vessel",
+            "vessel",
+            None,
+        )
+        assert (pod.inbound_vessel_id, pod.inbound_voyage_number, pod.terminal_id) == (
+            "v1",
+            "12E",
+            "t1",
+        )
+        assert (
+            pod.inbound_eta_at == datetime(2026, 12, 1, 8, tzinfo=UTC)
+            and pod.inbound_ata_at is None
+        )
+        assert {c.account_id for c in calls} == {account}
+        assert {c.updated_at for c in calls} == {datetime(2026, 11, 2, tzinfo=UTC)}
+    downgrade(engine, "0010")
+    assert "route_locations" not in tables(engine)

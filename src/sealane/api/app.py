@@ -11,9 +11,15 @@ from fastapi.openapi.utils import get_openapi
 
 from ..clock import Clock
 from ..config import Settings
+from ..mcp.apps import endpoint_for
+from ..mcp.http import McpMount
 from ..service.runtime import build_runtime
+from ..web.apidocs import install_api_docs
+from ..web.app import create_web_app
+from ..web.mount import WebShell
 from .compression import GzipMiddleware
 from .errors import install_error_handlers
+from .geojson import GEOJSON
 from .jsonapi import MEDIA_TYPE
 from .negotiation import HeadAsGet, JsonApiNegotiation
 from .routers import (
@@ -21,6 +27,7 @@ from .routers import (
     custom_fields,
     parties,
     reference,
+    routes,
     search,
     shipments,
     tracking_requests,
@@ -37,6 +44,7 @@ ROUTERS = (
     tracking_requests,
     shipments,
     containers,
+    routes,
     webhooks,
     parties,
     custom_fields,
@@ -57,13 +65,16 @@ def create_app(
     server does this); without it, tests call ``app.state.sealane.tracking.tick()`` themselves.
     """
     runtime = build_runtime(settings, clock=clock, migrate=migrate, poll_interval_s=poll_interval_s)
+    mcp = endpoint_for(settings, runtime)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         runtime.start()
         try:
-            yield
+            async with mcp.running():
+                yield
         finally:
+            await mcp.state.backend.aclose()
             runtime.stop()
 
     app = FastAPI(
@@ -72,13 +83,17 @@ def create_app(
         version="2",
         description="Container tracking with vessel routing: JSON:API documents under /v2.",
         openapi_url=f"{API_PREFIX}/openapi.json",
-        docs_url=f"{API_PREFIX}/docs",
+        docs_url=None,  # served with local assets by install_api_docs
         redoc_url=None,
     )
     app.state.sealane = runtime
     install_error_handlers(app)
     for module in ROUTERS:
         app.include_router(module.router, prefix=API_PREFIX)
+    install_api_docs(app, API_PREFIX)
+    # Innermost: paths outside /v2 go to the web app and never meet the API's error handlers.
+    app.add_middleware(WebShell, web=create_web_app(runtime), api_prefix=API_PREFIX)
+    app.add_middleware(McpMount, endpoint=mcp)  # before the web app: POST /mcp and /api/mcp
     app.add_middleware(JsonApiNegotiation, prefix=API_PREFIX)
     app.add_middleware(GzipMiddleware, minimum_size=1024, level=1)
     app.add_middleware(HeadAsGet)
@@ -97,7 +112,7 @@ def _openapi(app: FastAPI) -> dict[str, Any]:
         for operation in path.values():
             for status, response in operation.get("responses", {}).items():
                 content = response.get("content", {})
-                if "application/json" in content:
+                if "application/json" in content and GEOJSON not in content:
                     content[MEDIA_TYPE] = content.pop("application/json")
                     content[MEDIA_TYPE].setdefault("schema", {"type": "object"})
                 # FastAPI declares the body of a response class other than JSONResponse as a

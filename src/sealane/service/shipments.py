@@ -9,6 +9,7 @@ from sqlalchemy import select
 from ..store.models import Shipment
 from ..tracking import service as tracking
 from .access import Caller
+from .browse import ArrivalWindow, ShipmentOrder, ordered
 from .context import ServiceContext
 from .filters import TrackingFilter, filter_shipments
 from .loading import Loader
@@ -37,12 +38,18 @@ def list_shipments(
     filters: TrackingFilter,
     page: PageRequest,
     includes: Collection[str] = (),
+    *,
+    arriving: ArrivalWindow | None = None,
+    order: ShipmentOrder = ShipmentOrder.UPDATED,
 ) -> Page[ShipmentRecord]:
-    """The account's shipments, most recently updated first."""
+    """The account's shipments, most recently updated first unless ``order`` says otherwise;
+    ``arriving`` keeps those due at their port of discharge within some days."""
     query = filter_shipments(
         select(Shipment).where(Shipment.account_id == caller.account_id), filters
     )
-    query = query.order_by(Shipment.updated_at.desc(), Shipment.id)
+    if arriving is not None:
+        query = query.where(arriving.condition(ctx.clock.now()))
+    query = ordered(query, order)
     with ctx.reading() as session:
         total, rows = fetch_page(session, query, page)
         return Page(tuple(Loader(session).shipments(rows, includes)), total, page)

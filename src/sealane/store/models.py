@@ -85,6 +85,24 @@ class ApiKey(Base):
     account: Mapped[Account] = relationship(back_populates="api_keys")
 
 
+class BrowserSession(Base):
+    """A signed-in browser of the web app, under the API key it signed in with.
+
+    Only the SHA-256 of the session id is stored (the id itself is in the browser's signed
+    cookie), so a copy of the table signs nobody in; revoking the key ends its sessions.
+    """
+
+    __tablename__ = "web_sessions"
+
+    id_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    api_key_id: Mapped[str] = mapped_column(
+        ForeignKey("api_keys.id", ondelete="CASCADE"), index=True
+    )
+    csrf_token: Mapped[str] = mapped_column(String(64))
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime())
+    expires_at: Mapped[datetime] = mapped_column(UTCDateTime(), index=True)
+
+
 class ShippingLine(Base):
     """An ocean carrier, keyed by its SCAC."""
 
@@ -357,6 +375,45 @@ class Container(Base):
     pod_rail_departed_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), nullable=True)
     ind_rail_unloaded_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), nullable=True)
     ind_ata_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), nullable=True)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime())
+    updated_at: Mapped[datetime] = mapped_column(UTCDateTime())
+
+
+class RouteLocation(Base):
+    """One port call of a container's route: the port (and terminal where known), the vessel,
+    voyage and carrier it arrives and leaves on, and when; the carrier's estimates until the
+    container's events give the actual times (an actual clears its estimate)."""
+
+    __tablename__ = "route_locations"
+    __table_args__ = (
+        UniqueConstraint("container_id", "sequence", name="uq_route_location_sequence"),
+    )
+
+    id: Mapped[str] = mapped_column(String(36), primary_key=True, default=new_id)
+    account_id: Mapped[str] = mapped_column(
+        ForeignKey("accounts.id", ondelete="CASCADE"), index=True
+    )
+    shipment_id: Mapped[str] = mapped_column(
+        ForeignKey("shipments.id", ondelete="CASCADE"), index=True
+    )
+    container_id: Mapped[str] = mapped_column(ForeignKey("containers.id", ondelete="CASCADE"))
+    #: Position in the route: 1 at the port of lading, the last at the port of discharge.
+    sequence: Mapped[int] = mapped_column(Integer)
+    port_locode: Mapped[str] = mapped_column(String(5))
+    terminal_id: Mapped[str | None] = mapped_column(ForeignKey("terminals.id"), nullable=True)
+    #: ``vessel`` or ``rail``; None where there is no inbound (outbound) leg or it is not known.
+    inbound_mode: Mapped[str | None] = mapped_column(String(16), nullable=True)
+    inbound_scac: Mapped[str | None] = mapped_column(String(4), nullable=True)
+    inbound_vessel_id: Mapped[str | None] = mapped_column(ForeignKey("vessels.id"), nullable=True)
+    inbound_voyage_number: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    inbound_eta_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), nullable=True)
+    inbound_ata_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), nullable=True)
+    outbound_mode: Mapped[str | None] = mapped_column(String(16), nullable=True)
+    outbound_scac: Mapped[str | None] = mapped_column(String(4), nullable=True)
+    outbound_vessel_id: Mapped[str | None] = mapped_column(ForeignKey("vessels.id"), nullable=True)
+    outbound_voyage_number: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    outbound_etd_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), nullable=True)
+    outbound_atd_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), nullable=True)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime())
     updated_at: Mapped[datetime] = mapped_column(UTCDateTime())
 

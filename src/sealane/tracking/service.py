@@ -49,6 +49,7 @@ from .lifecycle import (
     next_retry_at,
 )
 from .outbox import emit
+from .portcalls import sync_port_calls
 
 log = logging.getLogger("sealane.tracking")
 #: Reasons a request keeps as its failed_reason when its retries run out (others become
@@ -232,6 +233,7 @@ class TrackingService:
         self._record_events(session, shipment, snapshot, by_index, vessels, now)
         self._record_updates(session, shipment, snapshot.updates, by_index, now)
         self._record_estimate(session, shipment, snapshot, vessels, now)
+        sync_port_calls(session, shipment, snapshot, by_index, vessels, now)
         _move_vessel(session, snapshot, vessels, now)
         if snapshot.plan.legs[0].depart_at <= now and shipment.pol_atd_at is None:
             shipment.pol_atd_at = snapshot.plan.legs[0].depart_at

@@ -27,10 +27,9 @@ REFERENCE = CHECKOUT.parent / "shared" / "reference" / "terminal49"
 DOCUMENT = REFERENCE / "openapi.json"
 METHODS = ("get", "post", "put", "patch", "delete")
 
-#: Operations outside this work: document extraction (issue 15 leaves it out) and the container
-#: map, which belongs to the container route work (routing).
+#: Operations outside this work: document extraction (issue 15 leaves it out).
 OUT_OF_SCOPE_PREFIXES = ("/documents", "/email_submissions", "/document_schemas")
-NOT_SUPPORTED = {("GET", "/containers/{id}/map_geojson")}
+NOT_SUPPORTED: set[tuple[str, str]] = set()
 #: Erratum 4: the container PATCH is documented at ``/containers``; the operation is at
 #: ``/containers/{id}``. Keys are sealane's (method, path); values the document's.
 PATH_ERRATA = {("PATCH", "/containers/{id}"): ("PATCH", "/containers")}

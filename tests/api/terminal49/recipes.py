@@ -256,6 +256,12 @@ def _(w: World) -> list[httpx.Response]:
     return [w.get(url, include=EVENT_INCLUDES)]
 
 
+@recipe("GET", "/containers/{id}/map_geojson", 200, 403, 404)
+def _(w: World) -> list[httpx.Response]:
+    url = f"/containers/{w.ids['container']}/map_geojson"
+    return [w.get(url), w.get(url, w.plain_key), w.get(url, w.other_key)]
+
+
 @recipe("PATCH", "/containers/{id}/refresh", 200, 429)
 def _(w: World) -> list[httpx.Response]:
     url = f"/containers/{w.ids['container']}/refresh"

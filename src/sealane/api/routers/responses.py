@@ -55,6 +55,54 @@ DOCUMENT_SCHEMA: dict[str, Any] = {
     },
 }
 
+_POSITION = {"type": "array", "items": {"type": "number"}, "minItems": 2}
+
+#: The body of ``map_geojson``: an RFC 7946 FeatureCollection of Points and LineStrings whose
+#: properties name their ``feature_type``.
+FEATURE_COLLECTION_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "required": ["type", "features"],
+    "properties": {
+        "type": {"type": "string", "enum": ["FeatureCollection"]},
+        "features": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "required": ["type", "geometry", "properties"],
+                "properties": {
+                    "type": {"type": "string", "enum": ["Feature"]},
+                    "geometry": {
+                        "type": "object",
+                        "required": ["type", "coordinates"],
+                        "properties": {
+                            "type": {"type": "string", "enum": ["Point", "LineString"]},
+                            "coordinates": {
+                                "anyOf": [_POSITION, {"type": "array", "items": _POSITION}]
+                            },
+                        },
+                    },
+                    "properties": {
+                        "type": "object",
+                        "required": ["feature_type"],
+                        "properties": {
+                            "feature_type": {
+                                "type": "string",
+                                "enum": [
+                                    "port",
+                                    "current_vessel",
+                                    "past_vessel_locations",
+                                    "estimated_full_legs",
+                                    "estimated_partial_leg",
+                                ],
+                            }
+                        },
+                    },
+                },
+            },
+        },
+    },
+}
+
 _DESCRIPTIONS = {
     400: "Malformed query parameter or body",
     401: "Missing or invalid API key",

@@ -2,6 +2,7 @@
 
 from .base import (
     AwaitingManifest,
+    CallEstimate,
     CarrierAdapter,
     Found,
     LookupResult,
@@ -18,6 +19,7 @@ from .simulated import SimulatedCarrier
 
 __all__ = [
     "AwaitingManifest",
+    "CallEstimate",
     "CarrierAdapter",
     "Found",
     "LookupResult",

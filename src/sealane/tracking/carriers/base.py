@@ -84,6 +84,14 @@ class ShipmentPlan:
 
 
 @dataclass(frozen=True, slots=True)
+class CallEstimate:
+    """The carrier's current estimates at one port of the plan (UTC; None where it gives none)."""
+
+    arrival_at: datetime | None
+    departure_at: datetime | None
+
+
+@dataclass(frozen=True, slots=True)
 class Snapshot:
     """What the carrier reports at a moment: events and updates so far, the current estimate."""
 
@@ -95,6 +103,9 @@ class Snapshot:
     pod_ata: datetime | None
     #: Position of the vessel currently carrying the containers: (leg, lon, lat, heading, knots).
     vessel_position: tuple[int, float, float, float, float] | None = field(default=None)
+    #: Estimates at each port of the plan in order (port of lading, transshipments, port of
+    #: discharge); empty when the carrier states none, and the legs' planned times stand in.
+    call_estimates: tuple[CallEstimate, ...] = field(default=())
 
 
 @dataclass(frozen=True, slots=True)

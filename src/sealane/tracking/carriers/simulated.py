@@ -27,6 +27,7 @@ from ...routing.routes import route
 from ..numbers import container_check_digit, imo_check_digit, normalize_container_number
 from .base import (
     AwaitingManifest,
+    CallEstimate,
     Found,
     LookupResult,
     NotFound,
@@ -82,13 +83,17 @@ class SimulatedCarrier:
     def snapshot(self, plan_key: tuple[str, str, datetime], now: datetime) -> Snapshot:
         """The voyage as reported at ``now``."""
         plan = plan_voyage(*plan_key)
+        estimates = _call_estimates(plan, now)
+        pod_eta = estimates[-1].arrival_at
+        assert pod_eta is not None  # every leg is timed, so the last arrival is
         return Snapshot(
             plan=plan,
             events=tuple(e for e in plan.events if e.at <= now),
             updates=tuple(u for u in plan.updates if u.at <= now),
-            pod_eta=_estimated_arrival(plan, now),
+            pod_eta=pod_eta,
             pod_ata=plan.legs[-1].arrive_at if now >= plan.legs[-1].arrive_at else None,
             vessel_position=_vessel_position(plan, now),
+            call_estimates=estimates,
         )
 
 
@@ -328,16 +333,20 @@ def _along(origin: str, destination: str, fraction: float) -> tuple[float, float
     return float(lon), float(lat), float((back + 180.0) % 360.0)
 
 
-def _estimated_arrival(plan: ShipmentPlan, now: datetime) -> datetime:
-    """The carrier's ETA at the port of discharge, as it would state it at ``now``.
+def _call_estimates(plan: ShipmentPlan, now: datetime) -> tuple[CallEstimate, ...]:
+    """The carrier's estimated arrival at and departure from each port, as it would state them
+    at ``now`` (the port of lading has no arrival, the port of discharge no departure).
 
     Sailed legs count as sailed; on the leg at sea, the engine's distance from the vessel's
     position to the leg's end at the nominal speed; legs to come at the nominal speed after the
-    planned dwell. After arrival, the actual arrival.
+    planned dwell, never leaving before their planned departure. After arrival, the actual one.
     """
     estimate = plan.legs[0].depart_at
+    arrivals: list[datetime | None] = [None]
+    departures: list[datetime | None] = []
     for index, leg in enumerate(plan.legs):
         dwell = leg.depart_at - plan.legs[index - 1].arrive_at if index else timedelta(0)
+        departs = leg.depart_at
         if leg.arrive_at <= now:
             estimate = leg.arrive_at
         elif leg.depart_at <= now:
@@ -348,7 +357,10 @@ def _estimated_arrival(plan: ShipmentPlan, now: datetime) -> datetime:
         else:
             departs = max(leg.depart_at, estimate + dwell) if index else leg.depart_at
             estimate = departs + timedelta(hours=leg.distance_nm / leg.nominal_speed_kn)
-    return estimate
+        departures.append(departs)
+        arrivals.append(estimate)
+    departures.append(None)
+    return tuple(itertools.starmap(CallEstimate, zip(arrivals, departures, strict=True)))
 
 
 __all__ = ["SimulatedCarrier", "plan_voyage"]

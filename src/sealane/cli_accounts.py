@@ -1,0 +1,105 @@
+"""``sealane accounts ...``: the operator's commands for accounts, API keys and the routing
+feature. Each parses its arguments, calls the application layer and prints a line or a table."""
+
+from __future__ import annotations
+
+import argparse
+import os
+from typing import Any
+
+
+def add_account_commands(commands: Any) -> None:
+    """Register ``sealane accounts`` and its sub-commands on the CLI's sub-parsers."""
+    parser = commands.add_parser("accounts", help="manage accounts, API keys and routing")
+    accounts = parser.add_subparsers(dest="accounts_command", required=True)
+
+    create = accounts.add_parser("create", help="create an account; prints its API key last")
+    create.add_argument("name")
+    create.add_argument("--routing", action="store_true", help="enable the routing feature")
+    create.set_defaults(handler=cmd_create)
+
+    listing = accounts.add_parser("list", help="accounts, their routing feature and keys")
+    listing.set_defaults(handler=cmd_list)
+
+    issue = accounts.add_parser("issue-key", help="another API key for an account")
+    issue.add_argument("account_id")
+    issue.set_defaults(handler=cmd_issue_key)
+
+    revoke = accounts.add_parser("revoke-key", help="revoke an API key (its id or prefix)")
+    revoke.add_argument("key")
+    revoke.set_defaults(handler=cmd_revoke_key)
+
+    routing = accounts.add_parser("routing", help="switch an account's routing feature")
+    routing.add_argument("account_id")
+    routing.add_argument("state", choices=["on", "off"])
+    routing.set_defaults(handler=cmd_routing)
+
+    for sub in (create, listing, issue, revoke, routing):
+        sub.add_argument("--database", default=None, help="database URL")
+
+
+def cmd_create(args: argparse.Namespace) -> int:
+    """``accounts create NAME``: prints the new API key alone on the last line."""
+    from .service.accounts import create_account
+
+    key = _run(args, lambda ctx: create_account(ctx, args.name, routing=args.routing))
+    print(f"account {key.account_id} ({args.name}), routing {'on' if args.routing else 'off'}")
+    print(key.secret)
+    return 0
+
+
+def cmd_list(args: argparse.Namespace) -> int:
+    """``accounts list``: one line per account, then one indented line per key."""
+    from .service.accounts import list_accounts
+
+    for account in _run(args, list_accounts):
+        routing = "on" if account.routing_enabled else "off"
+        print(f"{account.id}  {account.name}  routing {routing}")
+        for key in account.keys:
+            state = f"revoked {key.revoked_at:%Y-%m-%d %H:%M}" if key.revoked_at else "active"
+            print(f"    key {key.id}  {key.prefix}...  {state}")
+    return 0
+
+
+def cmd_issue_key(args: argparse.Namespace) -> int:
+    """``accounts issue-key ACCOUNT_ID``: prints the new key alone on the last line."""
+    from .service.accounts import issue_account_key
+
+    key = _run(args, lambda ctx: issue_account_key(ctx, args.account_id))
+    print(f"key {key.key_id} for account {key.account_id}")
+    print(key.secret)
+    return 0
+
+
+def cmd_revoke_key(args: argparse.Namespace) -> int:
+    """``accounts revoke-key KEY``: API requests with it stop within the key cache's lifetime,
+    web sessions signed in with it end at once."""
+    from .service.accounts import revoke_key
+
+    key = _run(args, lambda ctx: revoke_key(ctx, args.key))
+    print(f"key {key.id} ({key.prefix}...) of account {key.account_id} revoked")
+    return 0
+
+
+def cmd_routing(args: argparse.Namespace) -> int:
+    """``accounts routing ACCOUNT_ID on|off``."""
+    from .service.accounts import set_routing
+
+    enabled = args.state == "on"
+    account = _run(args, lambda ctx: set_routing(ctx, args.account_id, enabled=enabled))
+    print(f"account {account.id} ({account.name}), routing {args.state}")
+    return 0
+
+
+def _run(args: argparse.Namespace, call: Any) -> Any:
+    """``call(context)`` on the database of ``--database`` or the environment; a domain error
+    becomes the one-line error the CLI prints (exit status 2)."""
+    from .config import Settings
+    from .service.errors import ServiceError
+    from .service.runtime import build_runtime
+
+    settings = Settings.from_env(os.environ, database_url=args.database)
+    try:
+        return call(build_runtime(settings).context)
+    except ServiceError as error:
+        raise ValueError(error.detail) from None

@@ -1,0 +1,91 @@
+"""Outputs of the routing tools: a vessel's estimated voyage and a planned sea route."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import Field
+
+from .outputs import Output, PortRef
+
+
+class Vessel(Output):
+    """A vessel and its last reported position (degrees, knots)."""
+
+    id: str
+    name: str | None = None
+    imo: str | None = None
+    mmsi: str | None = None
+    latitude: float | None = None
+    longitude: float | None = None
+    speed_kn: float | None = None
+    heading_deg: float | None = None
+    position_timestamp: str | None = None
+
+
+class TrackPoint(Output):
+    """An estimated position: degrees, heading clockwise from true north, ISO time."""
+
+    longitude: float
+    latitude: float
+    heading_deg: float
+    timestamp: str
+
+
+class FuturePositions(Output):
+    """Where a vessel will be: its ETA, the distance left and a sampled track to the port."""
+
+    vessel: Vessel
+    previous_port: PortRef
+    destination_port: PortRef
+    eta: str | None
+    distance_remaining_nm: float
+    positions_total: int = Field(description="positions one minute apart from start to arrival")
+    track_points: int
+    track: list[TrackPoint] = Field(description="first and last position, and evenly between")
+
+    def summary(self) -> str:
+        """ETA, distance left and the size of the track."""
+        name = self.vessel.name or self.vessel.id
+        return (
+            f"{name}: {self.previous_port.locode} -> {self.destination_port.locode} "
+            f"({self.destination_port.name or ''}), ETA {self.eta}, "
+            f"{self.distance_remaining_nm:,.1f} nm to go; {self.track_points} of "
+            f"{self.positions_total} positions (one per minute) in the track."
+        )
+
+
+class Place(Output):
+    """A route end: a port (LOCODE and name) or a point, in degrees."""
+
+    longitude: float
+    latitude: float
+    locode: str | None = None
+    name: str | None = None
+
+
+class SeaRoute(Output):
+    """A planned sea route: distance, duration at a speed, passages, and the path as GeoJSON."""
+
+    origin: Place
+    destination: Place
+    distance_nm: float
+    distance_km: float
+    speed_kn: float
+    duration_h: float
+    duration_days: float
+    passages: list[str]
+    avoided: list[str]
+    geojson: dict[str, Any] = Field(description="RFC 7946 Feature, split at the antimeridian")
+
+    def summary(self) -> str:
+        """Distance, duration and passages."""
+        ends = " -> ".join(
+            p.locode or f"{p.longitude:.3f},{p.latitude:.3f}"
+            for p in (self.origin, self.destination)
+        )
+        via = ", ".join(self.passages) or "no named passage"
+        return (
+            f"{ends}: {self.distance_nm:,.1f} nm, {self.duration_h:,.1f} h "
+            f"({self.duration_days:.2f} days) at {self.speed_kn:g} kn, via {via}."
+        )

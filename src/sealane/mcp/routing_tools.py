@@ -1,0 +1,204 @@
+"""Tools of the paid routing feature beyond the document: ``get_vessel_future_positions`` and
+``plan_sea_route``. Both check the account's feature first, like the API (a tool error that says
+so, and what is available instead, when it is off)."""
+
+from __future__ import annotations
+
+from functools import partial
+from typing import Annotated
+
+import numpy as np
+from mcp.types import CallToolResult
+from pydantic import Field
+
+from ..routing.errors import UnknownPortError
+from ..routing.geodesy import segment_lengths_m
+from ..routing.ports import Port, registry
+from ..routing.routes import Location
+from ..service.errors import InvalidInput
+from ..service.sea_routes import plan_sea_route as plan
+from .arguments import parse_text
+from .backend import Account, Positions
+from .calls import Ctx, answer
+from .local import blocking
+from .outputs import PortRef
+from .routing_outputs import FuturePositions, Place, SeaRoute, TrackPoint, Vessel
+
+METRES_PER_NM = 1852.0
+DEFAULT_TRACK_POINTS = 100
+MAX_TRACK_POINTS = 2000
+PortKey = Annotated[str, Field(description="UN/LOCODE (NLRTM) or port id")]
+Degrees = Annotated[float | None, Field(description="degrees (WGS84)")]
+
+
+async def get_vessel_future_positions(
+    vessel: Annotated[str, Field(description="vessel id or IMO number")],
+    destination_port: PortKey,
+    previous_port: PortKey,
+    ctx: Ctx,
+    start_longitude: Degrees = None,
+    start_latitude: Degrees = None,
+    track_points: Annotated[
+        int,
+        Field(
+            description=f"positions in the sampled track (2 to {MAX_TRACK_POINTS})",
+            json_schema_extra={"minimum": 2, "maximum": MAX_TRACK_POINTS},
+        ),
+    ] = DEFAULT_TRACK_POINTS,
+    all_positions: Annotated[
+        bool, Field(description="return every position (one per minute; can be tens of thousands)")
+    ] = False,
+) -> Annotated[CallToolResult, FuturePositions]:
+    """Estimate a vessel's voyage from its last reported position (or the start coordinate) to
+    the destination port along sea lanes: ETA, remaining distance and a sampled track."""
+
+    async def work(account: Account) -> FuturePositions:
+        await account.require_routing()
+        start = _start(start_longitude, start_latitude)
+        points = _points(track_points, all_positions)
+        found = await account.future_positions(
+            _text(vessel, "vessel"),
+            previous_port=_text(previous_port, "previous_port"),
+            destination_port=_text(destination_port, "destination_port"),
+            start=start,
+        )
+        return future_positions(found, _port(previous_port), _port(destination_port), points)
+
+    return await answer(ctx, work)
+
+
+def future_positions(
+    found: Positions, previous: PortRef, destination: PortRef, points: int | None
+) -> FuturePositions:
+    """The output for ``found``: ETA (the last position), distance along the positions, and the
+    track sampled to ``points`` positions (None: all of them)."""
+    lons, lats = np.asarray(found.lons, dtype=float), np.asarray(found.lats, dtype=float)
+    count = len(found.times)
+    chosen = range(count) if points is None or count <= points else _evenly(count, points)
+    a = found.vessel
+    return FuturePositions(
+        vessel=Vessel(
+            id=found.vessel_id,
+            name=a.get("name"),
+            imo=a.get("imo"),
+            mmsi=a.get("mmsi"),
+            latitude=a.get("latitude"),
+            longitude=a.get("longitude"),
+            speed_kn=a.get("nautical_speed_knots"),
+            heading_deg=a.get("navigational_heading_degrees"),
+            position_timestamp=a.get("position_timestamp"),
+        ),
+        previous_port=previous,
+        destination_port=destination,
+        eta=found.times[-1] if count else None,
+        distance_remaining_nm=round(float(segment_lengths_m(lons, lats).sum()) / METRES_PER_NM, 1),
+        positions_total=count,
+        track_points=len(chosen),
+        track=[
+            TrackPoint(
+                longitude=round(float(lons[i]), 5),
+                latitude=round(float(lats[i]), 5),
+                heading_deg=round(float(found.headings_deg[i]), 1),
+                timestamp=found.times[i],
+            )
+            for i in chosen
+        ],
+    )
+
+
+def _evenly(count: int, points: int) -> list[int]:
+    """``points`` indices from 0 to ``count - 1``, evenly spaced, first and last included."""
+    return sorted({round(i * (count - 1) / (points - 1)) for i in range(points)})
+
+
+async def plan_sea_route(
+    origin: Annotated[str, Field(description="UN/LOCODE, port id, or 'lon,lat' in degrees")],
+    destination: Annotated[str, Field(description="UN/LOCODE, port id, or 'lon,lat' in degrees")],
+    ctx: Ctx,
+    avoid: Annotated[
+        list[str] | None,
+        Field(description="passages to avoid: suez, panama, malacca, gibraltar, bosporus, ..."),
+    ] = None,
+    speed_kn: Annotated[float | None, Field(description="speed in knots (default 14)")] = None,
+) -> Annotated[CallToolResult, SeaRoute]:
+    """Plan the shortest sea route between two ports or coordinates: distance, duration at a
+    speed, the passages sailed (Suez, Panama, ...) and the path as GeoJSON."""
+
+    async def work(account: Account) -> SeaRoute:
+        await account.require_routing()
+        ends = (_place(origin, "origin"), _place(destination, "destination"))
+        found = await blocking(partial(plan, *ends, avoid=avoid or (), speed_kn=speed_kn))
+        r = found.route
+        return SeaRoute(
+            origin=_end(r.origin),
+            destination=_end(r.destination),
+            distance_nm=round(r.distance_nm, 1),
+            distance_km=round(r.distance_km, 1),
+            speed_kn=found.speed_kn,
+            duration_h=round(found.duration_h, 1),
+            duration_days=round(found.duration_h / 24, 2),
+            passages=list(r.passages),
+            avoided=list(found.avoided),
+            geojson=r.to_geojson(),
+        )
+
+    return await answer(ctx, work)
+
+
+def _place(text: str, field: str) -> str | tuple[float, float]:
+    value = _text(text, field)
+    if "," not in value:
+        return value
+    lon, _, lat = value.partition(",")
+    try:
+        return (float(lon), float(lat))
+    except ValueError:
+        raise InvalidInput(
+            f"{field} must be a port or 'lon,lat', got {value!r}", field=field
+        ) from None
+
+
+def _end(where: Location) -> Place:
+    port: Port | None = where.port
+    return Place(
+        longitude=round(where.lon, 5),
+        latitude=round(where.lat, 5),
+        locode=port.locode if port else None,
+        name=port.name if port else None,
+    )
+
+
+def _start(lon: float | None, lat: float | None) -> tuple[float, float] | None:
+    if (lon is None) != (lat is None):
+        field = "start_latitude" if lat is None else "start_longitude"
+        raise InvalidInput("give both start_longitude and start_latitude, or neither", field=field)
+    if lon is None or lat is None:
+        return None
+    if not (-180 <= lon <= 180):
+        raise InvalidInput("start_longitude must be within [-180, 180]", field="start_longitude")
+    if not (-90 <= lat <= 90):
+        raise InvalidInput("start_latitude must be within [-90, 90]", field="start_latitude")
+    return (lon, lat)
+
+
+def _points(track_points: int, all_positions: bool) -> int | None:
+    """Positions in the sampled track (None: every position)."""
+    if not 2 <= track_points <= MAX_TRACK_POINTS:
+        raise InvalidInput(
+            f"track_points must be between 2 and {MAX_TRACK_POINTS}", field="track_points"
+        )
+    return None if all_positions else track_points
+
+
+def _text(value: str, field: str) -> str:
+    found = parse_text(value, field, max_chars=64)
+    assert found is not None
+    return found
+
+
+def _port(key: str) -> PortRef:
+    try:
+        port = registry().get(key.strip())
+    except UnknownPortError:  # the backend reports it; this only names the port
+        return PortRef(locode=key.strip().upper()[:64])
+    return PortRef(locode=port.locode, name=port.name, timezone=port.time_zone)

@@ -1,0 +1,52 @@
+"""Route planning: the shortest sea route between two ports or points, with its distance, its
+duration at a speed and the passages it sails (the MCP ``plan_sea_route`` tool).
+
+Part of the paid routing feature: the shell checks the caller's feature before calling (the
+account knows it; this use case needs no database). Engine errors (an unknown port or passage,
+no way through) are raised as they are, each a ``RoutingError`` with its ``code``.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from ..routing.routes import Route, route
+from ..routing.voyage import DEFAULT_SPEED_KN
+from .errors import InvalidInput
+
+Place = str | tuple[float, float]
+#: Fastest speed accepted, knots (no merchant ship sails faster).
+MAX_SPEED_KN = 60.0
+
+
+@dataclass(frozen=True, slots=True)
+class SeaRoutePlan:
+    """A planned route and its duration in hours at ``speed_kn`` knots."""
+
+    route: Route
+    speed_kn: float
+    duration_h: float
+    avoided: tuple[str, ...]
+
+
+def plan_sea_route(
+    origin: Place,
+    destination: Place,
+    *,
+    avoid: Sequence[str] = (),
+    speed_kn: float | None = None,
+) -> SeaRoutePlan:
+    """The shortest route from ``origin`` to ``destination`` (a LOCODE, port id or (lon, lat)
+    in degrees) avoiding the named passages, timed at ``speed_kn`` (14 kn when None); blocking
+    (CPU)."""
+    speed = DEFAULT_SPEED_KN if speed_kn is None else speed_kn
+    if not (math.isfinite(speed) and 0 < speed <= MAX_SPEED_KN):
+        raise InvalidInput(
+            f"speed_kn must be above 0 and at most {MAX_SPEED_KN:g} knots, got {speed_kn!r}",
+            field="speed_kn",
+        )
+    names = tuple(dict.fromkeys(name.strip().lower() for name in avoid))
+    found = route(origin, destination, avoid=names)
+    return SeaRoutePlan(found, speed, found.duration_h(speed), names)
