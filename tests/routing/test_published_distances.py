@@ -1,10 +1,13 @@
 """Route lengths against a set of published port-to-port distances (NGA Pub. 151).
 
-``data/published_distances.csv`` holds 52 pairs from NGA Pub. 151, *Distances Between Ports*
+``data/published_distances.csv`` holds 51 pairs from NGA Pub. 151, *Distances Between Ports*
 (2001), chosen where Pub. 151's port position lies within 10 km of the port's position in
 ``ports.csv`` (so both measure the same voyage): short regional legs, canals (Suez, Panama,
 Kiel, Corinth), straits and ocean crossings. Each row names its source entry; a row that goes
 through a junction point of Pub. 151 sums that table's two legs, as Pub. 151 itself instructs.
+Pub. 151's Kobenhavn -> Gdansk figure (468 nm) is left out: it contradicts the table's own
+junction figures (Gdansk -> Skagens Odde via The Sound 418, Kobenhavn -> Skagens Odde 150, so
+about 270 nm by the Sound), and every tool measured falls 33-43 % short of it.
 """
 
 from __future__ import annotations

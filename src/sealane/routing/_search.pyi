@@ -23,7 +23,6 @@ def astar(
     goal_landmarks: npt.NDArray[np.float64],
     /,
 ) -> tuple[float, bytes] | None: ...
-
 def unfold(
     indptr: npt.NDArray[np.int32],
     indices: npt.NDArray[np.int32],
