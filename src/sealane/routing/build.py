@@ -81,9 +81,36 @@ def verify(net: Network, corridors: list[Corridor]) -> int:
 
 def write_graph(out: Path, net: Network, spec: dict[str, Any]) -> None:
     """Write ``marnet.npz``: nodes, edges, lengths, passage masks, snapping index, landmarks."""
-    names = tuple(spec["passages"])
     lon, lat, u, v, masks = net.merged().arrays()
-    masks |= tag_passages(lon, lat, u, v, spec["passages"])
+    write_arrays(out, lon, lat, u, v, masks, spec)
+
+
+def retag(out: Path, spec: dict[str, Any]) -> None:
+    """Re-derive the passage tags, search graph and tables of an existing ``marnet.npz`` from its
+    nodes, edges and masks (what :func:`write_graph` would write from the same network)."""
+    with np.load(out / "marnet.npz") as graph:
+        lon, lat = graph["node_lon"], graph["node_lat"]
+        u, v, masks = graph["edge_u"], graph["edge_v"], graph["edge_passages"]
+    write_arrays(out, lon, lat, u.astype(np.int64), v.astype(np.int64), masks.copy(), spec)
+
+
+def write_arrays(
+    out: Path,
+    lon: np.ndarray,
+    lat: np.ndarray,
+    u: np.ndarray,
+    v: np.ndarray,
+    masks: np.ndarray,
+    spec: dict[str, Any],
+) -> None:
+    """``marnet.npz`` from node positions, edges and their passage masks. Arctic sector bits
+    are derived from each edge's own position only: an edge re-routed from a long searoute
+    edge must not inherit the sector tag of the edge it replaces (the Gulf of Anadyr)."""
+    names = tuple(spec["passages"])
+    sectors = sum(1 << bit for bit, name in enumerate(names) if "sector" in spec["passages"][name])
+    masks = (masks & np.uint32(~sectors & 0xFFFFFFFF)) | tag_passages(
+        lon, lat, u, v, spec["passages"]
+    )
     coords = np.stack([normalize_lon(lon), lat], axis=1)
     lengths = segment_lengths_m(
         np.ravel(np.stack([coords[u, 0], coords[v, 0]], 1)),
@@ -231,7 +258,12 @@ def main(argv: list[str] | None = None) -> None:
     """Command-line entry: rebuild the data files into ``--out`` (default: the shipped data dir)."""
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--out", type=Path, default=data_dir())
-    parser.add_argument("--only", choices=["network", "landmask"], default=None)
+    parser.add_argument(
+        "--only",
+        choices=["network", "landmask", "retag"],
+        default=None,
+        help="retag: re-derive passage tags and search tables of the marnet.npz in --out",
+    )
     parser.add_argument(
         "--checkpoint",
         type=Path,
@@ -254,6 +286,8 @@ def main(argv: list[str] | None = None) -> None:
         verify(net, corridors)
         write_graph(args.out, net, spec)
         write_ports(args.out, sites)
+    if args.only == "retag":
+        retag(args.out, spec)
     if args.only in (None, "landmask"):
         build_landmask(args.out)
 
