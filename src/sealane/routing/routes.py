@@ -218,7 +218,7 @@ def route(
 
     >>> r = route("CNSHA", "NLRTM")
     >>> r.passages
-    ('malacca', 'babalmandab', 'suez', 'gibraltar', 'dover')
+    ('singapore', 'malacca', 'babalmandab', 'suez', 'gibraltar', 'dover', 'maas')
     >>> 10_000 < r.distance_nm < 11_000
     True
     """
