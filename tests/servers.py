@@ -91,7 +91,7 @@ def serving(
 
 
 def wait_until_listening(
-    url: str, process: subprocess.Popen[bytes], log: Path, timeout_s: float = 60.0
+    url: str, process: subprocess.Popen[bytes], log: Path, timeout_s: float = 180.0
 ) -> None:
     """Poll ``url`` until it answers (any status); fail with the log if the process dies."""
     deadline = time.monotonic() + timeout_s

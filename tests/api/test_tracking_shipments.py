@@ -616,14 +616,28 @@ def test_stop_tracking__twice_is_harmless(app: FastAPI, client: TestClient, keys
     assert request_status(client, keys.routing) == "tracking_stopped"
 
 
-def test_stop_tracking__needs_the_jsonapi_content_type(
+def test_stop_tracking__without_a_body_needs_no_content_type(
     app: FastAPI, client: TestClient, keys: Keys
 ) -> None:
+    """The operation has no body, so it has no media type to declare (issue 12, item 8)."""
     shipment = found_shipment(app, client, keys.routing, "TEST-TR-SUCCEEDED")
     response = client.patch(
         f"/v2/shipments/{shipment['id']}/stop_tracking", headers=auth(keys.routing)
     )
-    assert_error(response, 415)
+    assert response.status_code == 200, response.text[:300]
+    assert request_status(client, keys.routing) == "tracking_stopped"
+
+
+def test_stop_tracking__a_body_of_another_media_type_415(
+    app: FastAPI, client: TestClient, keys: Keys
+) -> None:
+    shipment = found_shipment(app, client, keys.routing, "TEST-TR-SUCCEEDED")
+    response = client.patch(
+        f"/v2/shipments/{shipment['id']}/stop_tracking",
+        headers={**auth(keys.routing), "Content-Type": "text/plain"},
+        content=b"stop",
+    )
+    assert_error(response, 415, code="unsupported_media_type")
 
 
 def test_resume_tracking__events_resume(

@@ -51,8 +51,14 @@ def stored_points(url: str) -> int:
 
 
 def stop(process: subprocess.Popen[str]) -> str:
+    """SIGINT, then the process's output; killed if it does not end (never left running)."""
     process.send_signal(signal.SIGINT)
-    out, err = process.communicate(timeout=60)
+    try:
+        out, err = process.communicate(timeout=60)
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.communicate()
     assert process.returncode == 0, err
     return out
 
@@ -98,6 +104,8 @@ def test_connect__reads_a_tcp_feed_and_commits_on_sigint(tmp_path: Path) -> None
         out = stop(process)
     finally:
         server.close()
+        if process.poll() is None:
+            process.kill()
     assert stored_points(url) == 10
     assert "10 positions" in out and "stored 10" in out
 
@@ -110,13 +118,17 @@ def test_listen__receives_udp_datagrams(tmp_path: Path) -> None:
         [*command, "--database", url], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
     )
     lines = tagged_lines()
-    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as sender:
-        deadline = time.monotonic() + 60
-        while stored_points(url) < 10 and time.monotonic() < deadline:
-            sender.sendto(b"".join(lines[:5]), ("127.0.0.1", port))  # several per datagram
-            sender.sendto(b"".join(lines[5:]), ("127.0.0.1", port))
-            time.sleep(0.5)
-    out = stop(process)
+    try:
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as sender:
+            deadline = time.monotonic() + 60
+            while stored_points(url) < 10 and time.monotonic() < deadline:
+                sender.sendto(b"".join(lines[:5]), ("127.0.0.1", port))  # several per datagram
+                sender.sendto(b"".join(lines[5:]), ("127.0.0.1", port))
+                time.sleep(0.5)
+        out = stop(process)
+    finally:
+        if process.poll() is None:
+            process.kill()
     assert stored_points(url) == 10
     assert "stored 10" in out
 

@@ -35,7 +35,7 @@ MODEL_TABLES = {
     "webhooks",
     "webhook_notifications",
     "webhook_notification_logs",
-    "rate_limit_hits",
+    "rate_limit_counts",
     "vessel_port_calls",
     "feed_checkpoints",
     "carrier_events",
@@ -48,7 +48,7 @@ MODEL_TABLES = {
 }
 ALL_TABLES = MODEL_TABLES | {"alembic_version"}
 #: The newest migration.
-HEAD = "0007"
+HEAD = "0008"
 
 
 def tables(engine: Engine) -> set[str]:

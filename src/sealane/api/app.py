@@ -4,10 +4,8 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from typing import Any
 
 from fastapi import FastAPI
-from fastapi.openapi.utils import get_openapi
 
 from ..clock import Clock
 from ..config import Settings
@@ -19,9 +17,8 @@ from ..web.app import create_web_app
 from ..web.mount import WebShell
 from .compression import GzipMiddleware
 from .errors import install_error_handlers
-from .geojson import GEOJSON
-from .jsonapi import MEDIA_TYPE
 from .negotiation import HeadAsGet, JsonApiNegotiation
+from .openapi import document
 from .routers import (
     containers,
     custom_fields,
@@ -34,7 +31,6 @@ from .routers import (
     vessels,
     webhooks,
 )
-from .routers.responses import DOCUMENT_SCHEMA
 
 API_PREFIX = "/v2"
 #: The router modules, in the order their routes are matched.
@@ -97,37 +93,5 @@ def create_app(
     app.add_middleware(JsonApiNegotiation, prefix=API_PREFIX)
     app.add_middleware(GzipMiddleware, minimum_size=1024, level=1)
     app.add_middleware(HeadAsGet)
-    app.openapi = lambda: _openapi(app)  # type: ignore[method-assign]
+    app.openapi = lambda: document(app)  # type: ignore[method-assign]
     return app
-
-
-def _openapi(app: FastAPI) -> dict[str, Any]:
-    """OpenAPI with the JSON:API media type in place of application/json everywhere."""
-    if app.openapi_schema:
-        return app.openapi_schema
-    schema = get_openapi(
-        title=app.title, version=app.version, description=app.description, routes=app.routes
-    )
-    for path in schema.get("paths", {}).values():
-        for operation in path.values():
-            for status, response in operation.get("responses", {}).items():
-                content = response.get("content", {})
-                if "application/json" in content and GEOJSON not in content:
-                    content[MEDIA_TYPE] = content.pop("application/json")
-                    content[MEDIA_TYPE].setdefault("schema", {"type": "object"})
-                # FastAPI declares the body of a response class other than JSONResponse as a
-                # plain string; a success here is always a JSON:API document.
-                media = content.get(MEDIA_TYPE) if str(status).startswith("2") else None
-                if media is not None and media.get("schema") in (None, {"type": "string"}):
-                    media["schema"] = DOCUMENT_SCHEMA
-            operation.setdefault("security", [{"Token": []}])
-    schema.setdefault("components", {})["securitySchemes"] = {
-        "Token": {
-            "type": "apiKey",
-            "in": "header",
-            "name": "Authorization",
-            "description": "Token <api key>",
-        }
-    }
-    app.openapi_schema = schema
-    return schema

@@ -16,6 +16,7 @@ from starlette.routing import BaseRoute, Match
 from ..routing.errors import RoutingError
 from ..service import errors as domain
 from .jsonapi import JsonApiResponse
+from .shapes import NON_BLANK, PATTERN_MEANINGS
 
 log = logging.getLogger("sealane.api")
 
@@ -170,14 +171,14 @@ def validation_errors(exc: RequestValidationError) -> list[ApiError]:
     found: list[ApiError] = []
     for item in exc.errors():
         location = [str(part) for part in item.get("loc", ())]
-        message = str(item.get("msg", "invalid value"))
+        message = _message(item)
         if item.get("type") == "json_invalid":
             found.append(
                 BadRequest(f"the request body is not valid JSON: {message}", code="invalid_json")
             )
         elif location and location[0] in ("query", "path", "header"):
             name = location[1] if len(location) > 1 else location[0]
-            if item.get("type") == "missing":
+            if _missing(item):
                 detail, code = f"the query parameter {name} is required", "missing_parameter"
             else:
                 detail, code = f"{name}: {message}", "invalid_parameter"
@@ -188,6 +189,22 @@ def validation_errors(exc: RequestValidationError) -> list[ApiError]:
                 Unprocessable(f"{pointer or 'body'}: {message}", pointer=pointer, code="invalid")
             )
     return found or [BadRequest("invalid request")]
+
+
+def _missing(item: Any) -> bool:
+    """A parameter left out, or given blank where text is required."""
+    blank = isinstance(item.get("input"), str) and not item["input"].strip()
+    pattern = (item.get("ctx") or {}).get("pattern")
+    return bool(item.get("type") == "missing" or (blank and pattern == NON_BLANK))
+
+
+def _message(item: Any) -> str:
+    """Pydantic's message, with the meaning of the patterns of ``shapes`` instead of their
+    spelling."""
+    pattern = (item.get("ctx") or {}).get("pattern")
+    if item.get("type") == "string_pattern_mismatch" and pattern in PATTERN_MEANINGS:
+        return PATTERN_MEANINGS[pattern]
+    return str(item.get("msg", "invalid value"))
 
 
 _METHODS = ("GET", "POST", "PUT", "PATCH", "DELETE")

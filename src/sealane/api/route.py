@@ -2,10 +2,15 @@
 
 1. routing (404 unknown path, 405 method not allowed: Starlette, before this);
 2. authentication and the rate limit (401, 429);
-3. the request's media type (415): ``application/vnd.api+json`` (no parameters but ``ext`` and
-   ``profile``) or ``application/json``, which clients of the Terminal49 API send;
+3. the request's media type (415), when it has a body: ``application/vnd.api+json`` (no
+   parameters but ``ext`` and ``profile``) or ``application/json``, which clients of the
+   Terminal49 API send (a write without a body, ``stop_tracking`` say, needs none);
 4. the body's size (413), from ``Content-Length`` and while it streams, before any parsing;
 5. the JSON itself (400), then the document (409, 422), by the operation.
+
+A path that names a fixed resource (``/webhooks/events``) is never also taken as an id by its
+sibling (``/webhooks/{webhook_id:id}``, see :data:`FIXED_NAMES`): other methods there are 405,
+as ``Allow`` says.
 """
 
 from __future__ import annotations
@@ -15,6 +20,7 @@ from typing import Any
 
 from fastapi import Request, Response
 from fastapi.routing import APIRoute
+from starlette.convertors import Convertor, register_url_convertor
 
 from .auth import authenticate
 from .errors import PayloadTooLarge, UnsupportedMediaType
@@ -29,6 +35,26 @@ BODY_TYPES = (MEDIA_TYPE, "application/json")
 Handler = Callable[[Request], Coroutine[Any, Any, Response]]
 
 
+#: Fixed path segments beside an ``{...:id}`` parameter (``/webhooks/events`` beside
+#: ``/webhooks/{webhook_id:id}``): never read as an id.
+FIXED_NAMES = ("events", "examples", "infer_number", "ips", "trigger")
+
+
+class IdConvertor(Convertor[str]):
+    """A path segment that is an id: anything but one of :data:`FIXED_NAMES`."""
+
+    regex = "(?!(?:" + "|".join(FIXED_NAMES) + ")$)[^/]+"
+
+    def convert(self, value: str) -> str:
+        return value
+
+    def to_string(self, value: str) -> str:
+        return value
+
+
+register_url_convertor("id", IdConvertor())
+
+
 class ApiRoute(APIRoute):
     """An operation whose write requests are authenticated, typed and measured before parsing."""
 
@@ -38,11 +64,20 @@ class ApiRoute(APIRoute):
         async def handler(request: Request) -> Response:
             if request.method in WRITE_METHODS:
                 await authenticate(request)
-                check_media_type(request)
+                if has_body(request):
+                    check_media_type(request)
                 await read_body(request, state_of(request).settings.max_body_bytes)
             return await handle(request)
 
         return handler
+
+
+def has_body(request: Request) -> bool:
+    """Whether the request says it carries a body (a length above zero, or chunks)."""
+    length = request.headers.get("content-length")
+    if length is not None:
+        return not length.strip().isdigit() or int(length) > 0
+    return "transfer-encoding" in request.headers
 
 
 def check_media_type(request: Request) -> None:

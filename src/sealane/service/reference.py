@@ -10,6 +10,7 @@ from sqlalchemy import or_, select
 from ..routing.errors import UnknownPortError
 from ..routing.ports import Port, registry
 from ..store.models import ShippingLine, Terminal
+from ..store.seed import shipped_scacs
 from .context import ServiceContext
 from .convert import shipping_line_record, terminal_record
 from .errors import NotFound
@@ -148,3 +149,8 @@ def get_shipping_line(ctx: ServiceContext, key: str) -> ShippingLineRecord:
     if row is None:
         raise NotFound("shipping line", key, by="id or SCAC")
     return shipping_line_record(row)
+
+
+def carrier_codes() -> tuple[str, ...]:
+    """The SCACs a tracking request may name (each shipped carrier's and its alternatives)."""
+    return shipped_scacs()

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 
 from sqlalchemy import select
 
@@ -59,7 +59,11 @@ def vessel_positions(
     the :data:`DEFAULT_WINDOW` up to now), oldest first; windows over :data:`MAX_WINDOW` are
     refused so one answer stays bounded."""
     end = end or ctx.clock.now()
-    start = start or end - DEFAULT_WINDOW
+    if start is None:
+        try:
+            start = end - DEFAULT_WINDOW
+        except OverflowError:  # an end in the first days of year 1
+            start = datetime.min.replace(tzinfo=UTC)
     if start > end:
         raise InvalidInput("the window starts after it ends", field="positions_from")
     if end - start > MAX_WINDOW:

@@ -283,17 +283,17 @@ Index(
 )
 
 
-class RateLimitHit(Base):
-    """One admitted request of a rate-limited key (an account, or an address failing to sign in),
-    kept for the length of the window; every server process counts the same rows."""
+class RateLimitCount(Base):
+    """Admitted requests of a rate-limited key (an account, or an address failing to sign in)
+    in one whole second of wall-clock time; every server process counts the same rows, and a
+    window is the sum of at most its length in seconds of them, however busy the key."""
 
-    __tablename__ = "rate_limit_hits"
-    __table_args__ = (Index("ix_rate_limit_hits_key_at", "key", "at"),)
+    __tablename__ = "rate_limit_counts"
 
-    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
-    key: Mapped[str] = mapped_column(String(120))
-    #: Wall-clock time of the hit, seconds since the epoch (every process reads the same clock).
-    at: Mapped[float] = mapped_column(Float)
+    key: Mapped[str] = mapped_column(String(120), primary_key=True)
+    #: The second, since the epoch (every process reads the same clock).
+    second: Mapped[int] = mapped_column(BigInteger, primary_key=True)
+    count: Mapped[int] = mapped_column(Integer)
 
 
 class Shipment(Base):

@@ -35,6 +35,16 @@ def reference_id(kind: str, key: str) -> str:
     return str(uuid.uuid5(REFERENCE_NAMESPACE, f"{kind}:{key}"))
 
 
+def shipped_scacs() -> tuple[str, ...]:
+    """Every SCAC of the shipped carriers (their own and their alternative codes), sorted: what
+    a tracking request may name, known without a database."""
+    with (data_dir() / "shipping_lines.csv").open(encoding="utf-8", newline="") as handle:
+        rows = list(csv.DictReader(handle))
+    codes = {row["scac"] for row in rows}
+    codes.update(code for row in rows for code in row["alternative_scacs"].split("|") if code)
+    return tuple(sorted(codes))
+
+
 def load_reference_data(session: Session) -> None:
     """Insert or update the shipped carriers and terminals (idempotent, one query per table)."""
     with (data_dir() / "shipping_lines.csv").open(encoding="utf-8", newline="") as handle:

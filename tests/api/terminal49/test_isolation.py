@@ -69,10 +69,13 @@ def url_of(w: World, path: str) -> str:
     return url.replace("{api_slug}", "po_number")
 
 
-def body_for(path: str, url: str) -> object:
+def body_for(method: str, path: str, url: str) -> object:
     key = url.rstrip("/").rsplit("/", 1)[-1]
     if "custom_fields" in path:
-        return BODIES["custom_fields"](key)
+        body = BODIES["custom_fields"](key)
+        if method == "PATCH":  # a change names the value only
+            del body["data"]["attributes"]["api_slug"]  # type: ignore[index]
+        return body
     if "/options" in path:
         body = BODIES["options"](key)
         if path.endswith("/options"):  # a new option also needs its value
@@ -100,5 +103,5 @@ def test_other_account__404(world: World, method: str, path: str) -> None:
     if method == "GET":
         response = world.get(url, world.other_key)
     else:
-        response = world.send(method, url, body_for(ours, url), world.other_key)
+        response = world.send(method, url, body_for(method, ours, url), world.other_key)
     assert_error(response, 404)

@@ -13,18 +13,22 @@ from ...service import containers
 from ...service.access import Caller
 from ...service.records import ContainerRecord, TransportEventRecord
 from ...service.tracking_requests import ListChanges
+from .. import bodies
+from ..bodies import body
 from ..documents import attributes_of
 from ..jsonapi import JsonApiResponse
-from ..listing import Include, PageNumber, PageSize, Payload
-from ..params import authenticated, parse_include, parse_page
+from ..listing import Paging, include_paths
+from ..params import authenticated, parse_include
 from ..render import many, one
 from ..route import ApiRoute
 from ..state import context_of
 from .responses import ERRORS, MESSAGE_SCHEMA, answering
-from .shipments import Filters, tracking_filter
+from .shipments import Filters
 
 router = APIRouter(tags=["containers"], route_class=ApiRoute)
 Auth = Annotated[Caller, Depends(authenticated)]
+#: What a container document may include.
+Includes = Annotated[str | None, include_paths(containers.INCLUDES)]
 
 
 def render(included: Included, record: ContainerRecord) -> dict[str, Any]:
@@ -34,35 +38,30 @@ def render(included: Included, record: ContainerRecord) -> dict[str, Any]:
 
 @router.get("/containers", response_class=JsonApiResponse, responses=ERRORS)
 def list_containers(
-    request: Request,
-    caller: Auth,
-    _filters: Filters,
-    include: Include = None,
-    page_number: PageNumber = None,
-    page_size: PageSize = None,
+    request: Request, caller: Auth, filters: Filters, page: Paging, include: Includes = None
 ) -> JsonApiResponse:
     """The account's containers, most recently updated first."""
-    page = parse_page(request.query_params)  # a bad page is reported before the other parameters
-    includes = parse_include(request.query_params, containers.INCLUDES)
-    found = containers.list_containers(
-        context_of(request), caller, tracking_filter(request), page, includes
-    )
+    paths = parse_include(include, containers.INCLUDES)
+    found = containers.list_containers(context_of(request), caller, filters, page, paths)
     return many(request, found, "containers", render)
 
 
 @router.get("/containers/{container_id}", response_class=JsonApiResponse, responses=ERRORS)
 def get_container(
-    request: Request, container_id: str, caller: Auth, include: Include = None
+    request: Request, container_id: str, caller: Auth, include: Includes = None
 ) -> JsonApiResponse:
     """One container."""
-    includes = parse_include(request.query_params, containers.INCLUDES)
-    found = containers.get_container(context_of(request), caller, container_id, includes)
+    paths = parse_include(include, containers.INCLUDES)
+    found = containers.get_container(context_of(request), caller, container_id, paths)
     return one(request, found, render)
 
 
 @router.patch("/containers/{container_id}", response_class=JsonApiResponse, responses=ERRORS)
 def update_container(
-    request: Request, container_id: str, caller: Auth, payload: Payload
+    request: Request,
+    container_id: str,
+    caller: Auth,
+    payload: Annotated[Any, body(bodies.CONTAINER_CHANGES)],
 ) -> JsonApiResponse:
     """Edit a container's ``ref_numbers`` (its shipment keeps its own)."""
     attributes = attributes_of(payload, "container", id_=container_id)
@@ -80,20 +79,16 @@ def container_events(
     request: Request,
     container_id: str,
     caller: Auth,
-    include: Include = None,
-    page_number: PageNumber = None,
-    page_size: PageSize = None,
+    page: Paging,
+    include: Annotated[str | None, include_paths(containers.EVENT_INCLUDES)] = None,
 ) -> JsonApiResponse:
     """A container's transport events in time order; ``include`` may name each event's
     ``shipment``, ``container``, ``location``, ``vessel`` and ``terminal``."""
-    page = parse_page(request.query_params)
-    includes = parse_include(request.query_params, containers.EVENT_INCLUDES)
-    found = containers.list_transport_events(
-        context_of(request), caller, container_id, page, includes
-    )
+    paths = parse_include(include, containers.EVENT_INCLUDES)
+    found = containers.list_transport_events(context_of(request), caller, container_id, page, paths)
 
     def render_event(included: Included, event: TransportEventRecord) -> dict[str, Any]:
-        return included.transport_event(event, includes)
+        return included.transport_event(event, paths)
 
     return many(request, found, f"containers/{container_id}/transport_events", render_event)
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, Query, Request
+from fastapi import APIRouter, Depends, Request
 from starlette.responses import Response
 
 from ...jsonapi import Included
@@ -14,11 +14,14 @@ from ...service.access import Caller
 from ...service.fields import definitions, options, values
 from ...service.fields.records import CustomFieldRecord, DefinitionRecord, OptionRecord
 from ...service.fields.types import DATA_TYPES, ENTITY_TYPES
+from ...service.inputs import known_only
+from .. import bodies
+from ..bodies import body
 from ..documents import attributes_of, relationship
 from ..errors import Unprocessable
 from ..jsonapi import JsonApiResponse
-from ..listing import PageNumber, PageSize, Payload
-from ..params import authenticated, optional_choice, optional_text, parse_page
+from ..listing import Paging, choice, text
+from ..params import authenticated, blank_none
 from ..render import deleted, many, one
 from ..route import ApiRoute
 from ..state import context_of
@@ -28,6 +31,10 @@ router = APIRouter(tags=["custom_fields"], route_class=ApiRoute)
 Auth = Annotated[Caller, Depends(authenticated)]
 DEFINITIONS = "/custom_field_definitions"
 OPTIONS = DEFINITIONS + "/{definition_id}/options"
+#: A definition's ``entity_type`` (``Shipment``) or the resource type it applies to.
+_KINDS = (*ENTITY_TYPES, *ENTITY_TYPES.values())
+NewValue = Annotated[Any, body(bodies.NEW_OBJECT_FIELD)]
+ValueChange = Annotated[Any, body(bodies.OBJECT_FIELD_CHANGE)]
 
 
 def render_definition(included: Included, record: DefinitionRecord) -> dict[str, Any]:
@@ -45,9 +52,11 @@ def render_field(included: Included, record: CustomFieldRecord) -> dict[str, Any
     return custom_field_resource(record, included.base)
 
 
-def value_of(payload: Any, *, new: bool = False, type_: str = "custom_field") -> tuple[Any, Any]:
-    """(``api_slug``, ``value``) of a custom field document (``api_slug`` only when ``new``)."""
-    attributes = attributes_of(payload, type_)
+def value_of(payload: Any, *, new: bool = False, id_: str | None = None) -> tuple[Any, Any]:
+    """(``api_slug``, ``value``) of a custom field document (``api_slug`` only when ``new``);
+    any other attribute is refused."""
+    attributes = attributes_of(payload, "custom_field", id_=id_)
+    known_only(attributes, ("api_slug", "value") if new else ("value",))
     if "value" not in attributes:
         raise Unprocessable(
             "value is required (null clears it)", pointer="/data/attributes/value", code="invalid"
@@ -62,26 +71,23 @@ def value_of(payload: Any, *, new: bool = False, type_: str = "custom_field") ->
 def list_definitions(
     request: Request,
     caller: Auth,
-    entity_type: Annotated[str | None, Query(alias="filter[entity_type]")] = None,
-    data_type: Annotated[str | None, Query(alias="filter[data_type]")] = None,
-    display_name: Annotated[str | None, Query(alias="filter[display_name]")] = None,
-    page_number: PageNumber = None,
-    page_size: PageSize = None,
+    page: Paging,
+    entity_type: Annotated[str | None, choice(ENTITY_TYPES, alias="filter[entity_type]")] = None,
+    data_type: Annotated[str | None, choice(DATA_TYPES, alias="filter[data_type]")] = None,
+    display_name: Annotated[str | None, text(alias="filter[display_name]")] = None,
 ) -> JsonApiResponse:
     """The account's definitions; ``filter[display_name]`` is a prefix (any case)."""
-    params = request.query_params
-    page = parse_page(params)
     filters = definitions.DefinitionFilter(
-        entity_type=optional_choice(params, "filter[entity_type]", tuple(ENTITY_TYPES)),
-        data_type=optional_choice(params, "filter[data_type]", DATA_TYPES),
-        display_name=optional_text(params, "filter[display_name]"),
+        entity_type=entity_type, data_type=data_type, display_name=blank_none(display_name)
     )
     found = definitions.list_definitions(context_of(request), caller, filters, page)
     return many(request, found, "custom_field_definitions", render_definition)
 
 
 @router.post(DEFINITIONS, status_code=201, response_class=JsonApiResponse, responses=ERRORS)
-def create_definition(request: Request, caller: Auth, payload: Payload) -> JsonApiResponse:
+def create_definition(
+    request: Request, caller: Auth, payload: Annotated[Any, body(bodies.NEW_DEFINITION)]
+) -> JsonApiResponse:
     """A new definition (``entity_type``, ``api_slug``, ``display_name``, ``data_type``...)."""
     attributes = attributes_of(payload, "custom_field_definition")
     changes = definitions.DefinitionChanges.of(attributes, new=True)
@@ -98,7 +104,10 @@ def get_definition(request: Request, definition_id: str, caller: Auth) -> JsonAp
 
 @router.patch(DEFINITIONS + "/{definition_id}", response_class=JsonApiResponse, responses=ERRORS)
 def update_definition(
-    request: Request, definition_id: str, caller: Auth, payload: Payload
+    request: Request,
+    definition_id: str,
+    caller: Auth,
+    payload: Annotated[Any, body(bodies.DEFINITION_CHANGES)],
 ) -> JsonApiResponse:
     """Change a definition's name, description, validation, format or default value."""
     attributes = attributes_of(payload, "custom_field_definition", id_=definition_id)
@@ -119,14 +128,9 @@ def delete_definition(request: Request, definition_id: str, caller: Auth) -> Jso
 
 @router.get(OPTIONS, response_class=JsonApiResponse, responses=ERRORS)
 def list_options(
-    request: Request,
-    definition_id: str,
-    caller: Auth,
-    page_number: PageNumber = None,
-    page_size: PageSize = None,
+    request: Request, definition_id: str, caller: Auth, page: Paging
 ) -> JsonApiResponse:
     """A definition's options by position."""
-    page = parse_page(request.query_params)
     found = options.list_options(context_of(request), caller, definition_id, page)
     path = f"custom_field_definitions/{definition_id}/options"
     return many(request, found, path, render_option)
@@ -134,7 +138,10 @@ def list_options(
 
 @router.post(OPTIONS, status_code=201, response_class=JsonApiResponse, responses=ERRORS)
 def create_option(
-    request: Request, definition_id: str, caller: Auth, payload: Payload
+    request: Request,
+    definition_id: str,
+    caller: Auth,
+    payload: Annotated[Any, body(bodies.NEW_OPTION)],
 ) -> JsonApiResponse:
     """Add an option (``label``, ``value``, ``position``) to an enumeration."""
     changes = options.OptionChanges.of(attributes_of(payload, "custom_field_option"), new=True)
@@ -153,7 +160,11 @@ def get_option(
 
 @router.patch(OPTIONS + "/{option_id}", response_class=JsonApiResponse, responses=ERRORS)
 def update_option(
-    request: Request, definition_id: str, option_id: str, caller: Auth, payload: Payload
+    request: Request,
+    definition_id: str,
+    option_id: str,
+    caller: Auth,
+    payload: Annotated[Any, body(bodies.OPTION_CHANGES)],
 ) -> JsonApiResponse:
     """Change an option's label or position."""
     attributes = attributes_of(payload, "custom_field_option", id_=option_id)
@@ -178,27 +189,25 @@ def delete_option(
 def list_fields(
     request: Request,
     caller: Auth,
-    entity_type: Annotated[str | None, Query(alias="filter[entity_type]")] = None,
-    entity_id: Annotated[str | None, Query(alias="filter[entity_id]")] = None,
-    definition_id: Annotated[str | None, Query(alias="filter[definition_id]")] = None,
-    page_number: PageNumber = None,
-    page_size: PageSize = None,
+    page: Paging,
+    entity_type: Annotated[str | None, choice(_KINDS, alias="filter[entity_type]")] = None,
+    entity_id: Annotated[str | None, text(64, alias="filter[entity_id]")] = None,
+    definition_id: Annotated[str | None, text(64, alias="filter[definition_id]")] = None,
 ) -> JsonApiResponse:
     """The account's custom field values."""
-    params = request.query_params
-    page = parse_page(params)
-    kinds = (*ENTITY_TYPES, *ENTITY_TYPES.values())
     filters = values.FieldFilter(
-        entity_type=optional_choice(params, "filter[entity_type]", kinds),
-        entity_id=optional_text(params, "filter[entity_id]", max_length=64),
-        definition_id=optional_text(params, "filter[definition_id]", max_length=64),
+        entity_type=entity_type,
+        entity_id=blank_none(entity_id),
+        definition_id=blank_none(definition_id),
     )
     found = values.list_fields(context_of(request), caller, filters, page)
     return many(request, found, "custom_fields", render_field)
 
 
 @router.post("/custom_fields", status_code=201, response_class=JsonApiResponse, responses=ERRORS)
-def create_field(request: Request, caller: Auth, payload: Payload) -> JsonApiResponse:
+def create_field(
+    request: Request, caller: Auth, payload: Annotated[Any, body(bodies.NEW_FIELD)]
+) -> JsonApiResponse:
     """Set a field (``api_slug``, ``value``) on the object named by ``relationships.entity``."""
     api_slug, value = value_of(payload, new=True)
     named = relationship(payload, "entity")
@@ -219,11 +228,13 @@ def get_field(request: Request, field_id: str, caller: Auth) -> JsonApiResponse:
 
 @router.patch("/custom_fields/{field_id}", response_class=JsonApiResponse, responses=ERRORS)
 def update_field(
-    request: Request, field_id: str, caller: Auth, payload: Payload
+    request: Request,
+    field_id: str,
+    caller: Auth,
+    payload: Annotated[Any, body(bodies.FIELD_CHANGE)],
 ) -> JsonApiResponse:
     """Change a custom field's ``value``."""
-    attributes_of(payload, "custom_field", id_=field_id)
-    _, value = value_of(payload)
+    _, value = value_of(payload, id_=field_id)
     found = values.update_field(context_of(request), caller, field_id, value)
     return one(request, found, render_field)
 
@@ -242,26 +253,21 @@ def _object_routes(collection: str, entity_type: str) -> None:
     """``GET/POST /<collection>/{id}/custom_fields`` and ``PATCH/DELETE .../{api_slug}``."""
     base = f"/{collection}/{{object_id}}/custom_fields"
 
-    def list_(
-        request: Request,
-        object_id: str,
-        caller: Auth,
-        page_number: PageNumber = None,
-        page_size: PageSize = None,
-    ) -> JsonApiResponse:
-        page = parse_page(request.query_params)
+    def list_(request: Request, object_id: str, caller: Auth, page: Paging) -> JsonApiResponse:
         entity = values.Entity(entity_type, object_id)
         found = values.entity_fields(context_of(request), caller, entity, page)
         return many(request, found, f"{collection}/{object_id}/custom_fields", render_field)
 
-    def create(request: Request, object_id: str, caller: Auth, payload: Payload) -> JsonApiResponse:
+    def create(
+        request: Request, object_id: str, caller: Auth, payload: NewValue
+    ) -> JsonApiResponse:
         api_slug, value = value_of(payload, new=True)
         entity = values.Entity(entity_type, object_id)
         created = values.create_field(context_of(request), caller, entity, api_slug, value)
         return one(request, created, render_field, status_code=201)
 
     def update(
-        request: Request, object_id: str, api_slug: str, caller: Auth, payload: Payload
+        request: Request, object_id: str, api_slug: str, caller: Auth, payload: ValueChange
     ) -> JsonApiResponse:
         _, value = value_of(payload)
         entity = values.Entity(entity_type, object_id)

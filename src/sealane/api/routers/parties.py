@@ -11,10 +11,12 @@ from ...jsonapi.fields import party_resource
 from ...service import parties
 from ...service.access import Caller
 from ...service.records import PartyRecord
+from .. import bodies
+from ..bodies import body
 from ..documents import attributes_of
 from ..jsonapi import JsonApiResponse
-from ..listing import PageNumber, PageSize, Payload
-from ..params import authenticated, parse_page
+from ..listing import Paging
+from ..params import authenticated
 from ..render import many, one
 from ..route import ApiRoute
 from ..state import context_of
@@ -30,17 +32,16 @@ def render(included: Included, record: PartyRecord) -> dict[str, Any]:
 
 
 @router.get("/parties", response_class=JsonApiResponse, responses=ERRORS)
-def list_parties(
-    request: Request, caller: Auth, page_number: PageNumber = None, page_size: PageSize = None
-) -> JsonApiResponse:
+def list_parties(request: Request, caller: Auth, page: Paging) -> JsonApiResponse:
     """The account's parties by company name."""
-    page = parse_page(request.query_params)
     found = parties.list_parties(context_of(request), caller, page)
     return many(request, found, "parties", render)
 
 
 @router.post("/parties", status_code=201, response_class=JsonApiResponse, responses=ERRORS)
-def create_party(request: Request, caller: Auth, payload: Payload) -> JsonApiResponse:
+def create_party(
+    request: Request, caller: Auth, payload: Annotated[Any, body(bodies.NEW_PARTY)]
+) -> JsonApiResponse:
     """A new party (``company_name``)."""
     changes = parties.PartyChanges.of(attributes_of(payload, "party"))
     created = parties.create_party(context_of(request), caller, changes)
@@ -55,7 +56,10 @@ def get_party(request: Request, party_id: str, caller: Auth) -> JsonApiResponse:
 
 @router.patch("/parties/{party_id}", response_class=JsonApiResponse, responses=ERRORS)
 def update_party(
-    request: Request, party_id: str, caller: Auth, payload: Payload
+    request: Request,
+    party_id: str,
+    caller: Auth,
+    payload: Annotated[Any, body(bodies.PARTY_CHANGES)],
 ) -> JsonApiResponse:
     """Rename a party."""
     changes = parties.PartyChanges.of(attributes_of(payload, "party", id_=party_id))

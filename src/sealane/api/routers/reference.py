@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, Query, Request
+from fastapi import APIRouter, Depends, Request
 
 from ...jsonapi import Included
 from ...jsonapi.reference import (
@@ -19,8 +19,8 @@ from ...service import reference
 from ...service.access import Caller
 from ...service.records import ShippingLineRecord, TerminalRecord
 from ..jsonapi import JsonApiResponse
-from ..listing import PageNumber, PageSize
-from ..params import authenticated, optional_text, parse_include, parse_page
+from ..listing import Paging, include_paths, text
+from ..params import authenticated, blank_none, parse_include
 from ..render import many, one
 from ..route import ApiRoute
 from ..state import context_of
@@ -28,6 +28,8 @@ from .responses import ERRORS
 
 router = APIRouter(route_class=ApiRoute)
 Auth = Annotated[Caller, Depends(authenticated)]
+TERMINAL_INCLUDES = ("port",)
+TerminalIncludes = Annotated[str | None, include_paths(TERMINAL_INCLUDES)]
 
 
 def render_port(included: Included, port: Port) -> dict[str, Any]:
@@ -55,26 +57,18 @@ def terminal_renderer(includes: list[str]) -> Any:
 def list_ports(
     request: Request,
     _caller: Auth,
-    search: Annotated[str | None, Query(alias="filter[search]")] = None,
-    country: Annotated[str | None, Query(alias="filter[country_code]")] = None,
-    page_number: PageNumber = None,
-    page_size: PageSize = None,
+    page: Paging,
+    search: Annotated[str | None, text(alias="filter[search]")] = None,
+    country: Annotated[str | None, text(2, alias="filter[country_code]")] = None,
 ) -> JsonApiResponse:
     """Ports, optionally filtered by name/LOCODE search and ISO country code."""
-    params = request.query_params
-    page = parse_page(params)
-    parse_include(params, ())
-    filters = reference.PortFilter(
-        search=optional_text(params, "filter[search]"),
-        country_code=optional_text(params, "filter[country_code]", max_length=2),
-    )
+    filters = reference.PortFilter(search=blank_none(search), country_code=blank_none(country))
     return many(request, reference.list_ports(filters, page), "ports", render_port)
 
 
 @router.get("/ports/{port_id}", response_class=JsonApiResponse, responses=ERRORS, tags=["ports"])
 def get_port(request: Request, port_id: str, _caller: Auth) -> JsonApiResponse:
     """One port, by id or UN/LOCODE."""
-    parse_include(request.query_params, ())
     return one(request, reference.get_port(port_id), render_port)
 
 
@@ -91,19 +85,14 @@ def get_metro_area(request: Request, area_id: str, _caller: Auth) -> JsonApiResp
 def list_terminals(
     request: Request,
     _caller: Auth,
-    port: Annotated[str | None, Query(alias="filter[port]")] = None,
-    include: Annotated[str | None, Query()] = None,
-    page_number: PageNumber = None,
-    page_size: PageSize = None,
+    page: Paging,
+    port: Annotated[str | None, text(alias="filter[port]")] = None,
+    include: TerminalIncludes = None,
 ) -> JsonApiResponse:
     """Container terminals, optionally of one port (id or LOCODE); ``include=port``."""
-    params = request.query_params
-    page = parse_page(params)
-    includes = parse_include(params, ("port",))
-    found = reference.list_terminals(
-        context_of(request), page, port=optional_text(params, "filter[port]")
-    )
-    return many(request, found, "terminals", terminal_renderer(includes))
+    paths = parse_include(include, TERMINAL_INCLUDES)
+    found = reference.list_terminals(context_of(request), page, port=blank_none(port))
+    return many(request, found, "terminals", terminal_renderer(paths))
 
 
 @router.get(
@@ -113,12 +102,12 @@ def get_terminal(
     request: Request,
     terminal_id: str,
     _caller: Auth,
-    include: Annotated[str | None, Query()] = None,
+    include: TerminalIncludes = None,
 ) -> JsonApiResponse:
     """One terminal, by id or FIRMS code; ``include=port``."""
-    includes = parse_include(request.query_params, ("port",))
+    paths = parse_include(include, TERMINAL_INCLUDES)
     found = reference.get_terminal(context_of(request), terminal_id)
-    return one(request, found, terminal_renderer(includes))
+    return one(request, found, terminal_renderer(paths))
 
 
 @router.get(
@@ -127,17 +116,11 @@ def get_terminal(
 def list_shipping_lines(
     request: Request,
     _caller: Auth,
-    search: Annotated[str | None, Query(alias="filter[search]")] = None,
-    page_number: PageNumber = None,
-    page_size: PageSize = None,
+    page: Paging,
+    search: Annotated[str | None, text(alias="filter[search]")] = None,
 ) -> JsonApiResponse:
     """Carriers; ``filter[search]`` matches SCAC, name or short name (case-insensitive)."""
-    params = request.query_params
-    page = parse_page(params)
-    parse_include(params, ())
-    found = reference.list_shipping_lines(
-        context_of(request), page, search=optional_text(params, "filter[search]")
-    )
+    found = reference.list_shipping_lines(context_of(request), page, search=blank_none(search))
     return many(request, found, "shipping_lines", render_line)
 
 
@@ -149,5 +132,4 @@ def list_shipping_lines(
 )
 def get_shipping_line(request: Request, line_id: str, _caller: Auth) -> JsonApiResponse:
     """One carrier, by id or SCAC."""
-    parse_include(request.query_params, ())
     return one(request, reference.get_shipping_line(context_of(request), line_id), render_line)

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..jsonapi import MEDIA_TYPE
+
 ERROR_SCHEMA: dict[str, Any] = {
     "type": "object",
     "required": ["errors"],
@@ -109,15 +111,23 @@ _DESCRIPTIONS = {
     403: "Feature not enabled for the account",
     404: "No such resource in the caller's account",
     406: "Unsupported Accept media type parameters",
-    415: "Write request without the JSON:API media type",
+    409: "data.type or data.id of the request document does not match the operation",
+    413: "Request body larger than the configured limit",
+    415: "Request body not sent as JSON:API (or JSON)",
     422: "Well-formed but unprocessable",
     429: "Rate limit exceeded",
 }
 
-#: The ``responses=`` of every route.
+
+def error_response(status: int) -> dict[str, Any]:
+    """The declaration of an error answer: a JSON:API error document."""
+    return {"description": _DESCRIPTIONS[status], "content": {MEDIA_TYPE: {"schema": ERROR_SCHEMA}}}
+
+
+#: The ``responses=`` of every route: what any operation may answer (writes may also answer
+#: 409, 413 and 415, which the document adds to them: see ``api.openapi``).
 ERRORS: dict[int | str, dict[str, Any]] = {
-    status: {"description": text, "content": {"application/vnd.api+json": {"schema": ERROR_SCHEMA}}}
-    for status, text in _DESCRIPTIONS.items()
+    status: error_response(status) for status in (400, 401, 403, 404, 406, 422, 429)
 }
 
 #: A document with top-level ``meta`` only: the answer to a deletion.
@@ -163,7 +173,7 @@ def answering(schema: dict[str, Any], text: str) -> dict[int | str, dict[str, An
     """``responses=`` of an operation whose 200 body is not a resource document."""
     return {
         **ERRORS,
-        200: {"description": text, "content": {"application/vnd.api+json": {"schema": schema}}},
+        200: {"description": text, "content": {MEDIA_TYPE: {"schema": schema}}},
     }
 
 

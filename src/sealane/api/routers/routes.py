@@ -14,7 +14,7 @@ from ...service.access import Caller
 from ...service.route_records import ContainerRoute
 from ..geojson import GEOJSON, PLAIN_JSON, GeoJsonResponse, geojson_type
 from ..jsonapi import JsonApiResponse
-from ..listing import Include
+from ..listing import include_paths
 from ..params import authenticated_routing, parse_include
 from ..render import one
 from ..route import ApiRoute
@@ -24,16 +24,18 @@ from .responses import ERRORS, FEATURE_COLLECTION_SCHEMA
 router = APIRouter(tags=["containers"], route_class=ApiRoute)
 #: Authenticated with the routing feature (403 first), then every query parameter checked.
 RoutingAuth = Annotated[Caller, Depends(authenticated_routing)]
+#: What a route document may include.
+Includes = Annotated[str | None, include_paths(routes.INCLUDES)]
 
 
 @router.get("/containers/{container_id}/route", response_class=JsonApiResponse, responses=ERRORS)
 def container_route(
-    request: Request, container_id: str, caller: RoutingAuth, include: Include = None
+    request: Request, container_id: str, caller: RoutingAuth, include: Includes = None
 ) -> JsonApiResponse:
     """The container's port calls in order, from the port of lading to the port of discharge;
     ``include`` takes ``port``, ``vessel``, ``terminal``, ``route_location``, ``shipment`` or
     the relationship paths under ``route_locations``."""
-    includes = parse_include(request.query_params, routes.INCLUDES)
+    includes = parse_include(include, routes.INCLUDES)
     found = routes.container_route(context_of(request), caller, container_id, includes)
 
     def render(included: Included, record: ContainerRoute) -> dict[str, Any]:

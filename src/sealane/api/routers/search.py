@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import APIRouter, Depends, Query, Request
+from fastapi import APIRouter, Depends, Request
 
 from ...jsonapi.lookups import search_hit_resource
 from ...service import search
 from ...service.access import Caller
 from ..jsonapi import JsonApiResponse
-from ..params import authenticated, required
+from ..listing import required_text
+from ..params import authenticated
 from ..route import ApiRoute
 from ..state import context_of
 from .responses import ERRORS
@@ -23,11 +24,12 @@ Auth = Annotated[Caller, Depends(authenticated)]
 def search_all(
     request: Request,
     caller: Auth,
-    query: Annotated[str, Query(description="a number or part of one")],
+    query: Annotated[
+        str, required_text(search.MAX_QUERY_CHARS, description="a number or part of one")
+    ],
 ) -> JsonApiResponse:
     """Up to 25 shipments, containers (``cargo``) and not yet found tracking requests whose
     numbers match ``query``: shipments first, exact matches first, newest first."""
-    text = required(request.query_params, "query")
-    hits = search.search(context_of(request), caller, text)
+    hits = search.search(context_of(request), caller, query.strip())
     data = [search_hit_resource(hit) for hit in hits]
     return JsonApiResponse({"data": data, "meta": {"total": len(data)}})

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from datetime import datetime
+from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Query, Request
 
@@ -13,19 +14,12 @@ from ...service import tracking_requests as requests
 from ...service.access import Caller
 from ...service.records import TrackingRequestRecord
 from ...tracking.lifecycle import REQUEST_TYPES, RequestStatus
+from .. import bodies
+from ..bodies import body
 from ..documents import attributes_of, relationship_id
 from ..jsonapi import JsonApiResponse
-from ..listing import Include, PageNumber, PageSize, Payload
-from ..params import (
-    authenticated,
-    optional_choice,
-    optional_enum,
-    optional_text,
-    optional_time,
-    parse_include,
-    parse_page,
-    plain_object,
-)
+from ..listing import INSTANT, Paging, choice, include_paths, moment, text
+from ..params import authenticated, blank_none, parse_include, plain_object
 from ..render import many, one
 from ..route import ApiRoute
 from ..state import context_of
@@ -33,6 +27,10 @@ from .responses import ERRORS
 
 router = APIRouter(tags=["tracking_requests"], route_class=ApiRoute)
 Auth = Annotated[Caller, Depends(authenticated)]
+#: What a tracking request document may include.
+Includes = Annotated[
+    str | None, include_paths(requests.INCLUDES, default=requests.DEFAULT_INCLUDES)
+]
 
 
 def render(included: Included, record: TrackingRequestRecord) -> dict[str, object]:
@@ -43,7 +41,9 @@ def render(included: Included, record: TrackingRequestRecord) -> dict[str, objec
 @router.post(
     "/tracking_requests", status_code=201, response_class=JsonApiResponse, responses=ERRORS
 )
-def create_request(request: Request, caller: Auth, payload: Payload) -> JsonApiResponse:
+def create_request(
+    request: Request, caller: Auth, payload: Annotated[Any, body(bodies.NEW_TRACKING_REQUEST)]
+) -> JsonApiResponse:
     """Start tracking a BL, booking or container number with a carrier (201, status pending).
 
     ``auto_detect_vocc_scac`` without a ``scac`` infers the carrier from the number;
@@ -59,7 +59,9 @@ def create_request(request: Request, caller: Auth, payload: Payload) -> JsonApiR
 
 
 @router.post("/tracking_requests/infer_number", response_class=JsonApiResponse, responses=ERRORS)
-def infer_number(request: Request, _caller: Auth, payload: Payload) -> JsonApiResponse:
+def infer_number(
+    request: Request, _caller: Auth, payload: Annotated[Any, body(bodies.INFER_NUMBER)]
+) -> JsonApiResponse:
     """The kind of a number (container, bill of lading, booking) and its likely carriers; the
     body is ``{"number": "..."}``."""
     number = numbers.number_text(plain_object(request, payload).get("number"))
@@ -67,58 +69,66 @@ def infer_number(request: Request, _caller: Auth, payload: Payload) -> JsonApiRe
     return JsonApiResponse({"data": inference_resource(number, found)})
 
 
+def request_filter(
+    q: Annotated[str | None, text()] = None,
+    status: Annotated[RequestStatus | None, Query(alias="filter[status]")] = None,
+    request_type: Annotated[str | None, choice(REQUEST_TYPES, alias="filter[request_type]")] = None,
+    scac: Annotated[str | None, text(alias="filter[scac]")] = None,
+    number: Annotated[str | None, text(alias="filter[request_number]")] = None,
+    created_from: Annotated[datetime | None, moment("filter[created_at][start]"), INSTANT] = None,
+    created_to: Annotated[datetime | None, moment("filter[created_at][end]"), INSTANT] = None,
+    updated_from: Annotated[datetime | None, moment("filter[updated_at][start]"), INSTANT] = None,
+    updated_to: Annotated[datetime | None, moment("filter[updated_at][end]"), INSTANT] = None,
+) -> requests.RequestFilter:
+    """The filters of the tracking request list."""
+    return requests.RequestFilter(
+        status=status,
+        request_type=request_type,
+        scac=blank_none(scac),
+        number=blank_none(number),
+        created_from=created_from,
+        created_to=created_to,
+        updated_from=updated_from,
+        updated_to=updated_to,
+        text=blank_none(q),
+    )
+
+
 @router.get("/tracking_requests", response_class=JsonApiResponse, responses=ERRORS)
 def list_requests(
     request: Request,
     caller: Auth,
-    q: Annotated[str | None, Query()] = None,
-    status: Annotated[str | None, Query(alias="filter[status]")] = None,
-    request_type: Annotated[str | None, Query(alias="filter[request_type]")] = None,
-    scac: Annotated[str | None, Query(alias="filter[scac]")] = None,
-    number: Annotated[str | None, Query(alias="filter[request_number]")] = None,
-    created_start: Annotated[str | None, Query(alias="filter[created_at][start]")] = None,
-    created_end: Annotated[str | None, Query(alias="filter[created_at][end]")] = None,
-    updated_start: Annotated[str | None, Query(alias="filter[updated_at][start]")] = None,
-    updated_end: Annotated[str | None, Query(alias="filter[updated_at][end]")] = None,
-    include: Include = None,
-    page_number: PageNumber = None,
-    page_size: PageSize = None,
+    filters: Annotated[requests.RequestFilter, Depends(request_filter)],
+    page: Paging,
+    include: Includes = None,
 ) -> JsonApiResponse:
     """The account's tracking requests, newest first (``tracked_object`` included unless
     ``include`` says otherwise)."""
-    params = request.query_params
-    page = parse_page(params)  # a bad page is reported before the other parameters
-    includes = parse_include(params, requests.INCLUDES, requests.DEFAULT_INCLUDES)
-    filters = requests.RequestFilter(
-        status=optional_enum(params, "filter[status]", RequestStatus),
-        request_type=optional_choice(params, "filter[request_type]", REQUEST_TYPES),
-        scac=optional_text(params, "filter[scac]"),
-        number=optional_text(params, "filter[request_number]"),
-        created_from=optional_time(params, "filter[created_at][start]"),
-        created_to=optional_time(params, "filter[created_at][end]"),
-        updated_from=optional_time(params, "filter[updated_at][start]"),
-        updated_to=optional_time(params, "filter[updated_at][end]"),
-        text=optional_text(params, "q"),
-    )
-    found = requests.list_requests(context_of(request), caller, filters, page, includes)
+    paths = parse_include(include, requests.INCLUDES, requests.DEFAULT_INCLUDES)
+    found = requests.list_requests(context_of(request), caller, filters, page, paths)
     return many(request, found, "tracking_requests", render)
 
 
-@router.get("/tracking_requests/{request_id}", response_class=JsonApiResponse, responses=ERRORS)
+@router.get("/tracking_requests/{request_id:id}", response_class=JsonApiResponse, responses=ERRORS)
 def get_request(
-    request: Request, request_id: str, caller: Auth, include: Include = None
+    request: Request, request_id: str, caller: Auth, include: Includes = None
 ) -> JsonApiResponse:
     """One tracking request; its shipment (``tracked_object``) is included unless ``include``
     says otherwise."""
-    includes = parse_include(request.query_params, requests.INCLUDES, requests.DEFAULT_INCLUDES)
+    paths = parse_include(include, requests.INCLUDES, requests.DEFAULT_INCLUDES)
     return one(
-        request, requests.get_request(context_of(request), caller, request_id, includes), render
+        request, requests.get_request(context_of(request), caller, request_id, paths), render
     )
 
 
-@router.patch("/tracking_requests/{request_id}", response_class=JsonApiResponse, responses=ERRORS)
+@router.patch(
+    "/tracking_requests/{request_id:id}", response_class=JsonApiResponse, responses=ERRORS
+)
 def update_request(
-    request: Request, request_id: str, caller: Auth, payload: Payload
+    request: Request,
+    request_id: str,
+    caller: Auth,
+    payload: Annotated[Any, body(bodies.TRACKING_REQUEST_CHANGES)],
 ) -> JsonApiResponse:
     """Edit a tracking request's ``ref_numbers`` (or one ``ref_number``) and ``tags``."""
     attributes = attributes_of(payload, "tracking_request", id_=request_id)

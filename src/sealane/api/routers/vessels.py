@@ -7,6 +7,7 @@ the event loop keeps serving other requests meanwhile; the document is then rend
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Annotated, Any
 
 import orjson
@@ -19,17 +20,8 @@ from ...service import vessels
 from ...service.access import Caller
 from ...service.records import VesselRecord
 from ..jsonapi import JsonApiResponse
-from ..listing import PageNumber, PageSize
-from ..params import (
-    authenticated,
-    authenticated_routing,
-    number,
-    optional_text,
-    optional_time,
-    parse_include,
-    parse_page,
-    required,
-)
+from ..listing import DECIMAL, INSTANT, Paging, moment, required_text, text
+from ..params import authenticated, authenticated_routing, blank_none
 from ..render import many, one
 from ..route import ApiRoute
 from ..state import context_of
@@ -39,9 +31,8 @@ router = APIRouter(tags=["vessels"], route_class=ApiRoute)
 Auth = Annotated[Caller, Depends(authenticated)]
 #: Authenticated with the routing feature: answered 403 before parameters are even looked at.
 RoutingAuth = Annotated[Caller, Depends(authenticated_routing)]
-PortId = Annotated[str, Query(description="destination port: id or UN/LOCODE", min_length=1)]
-PreviousPortId = Annotated[str, Query(description="previous port: id or UN/LOCODE", min_length=1)]
-Coordinate = r"^[+-]?([0-9]+([.][0-9]*)?|[.][0-9]+)([eE][+-]?[0-9]+)?$"
+PortId = Annotated[str, required_text(64, description="destination port: id or UN/LOCODE")]
+PreviousPortId = Annotated[str, required_text(64, description="previous port: id or UN/LOCODE")]
 #: Placeholder in the serialised document where the positions' own JSON is spliced in.
 _POSITIONS_SLOT = "__sealane_positions__"
 
@@ -55,20 +46,13 @@ def render_vessel(included: Included, vessel: VesselRecord) -> dict[str, Any]:
 def list_vessels(
     request: Request,
     _caller: Auth,
-    name: Annotated[str | None, Query(alias="filter[name]")] = None,
-    imo: Annotated[str | None, Query(alias="filter[imo]")] = None,
-    page_number: PageNumber = None,
-    page_size: PageSize = None,
+    page: Paging,
+    name: Annotated[str | None, text(alias="filter[name]")] = None,
+    imo: Annotated[str | None, text(16, alias="filter[imo]")] = None,
 ) -> JsonApiResponse:
     """Vessels, filtered by name (case-insensitive substring) or IMO number."""
-    params = request.query_params
-    page = parse_page(params)
-    parse_include(params, ())
     found = vessels.list_vessels(
-        context_of(request),
-        page,
-        name=optional_text(params, "filter[name]"),
-        imo=optional_text(params, "filter[imo]", max_length=16),
+        context_of(request), page, name=blank_none(name), imo=blank_none(imo)
     )
     return many(request, found, "vessels", render_vessel)
 
@@ -78,17 +62,14 @@ def get_vessel(
     request: Request,
     vessel_id: str,
     _caller: Auth,
-    positions_from: Annotated[str | None, Query(alias="show_positions[from_timestamp]")] = None,
-    positions_to: Annotated[str | None, Query(alias="show_positions[to_timestamp]")] = None,
+    start: Annotated[datetime | None, moment("show_positions[from_timestamp]"), INSTANT] = None,
+    end: Annotated[datetime | None, moment("show_positions[to_timestamp]"), INSTANT] = None,
 ) -> JsonApiResponse:
     """One vessel, by id or IMO number, with its latest known position; either
     ``show_positions`` bound adds the positions it reported in that window (7 days up to now
     by default, at most 31 days)."""
-    params = request.query_params
-    start = optional_time(params, "show_positions[from_timestamp]")
-    end = optional_time(params, "show_positions[to_timestamp]")
     ctx = context_of(request)
-    if {"show_positions[from_timestamp]", "show_positions[to_timestamp]"} & set(params):
+    if start is not None or end is not None:
         vessel, positions = vessels.vessel_positions(ctx, vessel_id, start=start, end=end)
         return one(request, vessel, lambda inc, v: vessel_resource(v, inc.base, positions))
     return one(request, vessels.get_vessel(ctx, vessel_id), render_vessel)
@@ -106,20 +87,17 @@ async def future_positions_with_coordinates(
     port_id: PortId,
     previous_port_id: PreviousPortId,
     latitude: Annotated[
-        str, Query(description="start latitude, degrees [-90, 90]", pattern=Coordinate)
+        float, Query(description="start latitude, degrees", ge=-90.0, le=90.0), DECIMAL
     ],
     longitude: Annotated[
-        str, Query(description="start longitude, degrees [-180, 180]", pattern=Coordinate)
+        float, Query(description="start longitude, degrees", ge=-180.0, le=180.0), DECIMAL
     ],
 ) -> JsonApiResponse:
     """Estimated positions one minute apart from the given coordinates to the destination port."""
-    params = request.query_params
-    parse_include(params, ())
-    destination = required(params, "port_id")
-    previous = required(params, "previous_port_id")
-    lat = number(params, "latitude", -90.0, 90.0)
-    lon = number(params, "longitude", -180.0, 180.0)
-    return await _positions_response(request, caller, vessel_id, (lon, lat), previous, destination)
+    start = (longitude, latitude)
+    return await _positions_response(
+        request, caller, vessel_id, start, previous_port_id.strip(), port_id.strip()
+    )
 
 
 @router.get(
@@ -133,11 +111,9 @@ async def future_positions_from_last_position(
     previous_port_id: PreviousPortId,
 ) -> JsonApiResponse:
     """Estimated positions one minute apart from the vessel's last known position."""
-    params = request.query_params
-    parse_include(params, ())
-    destination = required(params, "port_id")
-    previous = required(params, "previous_port_id")
-    return await _positions_response(request, caller, vessel_id, None, previous, destination)
+    return await _positions_response(
+        request, caller, vessel_id, None, previous_port_id.strip(), port_id.strip()
+    )
 
 
 async def _positions_response(

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, Query, Request
+from fastapi import APIRouter, Depends, Request
 
 from ...jsonapi import Included, iso
 from ...jsonapi.webhooks import event_category_resource, webhook_resource
@@ -12,10 +12,13 @@ from ...service import examples, notifications, trials, webhooks
 from ...service.access import Caller
 from ...service.paging import MAX_PAGE_SIZE, Page, PageRequest
 from ...service.records import NotificationRecord, WebhookRecord
+from ...tracking.events import EVENT_NAMES
+from .. import bodies
+from ..bodies import body
 from ..documents import attributes_of
 from ..jsonapi import JsonApiResponse
-from ..listing import PageNumber, PageSize, Payload
-from ..params import authenticated, optional_text, parse_include, parse_page, plain_object
+from ..listing import Paging, choice, include_paths, text
+from ..params import authenticated, blank_none, parse_include, plain_object
 from ..render import deleted, many, one
 from ..route import ApiRoute
 from ..state import context_of
@@ -23,6 +26,8 @@ from .responses import DELETED, ERRORS, IPS_SCHEMA, TRIAL_SCHEMA, answering
 
 router = APIRouter(tags=["webhooks"], route_class=ApiRoute)
 Auth = Annotated[Caller, Depends(authenticated)]
+#: What a notification document may include.
+Includes = Annotated[str | None, include_paths(notifications.INCLUDES)]
 
 
 def render_webhook(included: Included, record: WebhookRecord) -> dict[str, Any]:
@@ -64,7 +69,9 @@ def list_ips(request: Request, _caller: Auth) -> JsonApiResponse:
     response_class=JsonApiResponse,
     responses=answering(TRIAL_SCHEMA, "The test delivery"),
 )
-def trigger_webhook(request: Request, caller: Auth, payload: Payload) -> JsonApiResponse:
+def trigger_webhook(
+    request: Request, caller: Auth, payload: Annotated[Any, body(bodies.TRIAL)]
+) -> JsonApiResponse:
     """Send the example notification of ``event`` to ``url`` once, signed with ``secret`` (or
     a fresh one); the body is ``{"url", "event", "secret"?}``."""
     trial = trials.WebhookTrial.of(plain_object(request, payload))
@@ -85,35 +92,35 @@ def trigger_webhook(request: Request, caller: Auth, payload: Payload) -> JsonApi
 
 
 @router.get("/webhooks", response_class=JsonApiResponse, responses=ERRORS)
-def list_webhooks(
-    request: Request, caller: Auth, page_number: PageNumber = None, page_size: PageSize = None
-) -> JsonApiResponse:
+def list_webhooks(request: Request, caller: Auth, page: Paging) -> JsonApiResponse:
     """The account's webhooks."""
-    page = parse_page(request.query_params)
-    parse_include(request.query_params, ())
     found = webhooks.list_webhooks(context_of(request), caller, page)
     return many(request, found, "webhooks", render_webhook)
 
 
 @router.post("/webhooks", status_code=201, response_class=JsonApiResponse, responses=ERRORS)
-def create_webhook(request: Request, caller: Auth, payload: Payload) -> JsonApiResponse:
+def create_webhook(
+    request: Request, caller: Auth, payload: Annotated[Any, body(bodies.NEW_WEBHOOK)]
+) -> JsonApiResponse:
     """Subscribe a URL to events; the response shows the signing secret, once."""
     changes = webhooks.WebhookChanges.of(attributes_of(payload, "webhook"), new=True)
     created = webhooks.create_webhook(context_of(request), caller, changes)
     return one(request, created, render_webhook, status_code=201)
 
 
-@router.get("/webhooks/{webhook_id}", response_class=JsonApiResponse, responses=ERRORS)
+@router.get("/webhooks/{webhook_id:id}", response_class=JsonApiResponse, responses=ERRORS)
 def get_webhook(request: Request, webhook_id: str, caller: Auth) -> JsonApiResponse:
     """One webhook."""
-    parse_include(request.query_params, ())
     found = webhooks.get_webhook(context_of(request), caller, webhook_id)
     return one(request, found, render_webhook)
 
 
-@router.patch("/webhooks/{webhook_id}", response_class=JsonApiResponse, responses=ERRORS)
+@router.patch("/webhooks/{webhook_id:id}", response_class=JsonApiResponse, responses=ERRORS)
 def update_webhook(
-    request: Request, webhook_id: str, caller: Auth, payload: Payload
+    request: Request,
+    webhook_id: str,
+    caller: Auth,
+    payload: Annotated[Any, body(bodies.WEBHOOK_CHANGES)],
 ) -> JsonApiResponse:
     """Change a webhook's url, events, active flag or headers."""
     changes = webhooks.WebhookChanges.of(attributes_of(payload, "webhook", id_=webhook_id))
@@ -121,7 +128,7 @@ def update_webhook(
     return one(request, found, render_webhook)
 
 
-@router.delete("/webhooks/{webhook_id}", response_class=JsonApiResponse, responses=DELETED)
+@router.delete("/webhooks/{webhook_id:id}", response_class=JsonApiResponse, responses=DELETED)
 def delete_webhook(request: Request, webhook_id: str, caller: Auth) -> JsonApiResponse:
     """Remove a webhook (its undelivered notifications go with it); 200 with ``meta``."""
     webhooks.delete_webhook(context_of(request), caller, webhook_id)
@@ -132,47 +139,45 @@ def delete_webhook(request: Request, webhook_id: str, caller: Auth) -> JsonApiRe
 def list_notifications(
     request: Request,
     caller: Auth,
-    event: Annotated[str | None, Query(alias="filter[event]")] = None,
-    delivery_status: Annotated[str | None, Query(alias="filter[delivery_status]")] = None,
-    webhook: Annotated[str | None, Query(alias="filter[webhook]")] = None,
-    include: Annotated[str | None, Query()] = None,
-    page_number: PageNumber = None,
-    page_size: PageSize = None,
+    page: Paging,
+    event: Annotated[str | None, text(alias="filter[event]")] = None,
+    delivery_status: Annotated[
+        str | None, choice(notifications.DELIVERY_STATUSES, alias="filter[delivery_status]")
+    ] = None,
+    webhook: Annotated[str | None, text(alias="filter[webhook]")] = None,
+    include: Includes = None,
 ) -> JsonApiResponse:
     """The account's notifications, newest first."""
-    params = request.query_params
-    page = parse_page(params)  # a bad page is reported before the other parameters
-    includes = parse_include(params, notifications.INCLUDES)
+    paths = parse_include(include, notifications.INCLUDES)
     filters = notifications.NotificationFilter(
-        event=optional_text(params, "filter[event]"),
-        delivery_status=optional_text(params, "filter[delivery_status]"),
-        webhook_id=optional_text(params, "filter[webhook]"),
+        event=blank_none(event),
+        delivery_status=delivery_status,
+        webhook_id=blank_none(webhook),
     )
-    found = notifications.list_notifications(context_of(request), caller, filters, page, includes)
+    found = notifications.list_notifications(context_of(request), caller, filters, page, paths)
     return many(request, found, "webhook_notifications", render_notification)
 
 
 @router.get("/webhook_notifications/examples", response_class=JsonApiResponse, responses=ERRORS)
 def notification_examples(
-    request: Request, _caller: Auth, event: Annotated[str | None, Query()] = None
+    request: Request, _caller: Auth, event: Annotated[str | None, choice(EVENT_NAMES)] = None
 ) -> JsonApiResponse:
     """For each event (or only ``event``), a notification as a webhook receives it."""
-    chosen = optional_text(request.query_params, "event")
-    found = examples.notification_examples(chosen)
+    found = examples.notification_examples(event)
     page = Page(tuple(found), len(found), PageRequest(1, MAX_PAGE_SIZE))
     return many(request, page, "webhook_notifications/examples", render_notification)
 
 
 @router.get(
-    "/webhook_notifications/{notification_id}", response_class=JsonApiResponse, responses=ERRORS
+    "/webhook_notifications/{notification_id:id}", response_class=JsonApiResponse, responses=ERRORS
 )
 def get_notification(
     request: Request,
     notification_id: str,
     caller: Auth,
-    include: Annotated[str | None, Query()] = None,
+    include: Includes = None,
 ) -> JsonApiResponse:
     """One notification; ``include=webhook,reference_object,webhook_notification_logs``."""
-    includes = parse_include(request.query_params, notifications.INCLUDES)
-    found = notifications.get_notification(context_of(request), caller, notification_id, includes)
+    paths = parse_include(include, notifications.INCLUDES)
+    found = notifications.get_notification(context_of(request), caller, notification_id, paths)
     return one(request, found, render_notification)

@@ -1,0 +1,250 @@
+"""A schemathesis run over every ``/v2`` operation, on SQLite and on PostgreSQL, against an app
+with real data (``fuzz_world``): schemathesis' own engine, as ``schemathesis run`` drives it, in
+process (ASGI): the examples, coverage and fuzzing phases, then the stateful phase over the
+links it infers (``Location`` headers, ids in responses and paths), with every check it has.
+The run must end with no server error, no conformance failure and no error of its own.
+
+The document says what JSON Schema can: types, bounds, lengths, patterns, the values of every
+enumeration (the SCACs of the shipped carriers among them) and no unknown attribute. A few rules
+cannot be written in JSON Schema; a request the document calls valid may still be refused by
+one of them, with its own code and a pointer. Only for those is schemathesis told to accept
+one more status (``positive_data_acceptance``), per operation:
+
+- ``POST /tracking_requests`` 422: a container number's ISO 6346 check digit
+  (``invalid_number``); a carrier that cannot be inferred from the number when none is given
+  (``scac_not_inferred``); the account already tracks the number with that carrier
+  (``duplicate``); the ``customer`` party must exist in the account (``unknown_party``); the
+  ``initial_custom_fields`` must name the account's definitions and hold their values (at most
+  50 values in all).
+- ``POST /webhooks``, ``PATCH /webhooks/{id}``, ``POST /webhooks/trigger`` 422: the URL must
+  resolve to public addresses only (``unsafe_url``; here private ones are allowed too, but the
+  host must still resolve, and the generated ones do not).
+- ``POST /custom_field_definitions`` 422: an ``api_slug`` is unique among the account's fields of
+  one entity type (``duplicate``).
+- ``PATCH /custom_field_definitions/{id}`` 422: a ``default_value`` of the stored definition's
+  data type.
+- ``POST /custom_field_definitions/{id}/options`` 422: options belong to enumerations only, and
+  an option's value is unique in its definition.
+- ``POST``/``PATCH`` of custom field values (``/custom_fields``, ``/<objects>/{id}/custom_fields``)
+  422: the ``api_slug`` must name one of the account's definitions for that object type, and the
+  value must be of its data type (and among its options).
+- ``GET /vessels/{id}`` 400: a ``show_positions`` window must start before it ends and span at
+  most 31 days.
+- ``GET /vessels/{id}/future_positions*`` 422: the ports must exist and a sea route must join
+  them (and the start, when given, must be at sea).
+
+Each run prints its figures (requests per phase, statuses, checks, time): ``pytest -m slow -rP``.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import Counter
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+import schemathesis
+from schemathesis.checks import CHECKS, load_all_checks
+from schemathesis.config import SchemathesisConfig
+from schemathesis.engine import events, from_schema
+from sqlalchemy import Engine
+
+from sealane.api.app import create_app
+from sealane.config import Settings
+from tests.store.conftest import schema_url
+
+from .fuzz_world import FuzzWorld, build_world
+
+#: What schemathesis accepts for schema-valid data unless told more.
+ACCEPTED = ["2xx", "3xx", "401", "403", "404", "409", "429", "5xx"]
+_WEBHOOK_URL = "the URL must resolve to public addresses (unsafe_url)"
+_VALUES = "a value must name a definition of the account and be of its data type"
+#: (method, path, status, rule): schema-valid requests a rule outside JSON Schema refuses.
+RULES = (
+    ("POST", "/v2/tracking_requests", 422, "check digit, carrier inference, duplicate, ids"),
+    ("POST", "/v2/webhooks", 422, _WEBHOOK_URL),
+    ("PATCH", "/v2/webhooks/{webhook_id}", 422, _WEBHOOK_URL),
+    ("POST", "/v2/webhooks/trigger", 422, _WEBHOOK_URL),
+    ("POST", "/v2/custom_field_definitions", 422, "api_slug unique per entity type"),
+    ("PATCH", "/v2/custom_field_definitions/{definition_id}", 422, "default of the stored type"),
+    ("POST", "/v2/custom_field_definitions/{definition_id}/options", 422, "enumerations only"),
+    ("POST", "/v2/custom_fields", 422, _VALUES),
+    ("PATCH", "/v2/custom_fields/{field_id}", 422, _VALUES),
+    *(
+        (method, f"/v2/{objects}/{{object_id}}/custom_fields{tail}", 422, _VALUES)
+        for objects in ("tracking_requests", "shipments", "containers")
+        for method, tail in (("POST", ""), ("PATCH", "/{api_slug}"))
+    ),
+    ("GET", "/v2/vessels/{vessel_id}", 400, "a show_positions window of at most 31 days"),
+    ("GET", "/v2/vessels/{vessel_id}/future_positions", 422, "ports that exist, a sea route"),
+    (
+        "GET",
+        "/v2/vessels/{vessel_id}/future_positions_with_coordinates",
+        422,
+        "ports that exist, a sea route, a start at sea",
+    ),
+)
+#: Fuzzed cases per operation (besides its examples and coverage cases) and stateful scenarios.
+MAX_EXAMPLES = 10
+
+
+def config(key: str) -> SchemathesisConfig:
+    """Every phase and every check (schemathesis' defaults), derandomized, authenticated with
+    ``key``; the expectations of :data:`RULES`."""
+    operations = [
+        {
+            # one filter, the operation's label: separate include-method and include-path
+            # keys would each select operations on their own (they are or-ed)
+            "include-name": f"{method} {path}",
+            "checks": {"positive_data_acceptance": {"expected-statuses": [*ACCEPTED, status]}},
+        }
+        for method, path, status, _rule in RULES
+    ]
+    return SchemathesisConfig.from_dict(
+        {
+            "seed": 2026,
+            "headers": {"Authorization": f"Token {key}"},
+            "generation": {"max-examples": MAX_EXAMPLES, "deterministic": True},
+            "suppress-health-check": ["too_slow", "filter_too_much", "data_too_large"],
+            "operations": operations,
+        }
+    )
+
+
+def _document() -> dict[str, Any]:
+    """The document of an app on an in-memory database (built in this thread, which owns it)."""
+    app = create_app(Settings(database_url="sqlite://"))
+    document: dict[str, Any] = app.openapi()
+    app.state.sealane.engine.dispose()
+    return document
+
+
+DOCUMENT = _document()
+
+
+class WorldUnderTest:
+    """The ASGI app schemathesis calls (its own requests and those of its checks): it passes
+    each request on to the world of the backend under test. The world's lifespan was run when it
+    was built; schemathesis' lifespan events are answered here."""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] == "lifespan":
+            while (await receive())["type"] != "lifespan.shutdown":
+                await send({"type": "lifespan.startup.complete"})
+            await send({"type": "lifespan.shutdown.complete"})
+            return
+        await self.app(scope, receive, send)
+
+
+@dataclass
+class Run:
+    """What a run sent and found: requests per phase and status, failures, errors."""
+
+    requests: Counter[str] = field(default_factory=Counter)
+    statuses: Counter[int] = field(default_factory=Counter)
+    checks: set[str] = field(default_factory=set)
+    failures: dict[str, str] = field(default_factory=dict)
+    errors: list[str] = field(default_factory=list)
+    transitions: int = 0
+
+    def record(self, phase: str, recorder: Any) -> None:
+        """The requests, statuses and failed checks of one scenario."""
+        for interaction in recorder.interactions.values():
+            if interaction.response is not None:
+                self.requests[phase] += 1
+                self.statuses[interaction.response.status_code] += 1
+        for case_id, checks in recorder.checks.items():
+            for check in checks:
+                self.checks.add(check.name)
+                failed = check.failure_info
+                if failed is not None:
+                    case = recorder.cases[case_id].value
+                    title = f"{check.name}: {case.method} {case.path}: {failed.failure.title}"
+                    self.failures.setdefault(title, failed.code_sample)
+
+
+def run_schemathesis(world: FuzzWorld) -> Run:
+    """Schemathesis' engine over the whole document, against ``world``."""
+    schema = schemathesis.openapi.from_dict(DOCUMENT, config=config(world.key))
+    schema.app = WorldUnderTest(world.app)
+    found = Run()
+    for event in from_schema(schema).execute():
+        if isinstance(event, events.ScenarioFinished):
+            found.record(event.phase.name.lower(), event.recorder)
+        elif isinstance(event, events.FuzzScenarioFinished):
+            found.record("fuzzing", event.recorder)
+        elif isinstance(event, events.PhaseStarted) and event.payload is not None:
+            found.transitions = event.payload.transitions_selected
+        elif isinstance(event, events.NonFatalError):
+            found.errors.append(f"{event.label}: {event.value!r}"[:2000])
+        elif isinstance(event, events.FatalError):
+            found.errors.append(f"fatal: {event.exception!r}"[:2000])
+        elif isinstance(event, events.EngineFinished):
+            found.errors.extend(f"after run: {failure.title}" for failure in event.failures)
+    return found
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def fuzz_world(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[FuzzWorld]:
+    """The world on each backend."""
+    if request.param == "sqlite":
+        path: Path = tmp_path_factory.mktemp("fuzz") / "sealane.db"
+        yield from _closed(build_world(f"sqlite:///{path}"))
+        return
+    url: str = request.getfixturevalue("postgres_url")
+    admin: Engine = request.getfixturevalue("postgres_admin")
+    with schema_url(url, admin) as database_url:
+        yield from _closed(build_world(database_url))
+
+
+def _closed(world: FuzzWorld) -> Iterator[FuzzWorld]:
+    try:
+        yield world
+    finally:
+        world.app.state.sealane.webhooks.close()
+        world.app.state.sealane.engine.dispose()
+
+
+@pytest.mark.slow
+def test_schemathesis__every_operation_every_phase_every_check(
+    fuzz_world: FuzzWorld, request: pytest.FixtureRequest
+) -> None:
+    started = time.monotonic()
+    found = run_schemathesis(fuzz_world)
+    elapsed_s = time.monotonic() - started
+    phases = ", ".join(f"{phase} {n}" for phase, n in sorted(found.requests.items()))
+    statuses = ", ".join(f"{status}: {n}" for status, n in sorted(found.statuses.items()))
+    print(  # shown with -rP (or -s)
+        f"schemathesis on {request.node.callspec.id}: {sum(found.requests.values())} requests "
+        f"({phases}), {found.transitions} stateful transitions, checks "
+        f"{', '.join(sorted(found.checks))}; {elapsed_s:.0f} s; statuses {statuses}"
+    )
+    assert not found.errors, "\n".join(found.errors)
+    assert not found.failures, "\n\n".join(f"{t}\n{c}" for t, c in found.failures.items())
+    assert found.statuses, "nothing was sent"
+    assert not [status for status in found.statuses if status >= 500]
+    every_phase = {"examples", "coverage", "fuzzing", "stateful_testing"}
+    assert every_phase <= set(found.requests), found.requests
+    load_all_checks()
+    assert found.checks == set(CHECKS.get_all_names()), "every check schemathesis has ran"
+
+
+def test_config__each_rule_widens_its_own_operation_only() -> None:
+    """Regression: a rule given as ``include-method`` plus ``include-path`` selected every
+    operation of that method (the keys are or-ed), so every GET accepted a 400."""
+    schema = schemathesis.openapi.from_dict(DOCUMENT, config=config("key"))
+    ruled = {(method, path): str(status) for method, path, status, _rule in RULES}
+    for result in schema.get_all_operations():
+        operation = result.ok()
+        checks = schema.config.checks_config_for(operation=operation, phase="stateful")
+        expected = checks.positive_data_acceptance.expected_statuses
+        extra = ruled.get((operation.method.upper(), operation.path))
+        assert expected == [*ACCEPTED, *([extra] if extra else [])], operation.label
