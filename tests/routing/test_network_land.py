@@ -45,8 +45,9 @@ def distinct_legs(codes: list[str]) -> np.ndarray:
 
 @pytest.mark.slow
 def test_top100_routes__no_sample_on_land_outside_corridors() -> None:
-    codes = top100()
-    assert len(set(codes)) == 100
+    assert len(set(top100())) == 100
+    # Ports flagged inland have no route at all; the approach test below reports them.
+    codes = [code for code in top100() if not sealane.get_port(code).inland]
     legs = distinct_legs(codes)
     lon, lat, leg, _ = sample_geodesics(legs[:, 0], legs[:, 1], legs[:, 2], legs[:, 3], SPACING_M)
     land = np.flatnonzero(coastline().is_land(lon, lat))
