@@ -39,8 +39,11 @@ bench: $(STAMP)
 	$(PY) benchmarks/ais.py
 	$(PY) benchmarks/itinerary.py
 
-# Rebuild data/marnet.npz and data/ports.csv from the searoute package (offline, re-runnable).
+# Rebuild data/marnet.npz, ports.csv, corridors.geojson and landmask.npz (offline, re-runnable;
+# about 30 minutes). Needs Debian's gmt-gshhg-full for the GSHHG river and canal lines.
 data: $(STAMP)
+	@test -f /usr/share/gmt-gshhg/binned_river_f.nc || \
+		{ echo "make data needs Debian's gmt-gshhg-full: apt-get install gmt-gshhg-full"; exit 1; }
 	$(PY) -m sealane.routing.build
 
 clean:

@@ -1,8 +1,9 @@
 """Sea-route engines side by side: sealane, searoute and scgraph (marnet), in one run.
 
 Run ``.venv/bin/python benchmarks/routes.py`` (``--quick`` for a short run, ``--repeat N`` for
-the number of timed calls per route). It prints plain-text tables of distances against published
-figures, warm and first-call latencies, cold start and memory; it asserts nothing about timings.
+the number of timed calls per route, ``--land`` to add the 100x100 land check). It prints
+plain-text tables of distances against published figures, warm and first-call latencies, cold
+start and memory; it asserts nothing about timings.
 """
 
 from __future__ import annotations
@@ -23,6 +24,13 @@ import searoute
 from scgraph import GeoGraph
 
 import sealane
+from _accuracy import (
+    print_distance_set,
+    print_land,
+    scgraph_router,
+    sealane_router,
+    searoute_router,
+)
 from _util import (
     ERROR,
     NA,
@@ -691,6 +699,9 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--fresh", type=int, default=5, help="first-call samples per pair (5)")
     parser.add_argument("--cold", type=int, default=5, help="fresh processes per tool (5)")
     parser.add_argument("--quick", action="store_true", help="fewer pairs and repeats")
+    parser.add_argument(
+        "--land", action="store_true", help="also the 100x100 land check (several minutes)"
+    )
     args = parser.parse_args(argv)
     if args.quick:
         args.repeat, args.fresh, args.cold = min(args.repeat, 5), 2, 2
@@ -731,6 +742,15 @@ def main(argv: Sequence[str] | None = None) -> None:
     firsts = print_first_calls(bench, cases, warm)
     print_summary(outcomes, warm, restricted_warm, firsts)
     print_cold_start(args.cold)
+    scgraph = bench.engine("scgraph")
+    routers = {
+        "sealane": sealane_router,
+        "searoute": searoute_router,
+        "scgraph": scgraph_router(scgraph.graph),  # type: ignore[attr-defined]
+    }
+    print_distance_set(routers)
+    if args.land:
+        print_land(routers)
     print_notes(bench, outcomes)
 
 

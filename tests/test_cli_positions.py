@@ -96,7 +96,7 @@ def test_positions__geojson(capsys: pytest.CaptureFixture[str]) -> None:
     assert_eta_consistent(properties["eta"], properties["distance_remaining_nm"])
     assert properties["speed_kn"] == 18.0
     assert properties["positions"] == len(feature["geometry"]["coordinates"])
-    assert properties["passages"] == ["babalmandab", "suez", "gibraltar", "dover"]
+    assert properties["passages"] == ["babalmandab", "suez", "gibraltar", "dover", "maas"]
 
 
 def test_positions__default_speed(capsys: pytest.CaptureFixture[str]) -> None:

@@ -94,12 +94,20 @@ def test_graph__edges_unique_and_not_loops(graph: SeaGraph) -> None:
         "cape_horn",
         "good_hope",
         "babalmandab",
+        "kiel",
         "corinth",
         "bosporus",
         "dardanelles",
         "ormuz",
         "northwest",
         "northeast",
+        "elbe",
+        "scheldt",
+        "maas",
+        "singapore",
+        "great_belt",
+        "oresund",
+        "messina",
     ],
 )
 def test_graph__passage_is_tagged(graph: SeaGraph, name: str) -> None:
@@ -107,9 +115,35 @@ def test_graph__passage_is_tagged(graph: SeaGraph, name: str) -> None:
     assert np.count_nonzero(graph.edge_passages & np.uint32(1 << bit)) > 0
 
 
-def test_graph__kiel_has_no_edges(graph: SeaGraph) -> None:
-    bit = graph.passage_names.index("kiel")
-    assert np.count_nonzero(graph.edge_passages & np.uint32(1 << bit)) == 0
+def test_graph__every_chain_has_one_passage_mask(graph: SeaGraph) -> None:
+    for core in range(graph.core_u.size):
+        edges = graph.chain_edge[graph.chain_ptr[core] : graph.chain_ptr[core + 1]]
+        assert np.all(graph.edge_passages[edges] == graph.core_passages[core])
+
+
+def test_graph__chains_cover_every_edge_once(graph: SeaGraph) -> None:
+    assert np.array_equal(np.sort(graph.chain_edge), np.arange(graph.edge_count))
+    lengths = np.add.reduceat(graph.edge_length_m[graph.chain_edge], graph.chain_ptr[:-1])
+    np.testing.assert_allclose(lengths, graph.core_length_m, rtol=1e-9)
+
+
+def test_graph__chain_nodes_walk_from_u_to_v(graph: SeaGraph) -> None:
+    rng = np.random.default_rng(5)
+    for core in rng.choice(graph.core_u.size, 300, replace=False):
+        nodes = graph.chain_nodes(int(core), forward=True)
+        assert nodes[0] == graph.core_node[graph.core_u[core]]
+        assert nodes[-1] == graph.core_node[graph.core_v[core]]
+        edges = graph.edge_between(nodes[:-1], nodes[1:])
+        np.testing.assert_array_equal(
+            edges, graph.chain_edge[graph.chain_ptr[core] : graph.chain_ptr[core + 1]]
+        )
+
+
+def test_graph__core_pairs_are_unique(graph: SeaGraph) -> None:
+    low = np.minimum(graph.core_u, graph.core_v).astype(np.int64)
+    high = np.maximum(graph.core_u, graph.core_v).astype(np.int64)
+    assert np.all(low != high)
+    assert np.unique(low * graph.core_count + high).size == graph.core_u.size
 
 
 def test_graph__default_closed_mask_is_arctic(graph: SeaGraph) -> None:
@@ -138,7 +172,7 @@ def test_snap__matches_brute_force(graph: SeaGraph, seed: int) -> None:
 @given(lon=st.floats(-180.0, 180.0), lat=st.floats(-90.0, 90.0))
 def test_snap__never_farther_than_nearest_node(graph: SeaGraph, lon: float, lat: float) -> None:
     snap = graph.snap(lon, lat)
-    cos = graph.xyz @ unit_vectors(lon, lat)
+    cos = unit_vectors(graph.node_lon, graph.node_lat) @ unit_vectors(lon, lat)
     nearest_node_m = float(np.arccos(np.clip(cos.max(), -1.0, 1.0))) * MEAN_EARTH_RADIUS_M
     assert snap.distance_m <= nearest_node_m + SNAP_TOL_M
     # The reported snapped point is where the reported distance says it is.
@@ -163,11 +197,14 @@ def test_snap__point_on_node_returns_node(graph: SeaGraph) -> None:
 
 
 def test_snap__point_on_node_has_zero_distance(graph: SeaGraph) -> None:
-    # Regression: node 4882 (131.329222 E, 15.21408 N) used to report 0.0949 m (arccos near 1).
+    # Regression: a node at 131.329222 E, 15.21408 N used to report 0.0949 m (arccos near 1).
     # A node may also lie inside another, overlapping edge (searoute has some along 180 degrees),
     # so only the distance is pinned, not that the snap lands on an edge end.
     rng = np.random.default_rng(3)
-    for node in [4882, *rng.choice(graph.node_count, 200, replace=False)]:
+    pinned = np.flatnonzero(
+        (np.abs(graph.node_lon - 131.329222) < 1e-6) & (np.abs(graph.node_lat - 15.21408) < 1e-6)
+    )
+    for node in [*pinned, *rng.choice(graph.node_count, 200, replace=False)]:
         snap = graph.snap(float(graph.node_lon[node]), float(graph.node_lat[node]))
         assert snap.distance_m < 1e-3
 

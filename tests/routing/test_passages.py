@@ -7,6 +7,7 @@ import pytest
 from sealane.routing.errors import UnknownPassageError
 from sealane.routing.passages import (
     ARCTIC,
+    SMALL_CRAFT,
     Passage,
     closed_passages,
     names_from_mask,
@@ -33,6 +34,11 @@ def test_parse_passage__canonical(passage: Passage) -> None:
         ("English Channel", Passage.DOVER),
         ("Suez Canal", Passage.SUEZ),
         ("northern_sea_route", Passage.NORTHEAST),
+        ("Nord-Ostsee-Kanal", Passage.KIEL),
+        ("Westerschelde", Passage.SCHELDT),
+        ("Strait of Messina", Passage.MESSINA),
+        ("Storebaelt", Passage.GREAT_BELT),
+        ("The Sound", Passage.ORESUND),
     ],
 )
 def test_parse_passage__alias(name: str, expected: Passage) -> None:
@@ -71,22 +77,51 @@ def test_parse_passage__non_string_raises() -> None:
         parse_passage(3)  # type: ignore[arg-type]
 
 
-def test_closed_passages__arctic_closed_by_default() -> None:
-    assert closed_passages((), allow_arctic=False) == ARCTIC
-    assert closed_passages(("suez",), allow_arctic=False) == ARCTIC | {Passage.SUEZ}
+def test_closed_passages__arctic_and_small_craft_closed_by_default() -> None:
+    assert closed_passages((), allow_arctic=False) == ARCTIC | SMALL_CRAFT
+    assert closed_passages(("suez",), allow_arctic=False) == ARCTIC | SMALL_CRAFT | {Passage.SUEZ}
+
+
+def test_closed_passages__corinth_is_small_craft() -> None:
+    assert Passage.CORINTH in SMALL_CRAFT
+    assert Passage.KIEL not in closed_passages((), allow_arctic=False)
 
 
 def test_closed_passages__allow_arctic() -> None:
-    assert closed_passages((), allow_arctic=True) == frozenset()
-    assert closed_passages(["suez", "Hormuz"], allow_arctic=True) == {Passage.SUEZ, Passage.ORMUZ}
+    assert closed_passages((), allow_arctic=True) == SMALL_CRAFT
+    assert closed_passages(["suez", "Hormuz"], allow_arctic=True) == SMALL_CRAFT | {
+        Passage.SUEZ,
+        Passage.ORMUZ,
+    }
+
+
+def test_closed_passages__allow_opens_default_closed_passages() -> None:
+    assert closed_passages((), allow_arctic=True, allow=["Corinth Canal"]) == frozenset()
+    assert closed_passages((), allow_arctic=False, allow="northwest") == {
+        Passage.NORTHEAST,
+        Passage.CORINTH,
+    }
+
+
+def test_closed_passages__avoid_wins_over_allow() -> None:
+    closed = closed_passages(["corinth"], allow_arctic=True, allow=["corinth"])
+    assert closed == {Passage.CORINTH}
+
+
+def test_closed_passages__allow_unknown_raises() -> None:
+    with pytest.raises(UnknownPassageError, match="narnia"):
+        closed_passages((), allow_arctic=False, allow=["narnia"])
 
 
 def test_closed_passages__explicit_arctic_stays_closed_when_allowed() -> None:
-    assert closed_passages(("northeast",), allow_arctic=True) == {Passage.NORTHEAST}
+    assert closed_passages(("northeast",), allow_arctic=True) == {
+        Passage.NORTHEAST,
+        Passage.CORINTH,
+    }
 
 
 def test_closed_passages__single_string() -> None:
-    assert closed_passages("panama", allow_arctic=True) == {Passage.PANAMA}
+    assert closed_passages("panama", allow_arctic=True, allow="corinth") == {Passage.PANAMA}
 
 
 def test_closed_passages__unknown_raises() -> None:
@@ -97,7 +132,7 @@ def test_closed_passages__unknown_raises() -> None:
 def test_passage_mask__bits_in_order() -> None:
     assert passage_mask({Passage.SUEZ}, BITS) == 0b0001
     assert passage_mask(ARCTIC, BITS) == 0b1100
-    assert passage_mask({Passage.KIEL}, BITS) == 0  # absent from the graph: no bit
+    assert passage_mask({Passage.KIEL}, BITS) == 0  # absent from these bits: no bit
 
 
 def test_names_from_mask__round_trip() -> None:

@@ -228,7 +228,7 @@ def test_positions__to_geojson_properties() -> None:
     assert properties["step_s"] == 60.0
     assert properties["positions"] == len(positions)
     assert properties["distance_remaining_nm"] == positions.distance_remaining_nm
-    assert properties["passages"] == ["babalmandab", "suez", "gibraltar", "dover"]
+    assert properties["passages"] == ["babalmandab", "suez", "gibraltar", "dover", "maas"]
     coordinates = feature["geometry"]["coordinates"]
     assert len(coordinates) == len(positions)
     assert coordinates[0] == [60.1, 12.3]

@@ -127,6 +127,34 @@ def test_route__avoid_magellan_goes_round_cape_horn() -> None:
     assert "magellan" not in result.passages
 
 
+def test_route__hamburg_gdansk_goes_through_the_kiel_canal() -> None:
+    result = sealane.route("DEHAM", "PLGDN")
+    assert "kiel" in result.passages
+    round_denmark = sealane.route("DEHAM", "PLGDN", avoid=["kiel"])
+    assert "kiel" not in round_denmark.passages
+    assert round_denmark.distance_nm > result.distance_nm + 250
+
+
+def test_route__corinth_closed_by_default_and_opened_by_allow() -> None:
+    default = sealane.route("ITBRI", "TRIST")
+    assert "corinth" not in default.passages
+    opened = sealane.route("ITBRI", "TRIST", allow=["corinth"])
+    assert "corinth" in opened.passages
+    assert opened.distance_nm < default.distance_nm
+
+
+def test_route__port_flagged_inland_is_refused() -> None:
+    inland = next(port for port in registry().ports if port.inland)
+    with pytest.raises(sealane.NoRouteError, match="inland"):
+        sealane.route("NLRTM", inland.locode)
+
+
+def test_route__river_ports_are_reached_through_their_corridors() -> None:
+    assert "elbe" in sealane.route("NLRTM", "DEHAM").passages
+    assert "scheldt" in sealane.route("GBFXT", "BEANR").passages
+    assert "maas" in sealane.route("GBFXT", "NLRTM").passages
+
+
 def test_route__odesa_piraeus_uses_turkish_straits_in_order() -> None:
     passages = sealane.route("UAODS", "GRPIR").passages
     assert passages.index("bosporus") < passages.index("dardanelles")

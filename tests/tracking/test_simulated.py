@@ -363,7 +363,6 @@ def at_sea(lon: float, lat: float) -> bool:
 
 @pytest.mark.parametrize("number", BILLS[:10])
 def test_snapshot__vessel_position_at_sea(number: str) -> None:
-    # BL0006's leg CNSHA -> USSAV crosses Isla Guadalupe at about 58 %; see the xfail below.
     on_land = [
         (leg.origin, leg.destination, round(fraction, 2), lon, lat)
         for leg, fraction, lon, lat, _ in positions(number)
@@ -372,12 +371,9 @@ def test_snapshot__vessel_position_at_sea(number: str) -> None:
     assert on_land == []
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="the shipped marine network crosses small islands: CNSHA -> USSAV runs over Isla "
-    "Guadalupe (-118.30, 29.12), 328 km from any port (DESIGN: network to be repaired later)",
-)
 def test_snapshot__vessel_position_never_on_an_island() -> None:
+    # Regression: the unrepaired searoute network ran CNSHA -> USSAV over Isla Guadalupe
+    # (-118.30, 29.12) at about 58 % of the leg (issue 13).
     found = plan("BL0006")
     leg = found.legs[0]
     assert (leg.origin, leg.destination) == ("CNSHA", "USSAV")

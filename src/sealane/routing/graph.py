@@ -3,15 +3,20 @@
 The file is produced by :mod:`sealane.routing.build`; this module only loads it. Edges are
 undirected, weighted by their WGS84 geodesic length in metres and tagged with a passage bit mask.
 A point is snapped to the nearest *edge* by true angular distance on the sphere, using a 1-degree
-cell index that lists, per cell, every edge that can be nearest to some point in it.
+cell index that lists, per cell, every edge that can be nearest to some point in it. The search
+walks a smaller "core" graph: runs of degree-2 nodes with the same passage bits are folded into
+one chain edge between two core nodes, and a path over core nodes is unfolded back to every node.
 """
 
 from __future__ import annotations
 
 import math
+import struct
+import zipfile
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from pathlib import Path
+from typing import Literal
 
 import numpy as np
 import numpy.typing as npt
@@ -64,13 +69,14 @@ class SeaGraph:
         self.cell_deg = float(arrays["cell_deg"])
         self.cell_ptr: npt.NDArray[np.int64] = np.asarray(arrays["cell_ptr"], dtype=np.int64)
         self.cell_edges: IntArray = np.asarray(arrays["cell_edges"], dtype=np.int32)
-        self.xyz: FloatArray = np.ascontiguousarray(unit_vectors(self.node_lon, self.node_lat))
-        #: Landmark distance tables (nodes, K), each over the edges open when the passages of
-        #: the matching ``landmark_masks`` entry are closed (the first closes nothing).
+        self._load_core(arrays)
+        #: Landmark distance tables (core nodes, K), each over the edges open when the passages
+        #: of the matching ``landmark_masks`` entry are closed (the first closes nothing).
         self.landmark_masks: list[int] = [int(m) for m in arrays["landmark_masks"]]
         self.landmark_tables: list[FloatArray] = [
             np.ascontiguousarray(table, dtype=np.float64) for table in arrays["landmark_tables"]
         ]
+        self._landmarks_by_mask: dict[int, FloatArray] = {}
         arctic = [
             self.passage_names.index(n)
             for n in ("northwest", "northeast")
@@ -79,11 +85,58 @@ class SeaGraph:
         #: Passage bits that are closed whenever ``landmarks_default`` may be used.
         self.default_closed_mask = sum(1 << bit for bit in arctic)
         self._build_csr()
-        a, b = self.xyz[self.edge_u], self.xyz[self.edge_v]
+        all_xyz = unit_vectors(self.node_lon, self.node_lat)
+        a, b = all_xyz[self.edge_u], all_xyz[self.edge_v]
         self._edge_a, self._edge_b = a, b
         self._edge_normal = arc_normals(a, b)
         self._edge_angle = np.arccos(np.clip(np.einsum("ij,ij->i", a, b), -1.0, 1.0))
         self._snap_cached = lru_cache(maxsize=8192)(self._snap)
+
+    def _load_core(self, arrays: dict[str, np.ndarray]) -> None:
+        """The core graph the search walks, and how each edge sits in its chain."""
+        #: Node id of each core node; core edges join core nodes by their index here.
+        self.core_node: IntArray = np.asarray(arrays["core_node"], dtype=np.int32)
+        self.core_u: IntArray = np.asarray(arrays["core_u"], dtype=np.int32)
+        self.core_v: IntArray = np.asarray(arrays["core_v"], dtype=np.int32)
+        self.core_length_m: FloatArray = np.asarray(arrays["core_length_m"], dtype=np.float64)
+        self.core_passages: npt.NDArray[np.uint32] = np.asarray(
+            arrays["core_passages"], dtype=np.uint32
+        )
+        #: The edges of core edge c, in order from core_u[c]: chain_edge[chain_ptr[c]:...].
+        self.chain_ptr: IntArray = np.asarray(arrays["chain_ptr"], dtype=np.int32)
+        self.chain_edge: IntArray = np.asarray(arrays["chain_edge"], dtype=np.int32)
+        #: Per edge: its core edge, metres from the core edge's u end to the edge's nearer end,
+        #: and whether the edge runs u -> v in the chain's direction.
+        self.edge_core: IntArray = np.asarray(arrays["edge_core"], dtype=np.int32)
+        self.edge_along_m: FloatArray = np.asarray(arrays["edge_along_m"], dtype=np.float64)
+        self.edge_forward: npt.NDArray[np.bool_] = np.asarray(arrays["edge_forward"], dtype=bool)
+        #: Index of each edge within its chain.
+        self.edge_position: IntArray = np.empty(self.edge_core.size, dtype=np.int32)
+        self.edge_position[self.chain_edge] = (
+            np.arange(self.chain_edge.size, dtype=np.int32)
+            - (self.chain_ptr[self.edge_core[self.chain_edge]])
+        )
+        self._unfold_chains()
+        #: Core edge ends as (core edges, 2), rows contiguous for the search's buffers.
+        self.core_ends: IntArray = np.ascontiguousarray(np.stack([self.core_u, self.core_v], 1))
+        core_lon, core_lat = self.node_lon[self.core_node], self.node_lat[self.core_node]
+        #: Unit vectors of the core nodes (the search's lower bounds).
+        self.xyz: FloatArray = np.ascontiguousarray(unit_vectors(core_lon, core_lat))
+
+    def _unfold_chains(self) -> None:
+        """Every chain unfolded both ways, so a path is gathered by slices: for the i-th edge of
+        ``chain_edge`` (chain c, edge E[j] of its L), ``chain_steps[i]`` is that edge and
+        ``chain_heads[i]`` the node it leads to going forward (N[j + 1]); at ``i + T`` (T edges
+        in all) the same for the chain walked backwards (edge E[L - 1 - j], node N[L - 1 - j])."""
+        edges = self.chain_edge
+        ahead = self.edge_forward[edges]
+        heads = np.where(ahead, self.edge_v[edges], self.edge_u[edges])
+        tails = np.where(ahead, self.edge_u[edges], self.edge_v[edges])
+        counts = np.diff(self.chain_ptr)
+        chain = np.repeat(np.arange(counts.size), counts)
+        mirror = self.chain_ptr[chain] + self.chain_ptr[chain + 1] - 1 - np.arange(edges.size)
+        self.chain_heads: IntArray = np.concatenate([heads, tails[mirror]]).astype(np.int32)
+        self.chain_steps: IntArray = np.concatenate([edges, edges[mirror]]).astype(np.int32)
 
     @property
     def node_count(self) -> int:
@@ -95,20 +148,47 @@ class SeaGraph:
         """Number of undirected edges."""
         return int(self.edge_u.size)
 
+    @property
+    def core_count(self) -> int:
+        """Number of core nodes (the nodes the search walks)."""
+        return int(self.core_node.size)
+
     def _build_csr(self) -> None:
-        tails = np.concatenate([self.edge_u, self.edge_v])
-        heads = np.concatenate([self.edge_v, self.edge_u])
-        ids = np.concatenate([np.arange(self.edge_count, dtype=np.int32)] * 2)
+        """CSR adjacency of the core graph, and a sorted (tail, head) -> edge key of all edges."""
+        k = self.core_count
+        tails = np.concatenate([self.core_u, self.core_v])
+        heads = np.concatenate([self.core_v, self.core_u])
+        ids = np.concatenate([np.arange(self.core_u.size, dtype=np.int32)] * 2)
         order = np.argsort(tails, kind="stable")
-        counts = np.bincount(tails, minlength=self.node_count)
+        counts = np.bincount(tails, minlength=k)
         self.indptr: IntArray = np.concatenate([[0], np.cumsum(counts)]).astype(np.int32)
         self.indices: IntArray = np.ascontiguousarray(heads[order], dtype=np.int32)
         self.edge_ids: IntArray = np.ascontiguousarray(ids[order], dtype=np.int32)
-        self.weights: FloatArray = np.ascontiguousarray(self.edge_length_m[self.edge_ids])
-        self._pair_key = tails[order].astype(np.int64) * self.node_count + self.indices
-        within_row = np.lexsort((self._pair_key,))
-        self._pair_key = self._pair_key[within_row]
-        self._pair_edge = self.edge_ids[within_row]
+        self.weights: FloatArray = np.ascontiguousarray(self.core_length_m[self.edge_ids])
+        core_keys = self.core_u.astype(np.int64) * k + self.core_v
+        core_keys = np.concatenate([core_keys, self.core_v.astype(np.int64) * k + self.core_u])
+        order = np.argsort(core_keys)
+        self._core_key = core_keys[order]
+        self._core_edge = np.concatenate([np.arange(self.core_u.size, dtype=np.int32)] * 2)[order]
+
+    def core_between(self, tails: IntArray, heads: IntArray) -> IntArray:
+        """Core edge joining each (tail, head) pair of adjacent core nodes (unique per pair)."""
+        keys = tails.astype(np.int64) * self.core_count + heads
+        return self._core_edge[np.searchsorted(self._core_key, keys)]
+
+    def chain_nodes(self, core_edge: int, *, forward: bool) -> IntArray:
+        """The nodes of a core edge's chain, from its u end (``forward``) or from its v end."""
+        edges = self.chain_edge[self.chain_ptr[core_edge] : self.chain_ptr[core_edge + 1]]
+        ahead = self.edge_forward[edges]
+        tails = np.where(ahead, self.edge_u[edges], self.edge_v[edges])
+        nodes = np.append(tails, self.core_node[self.core_v[core_edge]])
+        return nodes if forward else nodes[::-1]
+
+    def along_chain_m(self, snap: Snap) -> float:
+        """Metres along the snapped edge's chain from its core u end to the snapped point."""
+        edge = snap.edge
+        into = snap.offset_u_m if self.edge_forward[edge] else snap.offset_v_m
+        return float(self.edge_along_m[edge]) + into
 
     def coordinates(self, nodes: IntArray) -> FloatArray:
         """(lon, lat) of the given nodes as an (N, 2) array."""
@@ -116,15 +196,30 @@ class SeaGraph:
 
     def edge_between(self, tails: IntArray, heads: IntArray) -> IntArray:
         """Edge id joining each (tail, head) pair of adjacent nodes (edges are unique per pair)."""
+        pair_key, pair_edge = self._pair_index()
         keys = tails.astype(np.int64) * self.node_count + heads
-        return self._pair_edge[np.searchsorted(self._pair_key, keys)]
+        return pair_edge[np.searchsorted(pair_key, keys)]
+
+    @cache  # noqa: B019 - one graph per process; the key is built on first use, not at load
+    def _pair_index(self) -> tuple[npt.NDArray[np.int64], IntArray]:
+        """Sorted (tail, head) keys of all edges both ways, and the edge of each key."""
+        n = self.node_count
+        all_tails = np.concatenate([self.edge_u, self.edge_v]).astype(np.int64)
+        all_heads = np.concatenate([self.edge_v, self.edge_u]).astype(np.int64)
+        keys = all_tails * n + all_heads
+        order = np.argsort(keys)
+        edges = np.concatenate([np.arange(self.edge_count, dtype=np.int32)] * 2)[order]
+        return keys[order], edges
 
     def landmarks_for(self, blocked: int) -> FloatArray:
         """The tightest landmark table whose bounds hold when the ``blocked`` passages are closed:
         the one computed with the largest set of passages that ``blocked`` closes too."""
-        usable = [i for i, mask in enumerate(self.landmark_masks) if mask & blocked == mask]
-        best = max(usable, key=lambda i: bin(self.landmark_masks[i]).count("1"))
-        return self.landmark_tables[best]
+        table = self._landmarks_by_mask.get(blocked)
+        if table is None:
+            usable = [i for i, mask in enumerate(self.landmark_masks) if mask & blocked == mask]
+            best = max(usable, key=lambda i: bin(self.landmark_masks[i]).count("1"))
+            table = self._landmarks_by_mask[blocked] = self.landmark_tables[best]
+        return table
 
     def snap(self, lon: float, lat: float, *, blocked: int = 0) -> Snap:
         """The nearest point of an edge not in a ``blocked`` passage, by angle on the sphere.
@@ -170,8 +265,44 @@ class SeaGraph:
 
 def load_graph(path: Path | None = None) -> SeaGraph:
     """Load a graph file written by :mod:`sealane.routing.build`."""
-    with np.load(path or data_dir() / "marnet.npz", mmap_mode="r") as archive:
-        return SeaGraph({name: archive[name] for name in archive.files})
+    return SeaGraph(mapped_npz(path or data_dir() / "marnet.npz"))
+
+
+def mapped_npz(path: Path) -> dict[str, np.ndarray]:
+    """The arrays of an uncompressed ``.npz`` file, each read straight from its place in the file
+    into an aligned array (memory-mapped when the place is aligned), skipping the zip layer's
+    chunked reads and checksums; members stored otherwise are read as usual."""
+    out: dict[str, np.ndarray] = {}
+    with zipfile.ZipFile(path) as archive, path.open("rb") as handle:
+        for info in archive.infolist():
+            name = info.filename.removesuffix(".npy")
+            if info.compress_type != zipfile.ZIP_STORED:
+                out[name] = np.load(archive.open(info))
+                continue
+            # The member's data follows its local header: 30 bytes, the name and an extra field.
+            handle.seek(info.header_offset + 26)
+            name_len, extra_len = struct.unpack("<HH", handle.read(4))
+            start = info.header_offset + 30 + name_len + extra_len
+            handle.seek(start)
+            header = (
+                np.lib.format.read_array_header_1_0
+                if np.lib.format.read_magic(handle) == (1, 0)
+                else np.lib.format.read_array_header_2_0
+            )
+            shape, fortran, dtype = header(handle)
+            order: Literal["C", "F"] = "F" if fortran else "C"
+            if dtype.hasobject:
+                handle.seek(start)
+                out[name] = np.lib.format.read_array(handle)
+            elif handle.tell() % max(dtype.alignment, 1) == 0 and 0 not in shape:
+                out[name] = np.asarray(
+                    np.memmap(path, dtype, "r", offset=handle.tell(), shape=shape, order=order)
+                )
+            else:
+                flat = np.empty(math.prod(shape), dtype=dtype)
+                handle.readinto(flat.data.cast("B"))
+                out[name] = flat.reshape(shape, order=order)
+    return out
 
 
 @cache

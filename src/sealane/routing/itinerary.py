@@ -20,7 +20,7 @@ from itertools import pairwise
 from typing import TYPE_CHECKING, Any
 
 from .errors import InvalidSpeedError, InvalidTimeError, RoutingError
-from .passages import Passage, closed_passages
+from .passages import SMALL_CRAFT, Passage, closed_passages
 from .ports import Port, get_port
 from .routes import Route, route
 from .voyage import OFF_PATH_NM, service_speed
@@ -176,14 +176,16 @@ def itinerary(
     >>> trip = itinerary(["CNSHA", "SGSIN", "NLRTM"], speed_kn=18,
     ...                  departed_at=datetime(2026, 3, 1, tzinfo=UTC))
     >>> [call.label for call in trip.calls], round(trip.distance_nm)
-    (['POL', 'TS1', 'POD'], 10591)
+    (['POL', 'TS1', 'POD'], 10594)
     >>> trip.calls[1].arrival_at.isoformat(timespec="minutes")
-    '2026-03-06T02:18+00:00'
+    '2026-03-06T02:14+00:00'
     """
     ports = _ports(port_calls)
     speeds = _per_leg_speeds(speed_kn, len(ports) - 1)
     stays = _dwells(dwell_h, len(ports))
-    closed = tuple(sorted(p.value for p in closed_passages(avoid, allow_arctic=True)))
+    # The passages asked to be avoided; each leg's route adds the default-closed ones itself.
+    asked = closed_passages(avoid, allow_arctic=True, allow=SMALL_CRAFT)
+    closed = tuple(sorted(p.value for p in asked))
     legs = tuple(
         Leg(
             i + 1,

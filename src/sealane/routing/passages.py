@@ -34,10 +34,20 @@ class Passage(StrEnum):
     ORMUZ = "ormuz"
     NORTHWEST = "northwest"
     NORTHEAST = "northeast"
+    ELBE = "elbe"
+    SCHELDT = "scheldt"
+    MAAS = "maas"
+    SINGAPORE = "singapore"
+    GREAT_BELT = "great_belt"
+    ORESUND = "oresund"
+    MESSINA = "messina"
 
 
 #: Closed unless the caller passes ``allow_arctic=True``.
 ARCTIC: frozenset[Passage] = frozenset({Passage.NORTHWEST, Passage.NORTHEAST})
+#: Passages a container ship cannot use (the Corinth Canal is 24.6 m wide and 8 m deep): closed
+#: unless the caller names them in ``allow``.
+SMALL_CRAFT: frozenset[Passage] = frozenset({Passage.CORINTH})
 
 #: Other spellings people use; each maps to the canonical name.
 ALIASES: dict[str, Passage] = {
@@ -52,6 +62,17 @@ ALIASES: dict[str, Passage] = {
     "panama_canal": Passage.PANAMA,
     "northwest_passage": Passage.NORTHWEST,
     "northern_sea_route": Passage.NORTHEAST,
+    "corinth_canal": Passage.CORINTH,
+    "nord_ostsee_kanal": Passage.KIEL,
+    "nord-ostsee-kanal": Passage.KIEL,
+    "westerschelde": Passage.SCHELDT,
+    "schelde": Passage.SCHELDT,
+    "nieuwe_waterweg": Passage.MAAS,
+    "singapore_strait": Passage.SINGAPORE,
+    "storebaelt": Passage.GREAT_BELT,
+    "the_sound": Passage.ORESUND,
+    "øresund": Passage.ORESUND,
+    "strait_of_messina": Passage.MESSINA,
 }
 
 
@@ -76,19 +97,32 @@ def parse_passage(name: str | Passage) -> Passage:
 
 
 def closed_passages(
-    avoid: Iterable[str | Passage] | str | None, *, allow_arctic: bool
+    avoid: Iterable[str | Passage] | str | None,
+    *,
+    allow_arctic: bool,
+    allow: Iterable[str | Passage] | str | None = None,
 ) -> frozenset[Passage]:
-    """The passages a route must not use: ``avoid`` added to the default (Arctic closed)."""
-    if avoid is None:
-        avoid = ()
-    elif isinstance(avoid, str | Passage):
-        avoid = (avoid,)
-    elif not isinstance(avoid, Iterable):
-        raise UnknownPassageError(f"avoid must be passage names, got {avoid!r}")
-    closed = {parse_passage(name) for name in avoid}
-    if not allow_arctic:
-        closed |= ARCTIC
-    return frozenset(closed)
+    """The passages a route must not use: ``avoid``, plus the default-closed ones (the Arctic
+    routes unless ``allow_arctic``, the small-craft passages) that ``allow`` does not open.
+
+    >>> sorted(closed_passages(["suez"], allow_arctic=True, allow=["corinth"]))
+    [<Passage.SUEZ: 'suez'>]
+    """
+    closed = set(_parse_all(avoid, "avoid"))
+    opened = set(_parse_all(allow, "allow"))
+    default = set(SMALL_CRAFT) | (set() if allow_arctic else set(ARCTIC))
+    return frozenset(closed | (default - opened))
+
+
+def _parse_all(names: Iterable[str | Passage] | str | None, what: str) -> list[Passage]:
+    """Passages named by one name, an iterable of names, or None."""
+    if names is None:
+        return []
+    if isinstance(names, str | Passage):
+        names = (names,)
+    elif not isinstance(names, Iterable):
+        raise UnknownPassageError(f"{what} must be passage names, got {names!r}")
+    return [parse_passage(name) for name in names]
 
 
 def passage_mask(closed: Iterable[Passage], bit_names: tuple[str, ...]) -> int:

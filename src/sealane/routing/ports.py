@@ -1,4 +1,5 @@
-"""Port registry: searoute's port list with IANA time zones and stable ids.
+"""Port registry: searoute's port list with berth positions, approach status, IANA time zones and
+stable ids.
 
 A port's ``id`` is the uuid5 of its UN/LOCODE in a fixed namespace, so every install gives the same
 id. Lookups accept a LOCODE (any case) or an id; name search and nearest-port queries serve the
@@ -43,6 +44,16 @@ class Port:
     lon: float
     lat: float
     time_zone: str
+    #: How the port meets the sea: ``water`` (listed position at sea), ``moved`` (moved onto
+    #: navigable water nearby) or ``inland`` (no water approach; routes to it are refused).
+    approach: str = "water"
+    #: Metres the position was moved (``moved``), or the least distance to water (``inland``).
+    approach_m: float = 0.0
+
+    @property
+    def inland(self) -> bool:
+        """Whether the port has no water approach (flagged by the network build)."""
+        return self.approach == "inland"
 
     @property
     def coordinates(self) -> tuple[float, float]:
@@ -79,7 +90,15 @@ class PortRegistry:
         if port is None:
             row = next(csv.reader([self._lines[locode]]))
             port = Port(
-                row[0], row[1], row[2], row[3], row[4], float(row[5]), float(row[6]), row[7]
+                row[0],
+                row[1],
+                row[2],
+                row[3],
+                row[4],
+                float(row[5]),
+                float(row[6]),
+                row[7],
+                *((row[8], float(row[9])) if len(row) > 9 else ()),
             )
             self._made[locode] = port
         return port

@@ -205,26 +205,36 @@ def route(
     avoid: Iterable[str | Passage] = (),
     via: Sequence[LocationLike] = (),
     allow_arctic: bool = False,
+    allow: Iterable[str | Passage] = (),
     graph: SeaGraph | None = None,
 ) -> Route:
     """The shortest sea route from ``origin`` to ``destination``, through ``via`` in order.
 
     ``avoid`` adds passages to the default closed set (the Arctic routes, unless
-    ``allow_arctic``); an unknown name raises :class:`~sealane.routing.errors.UnknownPassageError`
-    and a set that leaves no way through raises :class:`~sealane.routing.errors.NoRouteError`.
+    ``allow_arctic``, and the small-craft passages such as the Corinth Canal, unless named in
+    ``allow``); an unknown name raises :class:`~sealane.routing.errors.UnknownPassageError` and a
+    set that leaves no way through raises :class:`~sealane.routing.errors.NoRouteError`, as does
+    a port flagged inland (it has no water approach).
 
     >>> r = route("CNSHA", "NLRTM")
     >>> r.passages
-    ('malacca', 'babalmandab', 'suez', 'gibraltar', 'dover')
+    ('singapore', 'malacca', 'babalmandab', 'suez', 'gibraltar', 'dover', 'maas')
     >>> 10_000 < r.distance_nm < 11_000
     True
     """
     network = graph or default_graph()
-    closed = closed_passages(avoid, allow_arctic=allow_arctic)
+    closed = closed_passages(avoid, allow_arctic=allow_arctic, allow=allow)
     blocked = passage_mask(closed, network.passage_names)
     stops = [resolve_location(origin, "origin")]
     stops += [resolve_location(point, f"via[{i}]") for i, point in enumerate(via)]
     stops.append(resolve_location(destination, "destination"))
+    for stop in stops:
+        if stop.port is not None and stop.port.inland:
+            raise NoRouteError(
+                f"port {stop.port.locode} ({stop.port.name}) lies inland, "
+                f"{stop.port.approach_m / 1000.0:.0f} km or more from navigable water: "
+                "it has no sea approach"
+            )
     legs: list[Leg] = []
     for start, end in pairwise(stops):
         try:
@@ -259,15 +269,17 @@ def _assemble(
     elif empty.any():
         # Drop the later point of each empty segment, except the destination itself: there the
         # earlier one goes, so the route still ends exactly at the requested point.
-        keep = np.concatenate([[True], ~empty])
+        keep = np.empty(coords.shape[0], dtype=bool)
+        keep[0] = True
+        np.logical_not(empty, out=keep[1:])
         if empty[-1]:
             keep[-1] = True
-            previous = int(np.flatnonzero(keep[:-1])[-1])  # at zero distance from the end
+            previous = keep.size - 2 - int(np.argmax(keep[-2::-1]))  # zero distance from the end
             if previous > 0:
                 keep[previous] = False
-        starts = np.flatnonzero(keep)[:-1]
-        cumulative = np.concatenate([[0.0], np.cumsum(lengths)])
-        lengths = np.diff(cumulative[keep])
+        # Each kept point starts a segment that runs to the next kept point (the last is kept).
+        starts = np.flatnonzero(keep[:-1])
+        lengths = np.add.reduceat(lengths, starts)
         masks = np.bitwise_or.reduceat(masks, starts).astype(np.uint32)
         coords = coords[keep]
     for array in (coords, lengths, masks):
@@ -296,7 +308,8 @@ def sail(graph: SeaGraph, start: Location, end: Location, blocked: int) -> Leg:
         )
     a = snap_open(graph, start, blocked, "origin")
     b = snap_open(graph, end, blocked, "destination")
-    nodes = shortest_path(graph, a, b, blocked).nodes
+    path = shortest_path(graph, a, b, blocked)
+    nodes = path.nodes
     coords = np.empty((nodes.size + 4, 2))
     coords[0] = start.lon, start.lat
     coords[1] = a.lon, a.lat
@@ -306,7 +319,7 @@ def sail(graph: SeaGraph, start: Location, end: Location, blocked: int) -> Leg:
     coords[-1] = end.lon, end.lat
     # The partial legs are measured geodesically (the snap offsets are spherical fractions).
     if nodes.size:
-        edges = np.concatenate([[a.edge], graph.edge_between(nodes[:-1], nodes[1:]), [b.edge]])
+        edges = np.concatenate([[a.edge], path.edges, [b.edge]])
         p_from, p_to = coords[[0, 1, -3, -2]], coords[[1, 2, -2, -1]]
         _, _, legs = GEOD.inv(p_from[:, 0], p_from[:, 1], p_to[:, 0], p_to[:, 1])
         lengths = np.concatenate([legs[:2], graph.edge_length_m[edges[1:-1]], legs[2:]])
@@ -332,7 +345,7 @@ def snap_open(graph: SeaGraph, where: Location, blocked: int, what: str) -> Snap
             + (
                 " (allow_arctic=True opens the Arctic routes)"
                 if {"northwest", "northeast"} & set(names)
-                else ""
+                else " (allow=[...] opens a passage closed by default)"
             )
         )
     return open_snap

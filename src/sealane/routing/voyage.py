@@ -74,9 +74,9 @@ def future_positions(
     >>> p = future_positions((60.1, 12.3), "CNSHA", "NLRTM", speed_kn=18,
     ...                      start_time=datetime(2026, 1, 1, tzinfo=UTC))
     >>> p.route.passages
-    ('babalmandab', 'suez', 'gibraltar', 'dover')
+    ('babalmandab', 'suez', 'gibraltar', 'dover', 'maas')
     >>> round(p.distance_remaining_nm)
-    5671
+    5677
     """
     speed = service_speed(speed_kn)
     if not (_is_number(step_s) and math.isfinite(step_s) and step_s >= MIN_STEP_S):
