@@ -78,6 +78,7 @@ RULES = (
         for objects in ("tracking_requests", "shipments", "containers")
         for method, tail in (("POST", ""), ("PATCH", "/{api_slug}"))
     ),
+    ("POST", "/v2/vessel_positions", 422, "an IMO's check digit, a time not in the future"),
     ("GET", "/v2/vessels/{vessel_id}", 400, "a show_positions window of at most 31 days"),
     ("GET", "/v2/vessels/{vessel_id}/future_positions", 422, "ports that exist, a sea route"),
     (

@@ -77,6 +77,8 @@ def openapi_to_json_schema(node: Any) -> Any:
 
 @cache
 def map_geojson_validator() -> jsonschema.Draft7Validator:
+    if not OPENAPI.is_file():
+        pytest.skip(f"Terminal49's OpenAPI document is not beside the checkout: {OPENAPI}")
     spec = json.loads(OPENAPI.read_text(encoding="utf-8"))
     response = spec["paths"]["/containers/{id}/map_geojson"]["get"]["responses"]["200"]
     schema = copy.deepcopy(response["content"]["application/json"]["schema"])

@@ -23,21 +23,34 @@ from .responses import META_SCHEMA, answering
 router = APIRouter(tags=["vessel positions"], route_class=ApiRoute)
 Auth = Annotated[Caller, Depends(authenticated)]
 
-_NUMBER = {"type": "number"}
-#: The attributes of one position (``latitude``/``longitude`` in degrees, speed in knots).
+_OPTIONAL_NUMBER = {"type": ["number", "null"]}
+#: The attributes of one position (``latitude``/``longitude`` in degrees, speed in knots); the
+#: optional ones may be null ("not available", as AIS providers send it).
 POSITION_ATTRIBUTES: dict[str, Any] = {
     "type": "object",
     "required": ["mmsi", "latitude", "longitude", "timestamp"],
     "properties": {
-        "mmsi": {"type": ["string", "integer"], "description": "9-digit MMSI"},
-        "latitude": {**_NUMBER, "minimum": -90, "maximum": 90},
-        "longitude": {**_NUMBER, "minimum": -180, "maximum": 180},
+        "mmsi": {
+            "type": ["string", "integer"],
+            "description": "9-digit MMSI",
+            "pattern": "^[1-9][0-9]{8}$",
+            "minimum": 100_000_000,
+            "maximum": 999_999_999,
+        },
+        "latitude": {"type": "number", "minimum": -90, "maximum": 90},
+        "longitude": {"type": "number", "minimum": -180, "maximum": 180},
         "timestamp": {"type": "string", "format": "date-time"},
-        "speed_knots": {**_NUMBER, "minimum": 0, "maximum": 102.2},
-        "course_degrees": {**_NUMBER, "minimum": 0, "maximum": 359.9},
-        "heading_degrees": {**_NUMBER, "minimum": 0, "maximum": 359},
-        "navigational_status": {"type": "integer", "minimum": 0, "maximum": 15},
-        "imo": {"type": ["string", "integer"], "description": "7-digit IMO number"},
+        "speed_knots": {**_OPTIONAL_NUMBER, "minimum": 0, "maximum": 102.2},
+        "course_degrees": {**_OPTIONAL_NUMBER, "minimum": 0, "maximum": 359.9},
+        "heading_degrees": {**_OPTIONAL_NUMBER, "minimum": 0, "maximum": 359},
+        "navigational_status": {"type": ["integer", "null"], "minimum": 0, "maximum": 15},
+        "imo": {
+            "type": ["string", "integer", "null"],
+            "description": "7-digit IMO number (its check digit is checked too)",
+            "pattern": "^[0-9]{7}$",
+            "minimum": 1_000_000,
+            "maximum": 9_999_999,
+        },
     },
 }
 #: The request document: resource objects without ids (or their bare attributes).
@@ -80,7 +93,7 @@ Batch = Annotated[Any, Body(media_type="application/vnd.api+json")]
     },
 )
 def post_vessel_positions(request: Request, caller: Auth, payload: Batch) -> JsonApiResponse:
-    """Store a batch of up to 10,000 AIS positions of known vessels (matched by MMSI).
+    """Store a batch of up to 2,000 AIS positions of known vessels (matched by MMSI).
 
     Needs the account's ingest permission. Positions are filtered (stale, impossible jumps)
     and thinned like a radio feed's; ``meta`` gives the counts (``stored``, ``thinned``,

@@ -12,6 +12,7 @@ JSON pointer (``/data/3/latitude``), and nothing of a batch with errors is store
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
@@ -19,7 +20,15 @@ from typing import Any
 from .decoding import valid_imo
 from .reports import PositionReport, StaticReport
 
-MAX_POSITIONS = 10_000
+#: Most positions in one batch: a full batch (about 250 bytes a position at most, every field
+#: given) stays under the default request size limit of 1 MiB, so the documented maximum can
+#: always be sent.
+MAX_POSITIONS = 2_000
+#: An RFC 3339 date-time (what the OpenAPI ``date-time`` format means): ISO 8601's other forms,
+#: which Python would read too, are refused so the document and the server agree.
+RFC3339 = re.compile(
+    r"\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:[Zz]|[+-]\d{2}:\d{2})", re.ASCII
+)
 #: Timestamps may run ahead of the server's clock by this much (receiver clocks drift).
 FUTURE_SLACK = timedelta(minutes=5)
 MAX_ERRORS = 100
@@ -93,7 +102,7 @@ def _item(
     speed = _number(item, "speed_knots", at, errors, 0.0, 102.2)
     course = _number(item, "course_degrees", at, errors, 0.0, 359.9)
     heading = _number(item, "heading_degrees", at, errors, 0.0, 359.0)
-    status = _number(item, "navigational_status", at, errors, 0.0, 15.0)
+    status = _number(item, "navigational_status", at, errors, 0.0, 15.0, integral=True)
     time_s = _timestamp(item.get("timestamp"), f"{at}/timestamp", now, errors)
     imo = _imo(item.get("imo"), f"{at}/imo", errors)
     if len(errors) > before or mmsi is None or lat is None or lon is None or time_s is None:
@@ -143,6 +152,7 @@ def _number(
     high: float,
     *,
     required: bool = False,
+    integral: bool = False,
 ) -> float | None:
     value = item.get(name)
     if value is None:
@@ -152,15 +162,22 @@ def _number(
     number = (
         float(value) if isinstance(value, int | float) and not isinstance(value, bool) else None
     )
-    if number is None or not math.isfinite(number) or not low <= number <= high:
-        errors.append(FieldError(f"{at}/{name}", f"must be a number from {low:g} to {high:g}"))
+    kind = "an integer" if integral else "a number"
+    if (
+        number is None
+        or not math.isfinite(number)
+        or not low <= number <= high
+        or (integral and not number.is_integer())
+    ):
+        errors.append(FieldError(f"{at}/{name}", f"must be {kind} from {low:g} to {high:g}"))
         return None
     return number
 
 
 def _timestamp(value: Any, at: str, now: datetime, errors: list[FieldError]) -> float | None:
     try:
-        stamp = datetime.fromisoformat(value) if isinstance(value, str) else None
+        rfc3339 = isinstance(value, str) and RFC3339.fullmatch(value) is not None
+        stamp = datetime.fromisoformat(value) if rfc3339 else None
     except ValueError:
         stamp = None
     if stamp is None or stamp.tzinfo is None:
