@@ -59,6 +59,9 @@ def test_parse_batch__typed_reports() -> None:
         ({"timestamp": "2026-11-21T13:00:00Z"}, "/data/1/timestamp"),
         ({"imo": "9074720"}, "/data/1/imo"),
         ({"latitude": float("nan")}, "/data/1/latitude"),
+        ({"navigational_status": 2.5}, "/data/1/navigational_status"),
+        ({"timestamp": "20260301T000000+0000"}, "/data/1/timestamp"),
+        ({"timestamp": "2026-03-01 00:00:00+00:00"}, "/data/1/timestamp"),
     ],
 )
 def test_parse_batch__each_bad_field_named(change: dict[str, Any], pointer: str) -> None:
@@ -81,6 +84,12 @@ def test_parse_batch__bad_shape(document: Any, pointer: str) -> None:
 
 def resource(attributes: dict[str, Any]) -> dict[str, Any]:
     return {"type": "vessel_position", "attributes": attributes}
+
+
+def test_parse_batch__optional_fields_may_be_null() -> None:
+    nulls = {"speed_knots": None, "course_degrees": None, "navigational_status": None, "imo": None}
+    batch = parse_batch({"data": [{**GOOD, **nulls}]}, T0)
+    assert batch.positions[0].speed_kn is None and not batch.statics
 
 
 def test_parse_batch__resource_objects_read_like_bare_items() -> None:

@@ -59,17 +59,7 @@ def list_accounts(ctx: ServiceContext) -> list[AccountSummary]:
         keys: dict[str, list[KeySummary]] = {}
         for key in session.scalars(select(ApiKey).order_by(ApiKey.created_at, ApiKey.id)):
             keys.setdefault(key.account_id, []).append(_key_summary(key))
-        return [
-            AccountSummary(
-                a.id,
-                a.name,
-                a.routing_enabled,
-                a.ingest_enabled,
-                a.created_at,
-                tuple(keys.get(a.id, ())),
-            )
-            for a in accounts
-        ]
+        return [_summary(a, keys.get(a.id, [])) for a in accounts]
 
 
 def issue_account_key(ctx: ServiceContext, account_id: str) -> NewKey:
@@ -113,14 +103,18 @@ def set_feature(
         else:
             account.ingest_enabled = enabled
         keys = session.scalars(select(ApiKey).where(ApiKey.account_id == account_id))
-        return AccountSummary(
-            account.id,
-            account.name,
-            account.routing_enabled,
-            account.ingest_enabled,
-            account.created_at,
-            tuple(_key_summary(k) for k in keys),
-        )
+        return _summary(account, [_key_summary(k) for k in keys])
+
+
+def _summary(account: Account, keys: list[KeySummary]) -> AccountSummary:
+    return AccountSummary(
+        account.id,
+        account.name,
+        account.routing_enabled,
+        account.ingest_enabled,
+        account.created_at,
+        tuple(keys),
+    )
 
 
 def _key_summary(key: ApiKey) -> KeySummary:
