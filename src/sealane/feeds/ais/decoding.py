@@ -1,10 +1,11 @@
 """NMEA 0183 ``!AIVDM``/``!AIVDO`` lines to typed reports, with pyais doing the bit decoding.
 
-Each line is parsed by pyais, its checksum checked, multi-sentence messages reassembled, and
-only the message types sealane uses are decoded: positions (1, 2, 3, 18, 19, 27) and static data
-(5, 19, 24); the common position reports (1, 2, 3, 18) are read from pyais's bit vector
-(:mod:`.positionbits`), the rest by pyais. Anything malformed is counted under a
-:class:`~.reports.Drop` reason, never raised.
+Each line's checksum is checked, multi-sentence messages reassembled, and only the message types
+sealane uses are decoded: positions (1, 2, 3, 18, 19, 27) and static data (5, 19, 24). The
+common position reports (1, 2, 3, 18) are read by :mod:`.positionbits`, from the line itself
+when it is a plain one-sentence report, else from pyais's bit vector; every other line is parsed
+and decoded by pyais. Anything malformed is counted under a :class:`~.reports.Drop` reason,
+never raised.
 """
 
 from __future__ import annotations
@@ -18,8 +19,8 @@ from pyais.messages import AISSentence, NMEASentenceFactory
 
 from ...tracking.numbers import imo_check_digit
 from .framing import RunningXor, read_tag_block, sentence_xor
+from .positionbits import ARMOUR, read_position, single_position
 from .positionbits import KINDS as POSITION_KINDS
-from .positionbits import read_position
 from .reports import Blank, Drop, PositionReport, StaticReport
 
 #: Message types decoded, with the fewest payload bits each needs to be whole.
@@ -29,8 +30,6 @@ CLASS_A = frozenset({1, 2, 3})
 MAX_PENDING_GROUPS = 256
 
 _produce = NMEASentenceFactory.produce
-#: The payload's 6-bit armour uses ASCII 48-87 and 96-119 only.
-ARMOUR = bytes([*range(48, 88), *range(96, 120)])
 
 
 @dataclass
@@ -79,8 +78,15 @@ class SentenceDecoder:
                     time_s = stamp + shift
             expected = sentence_xor(line, head, offset, running)
             offset += len(line)
+            body = line[head:] if head else line
+            single = single_position(body, expected)
+            if single is not None:
+                report = _position(single[1], single[0], time_s, out)
+                if report is not None:
+                    out.positions.append(report)
+                continue
             try:
-                sentence = _produce(line[head:] if head else line)
+                sentence = _produce(body)
             except Exception:  # pyais raises several types for junk; all of them mean malformed
                 drops[Drop.MALFORMED] += 1
                 continue
@@ -140,26 +146,29 @@ class SentenceDecoder:
         except Exception:  # a payload pyais cannot read is malformed, whatever it raised
             out.drops[Drop.MALFORMED] += 1
             return
-        mmsi = message.mmsi
-        if not 100_000_000 <= mmsi <= 999_999_999:
-            out.drops[Drop.BAD_MMSI] += 1
-            return
-        if kind == 5:
-            out.statics.append(_static5(message, mmsi, time_s))
-        elif kind == 24:
-            out.statics.append(_static24(message, mmsi, time_s))
-        else:
-            if kind == 19:
-                out.statics.append(StaticReport(mmsi, time_s, name=_text(message.shipname)))
-            report = _position(message, kind, mmsi, time_s, out)
-            if report is not None:
-                out.positions.append(report)
+        if kind == 5 or kind == 24 or kind == 19:
+            mmsi = message.mmsi
+            if not 100_000_000 <= mmsi <= 999_999_999:
+                out.drops[Drop.BAD_MMSI] += 1
+                return
+            if kind == 5:
+                out.statics.append(_static5(message, mmsi, time_s))
+                return
+            if kind == 24:
+                out.statics.append(_static24(message, mmsi, time_s))
+                return
+            out.statics.append(StaticReport(mmsi, time_s, name=_text(message.shipname)))
+        report = _position(message, kind, time_s, out)
+        if report is not None:
+            out.positions.append(report)
 
 
-def _position(
-    message: Any, kind: int, mmsi: int, time_s: float, out: Decoded
-) -> PositionReport | None:
+def _position(message: Any, kind: int, time_s: float, out: Decoded) -> PositionReport | None:
     """The position of a type 1, 2, 3, 18, 19 or 27 message, or None (counted) if unusable."""
+    mmsi = message.mmsi
+    if not 100_000_000 <= mmsi <= 999_999_999:
+        out.drops[Drop.BAD_MMSI] += 1
+        return None
     lon, lat = message.lon, message.lat
     if lon == 181.0 or lat == 91.0:
         out.drops[Drop.POSITION_UNAVAILABLE] += 1

@@ -1,14 +1,16 @@
-"""Class A and B position reports (types 1, 2, 3 and 18) read from pyais's bit vector.
+"""Class A and B position reports (types 1, 2, 3 and 18) read straight from their bits.
 
-pyais parses the sentence, checks it and de-armours the payload into a bit vector; building its
-full message object (twenty fields and their enums) then costs more than everything else sealane
-does with a report, and ingest needs eight fields. They are read here from that vector at the
-offsets of ITU-R M.1371-5 (tables 45 and 46) and scaled exactly as pyais scales them, which a
-test checks against pyais's own decoding. Other types go through pyais's ``decode()``.
+Building pyais's sentence and message objects (a bit vector, twenty fields and their enums)
+costs more than everything else sealane does with a report, and ingest needs eight fields. They
+are read here at the offsets of ITU-R M.1371-5 (tables 45 and 46) and scaled exactly as pyais
+scales them, which a test checks against pyais's own decoding: from pyais's bit vector, or, for
+the common one-sentence ``!AIVDM``/``!AIVDO`` line, from the payload itself
+(:func:`single_position`), with no pyais object at all. Other types go through pyais.
 """
 
 from __future__ import annotations
 
+from binascii import a2b_base64
 from typing import NamedTuple, Protocol
 
 #: The types read here.
@@ -53,11 +55,56 @@ def _degrees(raw: int, width: int) -> float:
 
 
 def read_position(bits: BitVector, kind: int) -> PositionFields:
-    """The position fields of a type 1, 2, 3 or 18 report (``kind``) from its bit vector.
+    """The position fields of a type 1, 2, 3 or 18 report (``kind``) from its bit vector."""
+    return position_fields(bits.get_num(0, _WIDTH), kind)
 
-    One read of the first 144 bits, then shifts and masks, as the field table lays them out.
-    """
-    value = bits.get_num(0, _WIDTH)
+
+#: The payload's 6-bit armour: ASCII 48-87 and 96-119 carry the values 0-63.
+ARMOUR = bytes([*range(48, 88), *range(96, 120)])
+#: The armour mapped onto base64's alphabet, so that ``binascii`` packs the six bits of each
+#: character in C.
+_TO_BASE64 = bytes.maketrans(
+    ARMOUR,
+    b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/",
+)
+#: A payload's first character for each type read here (0-63 armoured: 1 is '1', 18 is 'B').
+_FIRST = {b"1": 1, b"2": 2, b"3": 3, b"B": 18}
+#: Payload characters needed for the 168 bits of a whole report, read (144 bits), and the most
+#: pyais accepts in a sentence (a longer one is malformed).
+_WHOLE_CHARS, _READ_CHARS, _MAX_CHARS = 28, _WIDTH // 6, 200
+
+
+def single_position(sentence: bytes, checksum: int | None) -> tuple[int, PositionFields] | None:
+    """``(kind, fields)`` of a one-sentence ``!AIVDM``/``!AIVDO`` position report whose
+    checksum is ``checksum`` (the XOR taken of its bytes), read without pyais; None for any
+    other line, which then goes through pyais's checks and their drop reasons unchanged."""
+    parts = sentence.split(b",")
+    if len(parts) != 7 or parts[1] != b"1" or parts[2] != b"1" or checksum is None:
+        return None
+    head, _, _, seq, channel, payload, tail = parts
+    if head != b"!AIVDM" and head != b"!AIVDO":
+        return None
+    kind = _FIRST.get(payload[:1])
+    if kind is None or len(tail) != 4 or tail[1:2] != b"*" or tail[:1] not in b"012345":
+        return None
+    if (seq and not seq.isdigit()) or not channel.isascii():
+        return None
+    if not _WHOLE_CHARS * 6 + int(tail[:1]) <= len(payload) * 6 <= _MAX_CHARS * 6:
+        return None
+    if payload.translate(None, ARMOUR):
+        return None
+    try:
+        if int(tail[2:], 16) != checksum:
+            return None
+    except ValueError:
+        return None
+    packed = a2b_base64(payload[:_READ_CHARS].translate(_TO_BASE64))
+    return kind, position_fields(int.from_bytes(packed, "big"), kind)
+
+
+def position_fields(value: int, kind: int) -> PositionFields:
+    """The fields of a type 1, 2, 3 or 18 report (``kind``) from its first 144 bits as an
+    integer (the first bit highest): shifts and masks, as the field table lays them out."""
     speed, lon, lat, course, heading, second = _CLASS_B if kind == 18 else _CLASS_A
     return PositionFields(
         (value >> 106) & 0x3FFFFFFF,
