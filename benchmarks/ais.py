@@ -14,7 +14,10 @@ directory. In one process, round after round, it times:
   thin, store track points, move vessels), each batch one transaction.
 
 PostgreSQL is the tests' private throwaway server (``tests/pg.py``, unix socket); its server
-process runs on the other core. Prints plain-text tables and asserts nothing about timings.
+process runs on the other core. For the ingest runs, ``CPU`` is the share of one core this
+process used while timed and ``server CPU`` the share the PostgreSQL server and its backends used
+(from ``/proc``), so that the two together say how much of the machine a rate took. Prints
+plain-text tables and asserts nothing about timings.
 
 ``--against REV`` also runs both pipelines as they were at git revision ``REV`` (the package
 ``sealane.feeds.ais`` of that revision, loaded beside today's), interleaved in the same rounds,
@@ -26,6 +29,7 @@ from __future__ import annotations
 import argparse
 import gc
 import importlib
+import os
 import statistics
 import subprocess
 import sys
@@ -35,6 +39,7 @@ import types
 from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 from pyais import IterMessages, decode
 from sqlalchemy import text
@@ -155,19 +160,51 @@ def sealane_ingest(
                 session.execute(text(f"DELETE FROM {table}"))
             session.add_all(Vessel(name=v.name, imo=None, mmsi=str(v.mmsi)) for v in fleet(vessels))
 
+    server = postmaster_pid(engine) if engine.dialect.name == "postgresql" else None
+
     def run() -> int:
         reset()
         pipeline = make_pipeline(make_ingestor(sessions, bench_clock()), batch_size=batch)
         triples = [(line, START_S, 0) for line in lines]
         gc.collect()
+        server_before = server_cpu_s(server)
+        cpu_before = time.process_time()
         started = time.perf_counter()
         for i in range(0, len(triples), batch):
             pipeline.commit(triples[i : i + batch], None)
         run.elapsed = time.perf_counter() - started  # type: ignore[attr-defined]
+        run.cpu = (time.process_time() - cpu_before) / run.elapsed  # type: ignore[attr-defined]
+        run.server = (server_cpu_s(server) - server_before) / run.elapsed  # type: ignore[attr-defined]
         run.report = pipeline.report  # type: ignore[attr-defined]
         return len(lines)
 
     return run
+
+
+def postmaster_pid(engine: Any) -> int:
+    """The process id of the PostgreSQL server ``engine`` talks to (from its data directory)."""
+    with engine.connect() as connection:
+        data_dir = connection.execute(text("SHOW data_directory")).scalar_one()
+    return int((Path(data_dir) / "postmaster.pid").read_text().split()[0])
+
+
+def server_cpu_s(pid: int | None) -> float:
+    """CPU seconds used so far by the server ``pid`` and its backends (live ones, and the
+    ended ones its counters hold); 0 without a server."""
+    if pid is None:
+        return 0.0
+    ticks = 0
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue  # the process ended while the list was read
+        own = stat.parent.name == str(pid)
+        if own or fields[1] == str(pid):  # fields[1] is the parent's id
+            ticks += int(fields[11]) + int(fields[12])  # utime, stime
+            if own:
+                ticks += int(fields[13]) + int(fields[14])  # cutime, cstime of ended backends
+    return ticks / os.sysconf("SC_CLK_TCK")
 
 
 def bench_clock() -> ManualClock:
@@ -243,9 +280,12 @@ def report(
 ) -> None:
     """Run every case once per round; ratios are taken within a round, then their median."""
     rates: dict[str, list[float]] = {name: [] for name in runs}
+    loads: dict[str, list[tuple[float, float]]] = {name: [] for name in runs}
     for _ in range(rounds):
         for name, (fn, timer) in runs.items():
             rates[name].append(timer(fn))
+            if hasattr(fn, "cpu"):
+                loads[name].append((fn.cpu, fn.server))
     baseline = rates["pyais stream"]
     rows = []
     for name, values in rates.items():
@@ -258,14 +298,21 @@ def report(
                 f"{max(values):,.0f}",
                 f"{statistics.median(ratios):.2f}",
                 f"{min(ratios):.2f}-{max(ratios):.2f}",
+                share([own for own, _server in loads[name]]),
+                share([server for _own, server in loads[name]]),
             ]
         )
-    headers = ["run", "msg/s median", "min", "max", "x pyais stream", "range"]
+    headers = ["run", "msg/s median", "min", "max", "x pyais stream", "range", "CPU", "server CPU"]
     print(render_table(f"AIS ingest, {rounds} rounds interleaved", headers, rows))
     for name, (fn, _timer) in runs.items():
         summary = getattr(fn, "report", None)
         if summary is not None:
             print(f"{name}: {summary.summary()}")
+
+
+def share(values: list[float]) -> str:
+    """The median share of one core, as a percentage; '-' when not measured."""
+    return f"{100 * statistics.median(values):.0f} %" if values and any(values) else "-"
 
 
 if __name__ == "__main__":
