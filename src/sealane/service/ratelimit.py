@@ -8,14 +8,19 @@ request leaves the window between ``window_s - 1`` and ``window_s`` seconds afte
 
 A hit runs in one short transaction that first takes a lock for its key (an advisory lock on
 PostgreSQL; SQLite's single writer lock, taken by the pruning ``DELETE``), so two processes
-cannot both admit the last request of a window. Rejected requests are not counted, so waiting
-out ``Retry-After`` always works.
+cannot both admit the last request of a window. On SQLite the threads of one process also queue
+on a lock of their own first: SQLite's busy handler polls with growing sleeps, so threads racing
+for its writer lock wait unfairly, a few of them for seconds under load, where a thread lock
+hands over as soon as it is released. Rejected requests are not counted, so waiting out
+``Retry-After`` always works.
 """
 
 from __future__ import annotations
 
 import hashlib
 import math
+import threading
+from contextlib import nullcontext
 from functools import cache
 
 from sqlalchemy import Connection, Engine, Table, bindparam, delete, func, select, text
@@ -45,9 +50,15 @@ class RateLimiter:
         self.limit = limit
         self.clock = clock
         self.window_s = window_s
+        sqlite_file = engine.dialect.name == "sqlite"
+        self._writers = threading.Lock() if sqlite_file else nullcontext()
 
     def hit(self, key: str) -> float | None:
         """Count a request for ``key``: None if admitted, else seconds until one would be."""
+        with self._writers:
+            return self._hit(key)
+
+    def _hit(self, key: str) -> float | None:
         now = self.clock.now().timestamp()
         with self.engine.begin() as connection:
             self._lock(connection, key)
