@@ -6,7 +6,7 @@ STAMP  := $(VENV)/.installed-stamp
 
 .PHONY: setup run test test-quick lint format bench data clean
 
-$(STAMP): pyproject.toml setup.py src/sealane/routing/_search.c src/sealane/routing/_render.c
+$(STAMP): pyproject.toml setup.py $(wildcard src/sealane/routing/*.c)
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet -e '.[dev]'

@@ -35,6 +35,11 @@ setup(
             sources=["src/sealane/routing/_render.c"],
             extra_compile_args=["-O2"],
         ),
+        Extension(
+            "sealane.routing._geodesic",
+            sources=["src/sealane/routing/_geodesic.c"],
+            extra_compile_args=["-O2"],
+        ),
     ],
     cmdclass={"build_py": BuildPyWithData},
 )

@@ -1,4 +1,5 @@
-"""Geodesy helpers: longitude wrapping and unwrapping, antimeridian splitting, segment lengths."""
+"""Geodesy helpers: longitude wrapping and unwrapping, antimeridian splitting, segment lengths,
+the compiled geodesic distance against pyproj."""
 
 from __future__ import annotations
 
@@ -141,3 +142,51 @@ def test_unit_vectors__round_trip() -> None:
     np.testing.assert_allclose(back_lon, lon, atol=1e-9)
     np.testing.assert_allclose(back_lat, lat, atol=1e-9)
     np.testing.assert_allclose(np.linalg.norm(unit_vectors(lon, lat), axis=1), 1.0, atol=1e-15)
+
+
+def pyproj_m(lon1: float, lat1: float, lon2: float, lat2: float) -> float:
+    from pyproj import Geod
+
+    return float(Geod(ellps="WGS84").inv(lon1, lat1, lon2, lat2)[2])
+
+
+def test_distance_m__within_a_tenth_of_a_millimetre_of_pyproj_short_and_long() -> None:
+    rng = np.random.default_rng(13)
+    lon1 = rng.uniform(-180.0, 180.0, 3000)
+    lat1 = np.degrees(np.arcsin(rng.uniform(-1.0, 1.0, 3000)))
+    reach = rng.choice([1e-4, 0.05, 1.0, 20.0, 170.0], 3000)
+    lon2 = lon1 + rng.uniform(-1.0, 1.0, 3000) * reach
+    lat2 = np.clip(lat1 + rng.uniform(-1.0, 1.0, 3000) * reach, -90.0, 90.0)
+    for a, b, c, d in zip(lon1, lat1, lon2, lat2, strict=True):
+        assert distance_m(a, b, c, d) == pytest.approx(pyproj_m(a, b, c, d), abs=1e-4)
+
+
+@pytest.mark.parametrize(
+    "points",
+    [
+        (0.0, 0.0, 179.7, 0.0),  # nearly antipodal on the equator: Vincenty does not converge
+        (5.0, 0.0, -175.0, 0.0),
+        (0.0, -90.0, 0.0, 90.0),
+        (-179.9, 10.0, 179.9, 10.0),
+        (12.0, 40.0, 12.0, 40.0),
+    ],
+)
+def test_distance_m__hard_cases_agree_with_pyproj(points: tuple[float, ...]) -> None:
+    assert distance_m(*points) == pytest.approx(pyproj_m(*points), abs=1e-4)
+
+
+def test_compiled_inverse__nan_where_it_does_not_converge() -> None:
+    from sealane.routing._geodesic import inverse_m
+
+    assert np.isnan(inverse_m(0.0, 0.0, 179.7, 0.0))
+    assert inverse_m(0.0, 0.0, 1.0, 0.0) == pytest.approx(EQUATOR_DEGREE_M, abs=1e-3)
+
+
+def test_route_between_ports__does_not_import_pyproj() -> None:
+    """pyproj costs a cold start as much as numpy: a route between ports must not need it."""
+    import subprocess
+    import sys
+
+    code = "import sys, sealane; sealane.route('CNSHA', 'NLRTM'); print('pyproj' in sys.modules)"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "False"

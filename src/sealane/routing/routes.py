@@ -18,13 +18,15 @@ import numpy.typing as npt
 
 from .errors import InvalidCoordinateError, InvalidSpeedError, NoRouteError
 from .geodesy import (
-    GEOD,
     METRES_PER_KM,
     METRES_PER_NM,
     FloatArray,
     segment_lengths_m,
     split_at_antimeridian,
     unwrap_lons,
+)
+from .geodesy import (
+    distance_m as geodesic_m,
 )
 from .graph import SeaGraph, Snap, default_graph
 from .interop import lines_to_shapely
@@ -320,12 +322,13 @@ def sail(graph: SeaGraph, start: Location, end: Location, blocked: int) -> Leg:
     # The partial legs are measured geodesically (the snap offsets are spherical fractions).
     if nodes.size:
         edges = np.concatenate([[a.edge], path.edges, [b.edge]])
-        p_from, p_to = coords[[0, 1, -3, -2]], coords[[1, 2, -2, -1]]
-        _, _, legs = GEOD.inv(p_from[:, 0], p_from[:, 1], p_to[:, 0], p_to[:, 1])
+        ends = coords[[0, 1, 1, 2, -3, -2, -2, -1]].tolist()
+        legs = [geodesic_m(*ends[k], *ends[k + 1]) for k in range(0, 8, 2)]
         lengths = np.concatenate([legs[:2], graph.edge_length_m[edges[1:-1]], legs[2:]])
     else:  # both ends on one edge: straight along it
         edges = np.array([a.edge])
-        _, _, lengths = GEOD.inv(coords[:-1, 0], coords[:-1, 1], coords[1:, 0], coords[1:, 1])
+        points = coords.tolist()
+        lengths = np.array([geodesic_m(*p, *q) for p, q in pairwise(points)])
     masks = np.concatenate([[0], graph.edge_passages[edges], [0]]).astype(np.uint32)
     return coords, lengths, masks
 

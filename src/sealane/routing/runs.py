@@ -21,7 +21,6 @@ from typing import Final
 
 import numpy as np
 import numpy.typing as npt
-from pyproj.enums import GeodIntermediateFlag
 
 from .geodesy import GEOD, FloatArray
 
@@ -94,6 +93,8 @@ def exact_run(
     runs: Runs, r: int, step_m: float, lons: FloatArray, lats: FloatArray, azis: FloatArray
 ) -> None:
     """Run ``r`` written into the given slices from one ``pyproj`` geodesic line."""
+    from pyproj.enums import GeodIntermediateFlag  # pyproj loads on first use (see GEOD)
+
     lon, lat, azi = GEOD.fwd(
         runs.lons[r], runs.lats[r], runs.azis[r], runs.offsets[r], return_back_azimuth=False
     )

@@ -1,0 +1,3 @@
+"""Type stub of the compiled geodesic distance (``_geodesic.c``)."""
+
+def inverse_m(lon1: float, lat1: float, lon2: float, lat2: float, /) -> float: ...
