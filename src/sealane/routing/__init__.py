@@ -13,11 +13,12 @@ from .errors import (
     UnknownPortError,
 )
 from .itinerary import InvalidItineraryError, Itinerary, Leg, PortCall, itinerary
+from .locations import Location
 from .passages import ARCTIC, Passage
 from .ports import Port, get_port, port_id, registry
 from .positions import Positions
 from .progress import LegUnderway, Progress
-from .routes import Location, Route, route
+from .routes import Route, route
 from .voyage import future_positions
 
 __all__ = [

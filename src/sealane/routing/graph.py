@@ -55,6 +55,10 @@ class SeaGraph:
     def __init__(self, arrays: dict[str, np.ndarray]) -> None:
         self.node_lon: FloatArray = np.asarray(arrays["node_lon"], dtype=np.float64)
         self.node_lat: FloatArray = np.asarray(arrays["node_lat"], dtype=np.float64)
+        #: (nodes, 2) lon/lat rows, for gathering a path's coordinates in one call.
+        self.node_lonlat: FloatArray = np.ascontiguousarray(
+            np.stack([self.node_lon, self.node_lat], axis=1)
+        )
         self.edge_u: IntArray = np.asarray(arrays["edge_u"], dtype=np.int32)
         self.edge_v: IntArray = np.asarray(arrays["edge_v"], dtype=np.int32)
         #: (edges, 2) the two end nodes of each edge, rows contiguous for the search's buffers.
@@ -65,6 +69,8 @@ class SeaGraph:
         self.edge_passages: npt.NDArray[np.uint32] = np.asarray(
             arrays["edge_passages"], dtype=np.uint32
         )
+        #: The shortest edge's length: positive means only a leg's end segments can be empty.
+        self.shortest_edge_m = float(self.edge_length_m.min(initial=np.inf))
         self.passage_names: tuple[str, ...] = tuple(str(n) for n in arrays["passage_names"])
         self.cell_deg = float(arrays["cell_deg"])
         self.cell_ptr: npt.NDArray[np.int64] = np.asarray(arrays["cell_ptr"], dtype=np.int64)

@@ -28,8 +28,8 @@ from .voyage import OFF_PATH_NM, service_speed
 if TYPE_CHECKING:
     import geopandas
 
+    from .locations import LocationLike
     from .progress import Progress
-    from .routes import LocationLike
 
 #: Hours a container stays at a transshipment port between two legs when none is given: about
 #: one day, a container vessel's usual stay at berth for cargo operations.

@@ -15,9 +15,10 @@ from typing import TYPE_CHECKING, Any
 
 from .itinerary import InvalidItineraryError, Itinerary, Leg, PortCall, plan_speed, scheduled
 from .itinerary import _utc as utc
+from .locations import LocationLike, resolve_location
 from .mapfeatures import progress_features
 from .positions import Positions
-from .routes import LocationLike, Route, resolve_location
+from .routes import Route
 from .voyage import OFF_PATH_NM, future_positions, sailed_route
 
 if TYPE_CHECKING:

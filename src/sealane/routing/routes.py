@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import numpy.typing as npt
 
-from .errors import InvalidCoordinateError, InvalidSpeedError, NoRouteError
+from .errors import InvalidSpeedError, NoRouteError
 from .geodesy import (
     METRES_PER_KM,
     METRES_PER_NM,
@@ -25,68 +25,16 @@ from .geodesy import (
     split_at_antimeridian,
     unwrap_lons,
 )
-from .geodesy import (
-    distance_m as geodesic_m,
-)
-from .graph import SeaGraph, Snap, default_graph
+from .graph import SeaGraph, default_graph
 from .interop import lines_to_shapely
+from .legs import Leg, sail, sail_trimmed, trim
+from .locations import Location as Location
+from .locations import LocationLike as LocationLike
+from .locations import resolve_location as resolve_location
 from .passages import Passage, closed_passages, names_from_mask, passage_mask
-from .paths import shortest_path
-from .ports import Port, get_port
 
 if TYPE_CHECKING:
     from shapely.geometry import LineString, MultiLineString
-
-#: A place a route can start or end: a LOCODE or port id, a Port, or a (lon, lat) pair.
-LocationLike = str | Port | Sequence[float] | FloatArray
-#: A point this much farther from the open network than from a closed passage lies in that passage.
-IN_PASSAGE_MARGIN_M = 50_000.0
-
-
-@dataclass(frozen=True, slots=True)
-class Location:
-    """A resolved route end: (lon, lat) in degrees and the port it names, if any."""
-
-    lon: float
-    lat: float
-    port: Port | None = None
-
-    @property
-    def coordinates(self) -> tuple[float, float]:
-        """(lon, lat) in degrees."""
-        return (self.lon, self.lat)
-
-
-def resolve_location(value: LocationLike, what: str = "location") -> Location:
-    """A :class:`Location` from a LOCODE, port id, :class:`Port` or (lon, lat) pair.
-
-    >>> resolve_location((4.0, 52.0)) == resolve_location([4.0, 52.0])
-    True
-    """
-    if isinstance(value, Port):
-        return Location(value.lon, value.lat, value)
-    if isinstance(value, str):
-        port = get_port(value)
-        return Location(port.lon, port.lat, port)
-    try:
-        items = list(value)
-        if len(items) != 2 or not all(_is_number(item) for item in items):
-            raise ValueError
-    except (TypeError, ValueError):
-        raise InvalidCoordinateError(
-            f"{what} must be a UN/LOCODE, a port id or a (lon, lat) pair, got {value!r}"
-        ) from None
-    lon, lat = float(items[0]), float(items[1])
-    if not (math.isfinite(lon) and -180.0 <= lon <= 180.0):
-        raise InvalidCoordinateError(f"{what} longitude {lon!r} is not within [-180, 180]")
-    if not (math.isfinite(lat) and -90.0 <= lat <= 90.0):
-        raise InvalidCoordinateError(f"{what} latitude {lat!r} is not within [-90, 90]")
-    return Location(-180.0 if lon == 180.0 else lon, lat)
-
-
-def _is_number(value: object) -> bool:
-    """A real number that is not a bool or a string (numpy scalars count)."""
-    return isinstance(value, numbers.Real) and not isinstance(value, bool)
 
 
 @dataclass(frozen=True, slots=True)
@@ -240,16 +188,16 @@ def route(
     legs: list[Leg] = []
     for start, end in pairwise(stops):
         try:
+            if len(stops) == 2:  # one leg: its ends are the route's, trimmed as it is made
+                leg = sail_trimmed(network, start, end, blocked)
+                return _frozen(*leg, network.passage_names, start, end)
             legs.append(sail(network, start, end, blocked))
         except NoRouteError as error:
             closed_names = ", ".join(sorted(p.value for p in closed))
             raise NoRouteError(f"{error} (closed passages: {closed_names})") from None
-    if len(legs) == 1:
-        coords, lengths, masks = legs[0]
-    else:
-        coords = np.concatenate([legs[0][0]] + [leg[0][1:] for leg in legs[1:]])
-        lengths = np.concatenate([leg[1] for leg in legs])
-        masks = np.concatenate([leg[2] for leg in legs])
+    coords = np.concatenate([legs[0][0]] + [leg[0][1:] for leg in legs[1:]])
+    lengths = np.concatenate([leg[1] for leg in legs])
+    masks = np.concatenate([leg[2] for leg in legs])
     return _assemble(coords, lengths, masks, network.passage_names, stops[0], stops[-1])
 
 
@@ -261,97 +209,23 @@ def _assemble(
     origin: Location,
     destination: Location,
 ) -> Route:
-    """A read-only Route from coordinates and per-segment lengths and masks.
+    """A read-only Route from coordinates and per-segment lengths and masks, its zero-length
+    segments dropped (:func:`~.legs.trim`)."""
+    return _frozen(*trim(coords, lengths, masks), names, origin, destination)
 
-    Zero-length segments (an end already on the network, a snap onto a node) are dropped.
-    """
-    empty = lengths <= ZERO_LENGTH_M
-    if empty.all():
-        coords, lengths, masks = coords[[0, -1]], np.zeros(1), np.zeros(1, dtype=np.uint32)
-    elif empty.any():
-        # Drop the later point of each empty segment, except the destination itself: there the
-        # earlier one goes, so the route still ends exactly at the requested point.
-        keep = np.empty(coords.shape[0], dtype=bool)
-        keep[0] = True
-        np.logical_not(empty, out=keep[1:])
-        if empty[-1]:
-            keep[-1] = True
-            previous = keep.size - 2 - int(np.argmax(keep[-2::-1]))  # zero distance from the end
-            if previous > 0:
-                keep[previous] = False
-        # Each kept point starts a segment that runs to the next kept point (the last is kept).
-        starts = np.flatnonzero(keep[:-1])
-        lengths = np.add.reduceat(lengths, starts)
-        masks = np.bitwise_or.reduceat(masks, starts).astype(np.uint32)
-        coords = coords[keep]
+
+def _frozen(
+    coords: FloatArray,
+    lengths: FloatArray,
+    masks: npt.NDArray[np.uint32],
+    names: tuple[str, ...],
+    origin: Location,
+    destination: Location,
+) -> Route:
+    """A Route over these arrays, made read-only."""
     for array in (coords, lengths, masks):
         array.setflags(write=False)
     return Route(coords, lengths, masks, names, origin, destination)
-
-
-#: (coordinates N x 2, segment lengths N - 1 in metres, segment passage masks N - 1)
-Leg = tuple[FloatArray, FloatArray, npt.NDArray[np.uint32]]
-#: Segments shorter than this (metres) are duplicates of a point and are dropped.
-ZERO_LENGTH_M = 1e-6
-
-
-def sail(graph: SeaGraph, start: Location, end: Location, blocked: int) -> Leg:
-    """One leg from ``start`` to ``end``: coordinates, segment lengths and passage masks.
-
-    Segments: start -> its snap (off network), snap -> first node (part of its edge), the
-    network edges, last node -> the end's snap (part of its edge), snap -> end (off network).
-    Network lengths come from the graph; only the four partial legs are measured here.
-    """
-    if (start.lon, start.lat) == (end.lon, end.lat):
-        return (
-            np.array([[start.lon, start.lat], [end.lon, end.lat]]),
-            np.zeros(1),
-            np.zeros(1, np.uint32),
-        )
-    a = snap_open(graph, start, blocked, "origin")
-    b = snap_open(graph, end, blocked, "destination")
-    path = shortest_path(graph, a, b, blocked)
-    nodes = path.nodes
-    coords = np.empty((nodes.size + 4, 2))
-    coords[0] = start.lon, start.lat
-    coords[1] = a.lon, a.lat
-    coords[2:-2, 0] = graph.node_lon[nodes]
-    coords[2:-2, 1] = graph.node_lat[nodes]
-    coords[-2] = b.lon, b.lat
-    coords[-1] = end.lon, end.lat
-    # The partial legs are measured geodesically (the snap offsets are spherical fractions).
-    if nodes.size:
-        edges = np.concatenate([[a.edge], path.edges, [b.edge]])
-        ends = coords[[0, 1, 1, 2, -3, -2, -2, -1]].tolist()
-        legs = [geodesic_m(*ends[k], *ends[k + 1]) for k in range(0, 8, 2)]
-        lengths = np.concatenate([legs[:2], graph.edge_length_m[edges[1:-1]], legs[2:]])
-    else:  # both ends on one edge: straight along it
-        edges = np.array([a.edge])
-        points = coords.tolist()
-        lengths = np.array([geodesic_m(*p, *q) for p, q in pairwise(points)])
-    masks = np.concatenate([[0], graph.edge_passages[edges], [0]]).astype(np.uint32)
-    return coords, lengths, masks
-
-
-def snap_open(graph: SeaGraph, where: Location, blocked: int, what: str) -> Snap:
-    """Snap to the open network; a point that lies in a closed passage is an error, not a detour."""
-    nearest = graph.snap(where.lon, where.lat)
-    if not graph.edge_passages[nearest.edge] & blocked:
-        return nearest
-    open_snap = graph.snap(where.lon, where.lat, blocked=blocked)
-    if open_snap.distance_m > nearest.distance_m + IN_PASSAGE_MARGIN_M:
-        names = names_from_mask(
-            int(graph.edge_passages[nearest.edge]) & blocked, graph.passage_names
-        )
-        raise NoRouteError(
-            f"{what} ({where.lon}, {where.lat}) lies on the closed passage(s) {', '.join(names)}"
-            + (
-                " (allow_arctic=True opens the Arctic routes)"
-                if {"northwest", "northeast"} & set(names)
-                else " (allow=[...] opens a passage closed by default)"
-            )
-        )
-    return open_snap
 
 
 def ordered_passages(masks: Iterable[int], names: tuple[str, ...]) -> tuple[str, ...]:

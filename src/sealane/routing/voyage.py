@@ -32,11 +32,12 @@ from .geodesy import (
     unit_vectors,
 )
 from .landmask import default_landmask
+from .locations import Location, LocationLike, resolve_location
 from .passages import Passage
 from .placement import Track, place_positions
 from .ports import Port, registry
 from .positions import Positions
-from .routes import Location, LocationLike, Route, resolve_location, route
+from .routes import Route, route
 
 #: Speed used when none (or less than ``MIN_SPEED_KN``) is given: a typical container ship's
 #: economical service speed.
