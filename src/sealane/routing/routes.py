@@ -10,6 +10,7 @@ import math
 import numbers
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from itertools import pairwise
 from typing import TYPE_CHECKING, Any
 
@@ -173,8 +174,11 @@ def route(
     True
     """
     network = graph or default_graph()
-    closed = closed_passages(avoid, allow_arctic=allow_arctic, allow=allow)
-    blocked = passage_mask(closed, network.passage_names)
+    avoided, allowed, names = _as_key(avoid), _as_key(allow), network.passage_names
+    try:
+        closed, blocked = _closed(avoided, allow_arctic, allowed, names)
+    except TypeError:  # something unhashable among the names: closed_passages explains it
+        closed, blocked = _closed.__wrapped__(avoided, allow_arctic, allowed, names)
     stops = [resolve_location(origin, "origin")]
     stops += [resolve_location(point, f"via[{i}]") for i, point in enumerate(via)]
     stops.append(resolve_location(destination, "destination"))
@@ -199,6 +203,24 @@ def route(
     lengths = np.concatenate([leg[1] for leg in legs])
     masks = np.concatenate([leg[2] for leg in legs])
     return _assemble(coords, lengths, masks, network.passage_names, stops[0], stops[-1])
+
+
+def _as_key(names: Iterable[str | Passage] | str | None) -> tuple[str | Passage, ...] | str | None:
+    """Passage names as given, an iterable read once into a tuple."""
+    return names if names is None or isinstance(names, str) else tuple(names)
+
+
+@lru_cache(maxsize=256)
+def _closed(
+    avoid: tuple[str | Passage, ...] | str | None,
+    allow_arctic: bool,
+    allow: tuple[str | Passage, ...] | str | None,
+    names: tuple[str, ...],
+) -> tuple[frozenset[Passage], int]:
+    """The passages closed to a route and their bit mask over ``names`` (remembered: most
+    callers ask again and again with the same few sets)."""
+    closed = closed_passages(avoid, allow_arctic=allow_arctic, allow=allow)
+    return closed, passage_mask(closed, names)
 
 
 def _assemble(
