@@ -44,14 +44,9 @@ def distinct_legs(codes: list[str]) -> np.ndarray:
 
 
 @pytest.mark.slow
-@pytest.mark.xfail(
-    strict=True,
-    reason="issue 13 not met: 64 samples on land on 18 distinct legs, from the port joins of "
-    "King Abdullah Port, Hai Phong and Durban that the build could not replace by water",
-)
 def test_top100_routes__no_sample_on_land_outside_corridors() -> None:
     assert len(set(top100())) == 100
-    # Ports flagged inland have no route at all; the approach test below reports them.
+    # Ports flagged inland have no route at all; the approach test below says there are none.
     codes = [code for code in top100() if not sealane.get_port(code).inland]
     legs = distinct_legs(codes)
     lon, lat, leg, _ = sample_geodesics(legs[:, 0], legs[:, 1], legs[:, 2], legs[:, 3], SPACING_M)
@@ -62,11 +57,6 @@ def test_top100_routes__no_sample_on_land_outside_corridors() -> None:
     assert outside.size == 0, f"{outside.size} samples on land on {len(where)} legs: {where[:10]}"
 
 
-@pytest.mark.xfail(
-    reason="ZADUR (Durban): the harbour entrance is narrower than the join grid passes; it needs "
-    "an approach corridor like Hong Kong's Lei Yue Mun",
-    strict=True,
-)
 def test_top100__every_port_has_a_water_approach() -> None:
     inland = [code for code in top100() if sealane.get_port(code).inland]
     assert inland == []
