@@ -20,15 +20,17 @@ from typing import Any
 
 import numpy as np
 
+from .build_canals import straighten_corridors
 from .build_coast import coastline
 from .build_core import core_arrays
-from .build_corridors import Corridor, CorridorIndex, trace, write_geojson
+from .build_corridors import Corridor, CorridorIndex, read_geojson, trace, write_geojson
 from .build_index import CELL_DEG, landmark_distances, snapping_index
 from .build_joins import add_corridors, flag_unjoined, log, placed_ports, repair_joins
 from .build_network import Network
 from .build_ports import PortSite
 from .build_repair import CHECK_SPACING_M, RepairReport, move_land_nodes, reroute_edges
 from .build_rivers import river_lines
+from .build_shortcuts import add_shortcuts
 from .build_tags import searoute_network, tag_passages
 from .datafiles import data_dir
 from .geodesy import normalize_lon, segment_lengths_m
@@ -79,10 +81,36 @@ def verify(net: Network, corridors: list[Corridor]) -> int:
     return int(outside.size)
 
 
-def write_graph(out: Path, net: Network, spec: dict[str, Any]) -> None:
+def write_graph(
+    out: Path, net: Network, spec: dict[str, Any], shortcuts: set[tuple[int, int]]
+) -> None:
     """Write ``marnet.npz``: nodes, edges, lengths, passage masks, snapping index, landmarks."""
-    lon, lat, u, v, masks = net.merged().arrays()
-    write_arrays(out, lon, lat, u, v, masks, spec)
+    lon, lat, u, v, masks = net.arrays()
+    flags = np.array([(a, b) in shortcuts for a, b in zip(u.tolist(), v.tolist(), strict=True)])
+    write_arrays(out, lon, lat, u, v, masks, spec, flags.astype(bool))
+
+
+def reshortcut(out: Path, spec: dict[str, Any]) -> None:
+    """Re-derive the shortcuts of an existing ``marnet.npz`` (its earlier shortcuts dropped first,
+    so the result is what a full build writes from the same repaired network)."""
+    with np.load(out / "marnet.npz") as graph:
+        lon, lat = graph["node_lon"], graph["node_lat"]
+        u, v, masks = graph["edge_u"], graph["edge_v"], graph["edge_passages"]
+        old = graph["edge_shortcut"] if "edge_shortcut" in graph else np.zeros(u.size, dtype=bool)
+    net = Network(lon.tolist(), lat.tolist())
+    for a, b, mask in zip(u[~old].tolist(), v[~old].tolist(), masks[~old].tolist(), strict=True):
+        net.add_edge(a, b, mask)
+    with (out / "ports.csv").open(encoding="utf-8") as handle:
+        ports = [
+            (float(row["lon"]), float(row["lat"]))
+            for row in csv.DictReader(handle)
+            if row["approach"] != "inland"
+        ]
+    corridors = read_geojson(out / "corridors.geojson")
+    added = straighten_corridors(net, corridors)
+    log(f"corridors: {len(added)} straightened legs")
+    added |= add_shortcuts(net, ports, CorridorIndex(corridors), coastline(), spec["passages"])
+    write_graph(out, net, spec, added)
 
 
 def retag(out: Path, spec: dict[str, Any]) -> None:
@@ -91,7 +119,10 @@ def retag(out: Path, spec: dict[str, Any]) -> None:
     with np.load(out / "marnet.npz") as graph:
         lon, lat = graph["node_lon"], graph["node_lat"]
         u, v, masks = graph["edge_u"], graph["edge_v"], graph["edge_passages"]
-    write_arrays(out, lon, lat, u.astype(np.int64), v.astype(np.int64), masks.copy(), spec)
+        shortcut = graph.get("edge_shortcut", None)
+    write_arrays(
+        out, lon, lat, u.astype(np.int64), v.astype(np.int64), masks.copy(), spec, shortcut
+    )
 
 
 def write_arrays(
@@ -102,8 +133,10 @@ def write_arrays(
     v: np.ndarray,
     masks: np.ndarray,
     spec: dict[str, Any],
+    shortcut: np.ndarray | None = None,
 ) -> None:
-    """``marnet.npz`` from node positions, edges and their passage masks. Arctic sector bits
+    """``marnet.npz`` from node positions, edges and their passage masks (and which edges are
+    shortcuts, kept so that ``--only shortcuts`` can re-derive them). Arctic sector bits
     are derived from each edge's own position only: an edge re-routed from a long searoute
     edge must not inherit the sector tag of the edge it replaces (the Gulf of Anadyr)."""
     names = tuple(spec["passages"])
@@ -142,6 +175,7 @@ def write_arrays(
         "edge_v": v.astype(np.int32),
         "edge_length_m": lengths,
         "edge_passages": masks,
+        "edge_shortcut": np.zeros(u.size, dtype=bool) if shortcut is None else shortcut,
         "passage_names": np.array(names),
         "cell_deg": np.array(CELL_DEG),
         "cell_ptr": cell_ptr,
@@ -260,9 +294,10 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--out", type=Path, default=data_dir())
     parser.add_argument(
         "--only",
-        choices=["network", "landmask", "retag"],
+        choices=["network", "landmask", "retag", "shortcuts"],
         default=None,
-        help="retag: re-derive passage tags and search tables of the marnet.npz in --out",
+        help="retag: re-derive passage tags and search tables of the marnet.npz in --out; "
+        "shortcuts: re-derive its shortcuts from its other edges",
     )
     parser.add_argument(
         "--checkpoint",
@@ -281,13 +316,19 @@ def main(argv: list[str] | None = None) -> None:
         add_corridors(net, corridors, tuple(spec["passages"]))
         sites = placed_ports(net, corridors, tuple(spec["passages"]))
         repair_joins(net, corridors)
-        net = net.compact(net.main_component())
+        net = net.compact(net.main_component()).merged()
         sites = flag_unjoined(net, sites)
-        verify(net, corridors)
-        write_graph(args.out, net, spec)
+        ports = [(s.lon, s.lat) for s in sites if s.status != "inland"]
+        verify(net, corridors)  # the shortcuts pass the same test as they are added
+        added = straighten_corridors(net, corridors)
+        log(f"corridors: {len(added)} straightened legs")
+        added |= add_shortcuts(net, ports, CorridorIndex(corridors), coast, spec["passages"])
+        write_graph(args.out, net, spec, added)
         write_ports(args.out, sites)
     if args.only == "retag":
         retag(args.out, spec)
+    if args.only == "shortcuts":
+        reshortcut(args.out, spec)
     if args.only in (None, "landmask"):
         build_landmask(args.out)
 

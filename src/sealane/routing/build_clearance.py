@@ -1,0 +1,135 @@
+"""Whether a straight shortcut between two nodes may be sailed: the tests of the build's shortcuts.
+
+A coarse test on the spherical great circle (raster cells every kilometre) steers the pulling of
+paths cheaply; the exact test (shoreline polygons every 50 m along the WGS84 geodesic, raster cells
+away from the ends, corridors) decides. Build-time only.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from .build_coast import Coastline, sample_geodesics
+from .build_corridors import CorridorIndex
+from .build_repair import CHECK_SPACING_M
+from .geodesy import FloatArray
+
+#: Mean earth radius for the coarse spherical samples, metres.
+EARTH_M = 6_371_008.8
+#: Spacing of the geodesic knots between which the exact test interpolates, metres.
+KNOT_M = 5_000.0
+#: Spacing of the coarse raster test that steers the pulling, metres.
+COARSE_SPACING_M = 1_000.0
+#: Near its ends a shortcut may cross raster cells that hold land (the exact shoreline still
+#: rules): nodes along the repaired coastal paths lie in such cells.
+END_SLACK_M = 1_500.0
+
+
+@dataclass
+class Clearance:
+    """Whether the geodesic between two nodes may be sailed, cached per node pair."""
+
+    lon: FloatArray
+    lat: FloatArray
+    coast: Coastline
+    corridors: CorridorIndex
+    _coarse: dict[tuple[int, int], bool] = field(default_factory=dict)
+
+    def coarse(self, a: int, b: int) -> bool:
+        """Raster water along the great circle (beyond the end slack), sampled every kilometre."""
+        key = (a, b) if a < b else (b, a)
+        hit = self._coarse.get(key)
+        if hit is None:
+            lon, lat, along, length = great_circle(
+                self.lon[a], self.lat[a], self.lon[b], self.lat[b], COARSE_SPACING_M
+            )
+            inner = (along > END_SLACK_M) & (along < length - END_SLACK_M)
+            hit = not bool(self.coast.maybe_land(lon[inner], lat[inner]).any())
+            self._coarse[key] = hit
+        return hit
+
+    def exact(self, pairs: list[tuple[int, int]]) -> np.ndarray:
+        """Per pair: off the shoreline polygons every ``CHECK_SPACING_M`` along the geodesic, off
+        raster land cells beyond the end slack, and outside every corridor."""
+        ok = np.ones(len(pairs), dtype=bool)
+        if not pairs:
+            return ok
+        keys = np.array(pairs, dtype=np.int64).reshape(-1, 2)
+        a, b = keys[:, 0], keys[:, 1]
+        k_lon, k_lat, k_which, k_along = sample_geodesics(
+            self.lon[a], self.lat[a], self.lon[b], self.lat[b], KNOT_M
+        )
+        length = np.zeros(len(pairs))
+        np.maximum.at(length, k_which, k_along)
+        near = np.zeros(len(pairs), dtype=bool)
+        for corridor in self.corridors.corridors:
+            lo, hi = corridor.line.min(axis=0) - 0.1, corridor.line.max(axis=0) + 0.1
+            inside = (k_lon >= lo[0]) & (k_lon <= hi[0]) & (k_lat >= lo[1]) & (k_lat <= hi[1])
+            near[k_which[inside]] = True
+        for lon, lat, which, along in dense_samples(
+            k_lon, k_lat, k_which, k_along, CHECK_SPACING_M
+        ):
+            inner = (along > END_SLACK_M) & (along < length[which] - END_SLACK_M)
+            bad = self.coast.is_land(lon, lat)
+            bad[inner] |= self.coast.maybe_land(lon[inner], lat[inner])
+            close = near[which]
+            bad[close] |= self.corridors.contains(lon[close], lat[close])
+            ok[np.unique(which[bad])] = False
+        return ok
+
+
+def dense_samples(
+    lon: FloatArray, lat: FloatArray, which: np.ndarray, along: FloatArray, spacing_m: float
+) -> Iterator[tuple[FloatArray, FloatArray, np.ndarray, FloatArray]]:
+    """Points at most ``spacing_m`` apart between consecutive knots of the same geodesic, linear
+    in longitude and latitude (knots are close enough for that), in chunks of bounded size."""
+    same = np.flatnonzero(which[:-1] == which[1:])
+    step = along[same + 1] - along[same]
+    counts = np.maximum(np.ceil(step / spacing_m).astype(np.int64), 1)
+    ends = np.cumsum(counts)
+    begin = 0
+    while begin < same.size:
+        stop = int(np.searchsorted(ends, ends[begin] - counts[begin] + 4_000_000, side="right"))
+        stop = max(stop, begin + 1)
+        part, n = same[begin:stop], counts[begin:stop]
+        t = np.arange(int(n.sum())) - np.repeat(np.cumsum(n) - n, n)
+        t = t / np.repeat(n, n)
+        first = np.repeat(part, n)
+        d_lon = ((lon[first + 1] - lon[first] + 180.0) % 360.0) - 180.0
+        out_lon = ((lon[first] + t * d_lon + 180.0) % 360.0) - 180.0
+        out_lat = lat[first] + t * (lat[first + 1] - lat[first])
+        out_along = along[first] + t * (along[first + 1] - along[first])
+        yield out_lon, out_lat, which[first], out_along
+        begin = stop
+    last = np.flatnonzero(np.diff(which, append=-1) != 0)
+    yield lon[last], lat[last], which[last], along[last]
+
+
+def great_circle(
+    lon1: float, lat1: float, lon2: float, lat2: float, spacing_m: float
+) -> tuple[FloatArray, FloatArray, FloatArray, float]:
+    """Points on the spherical great circle at most ``spacing_m`` apart, their distance from the
+    start and the arc length (a cheap stand-in for the geodesic when only steering)."""
+    p = unit(lon1, lat1)
+    q = unit(lon2, lat2)
+    angle = float(np.arccos(np.clip(p @ q, -1.0, 1.0)))
+    length = angle * EARTH_M
+    n = max(int(np.ceil(length / spacing_m)), 1) + 1
+    t = np.linspace(0.0, 1.0, n)
+    if angle < 1e-12:
+        points = np.repeat(p[None, :], n, axis=0)
+    else:
+        s = np.sin(angle)
+        points = (np.sin((1 - t) * angle) / s)[:, None] * p + (np.sin(t * angle) / s)[:, None] * q
+    lon = np.degrees(np.arctan2(points[:, 1], points[:, 0]))
+    lat = np.degrees(np.arcsin(np.clip(points[:, 2], -1.0, 1.0)))
+    return lon, lat, t * length, length
+
+
+def unit(lon: float, lat: float) -> FloatArray:
+    """The unit vector of a position on the sphere."""
+    lo, la = np.radians(lon), np.radians(lat)
+    return np.array([np.cos(la) * np.cos(lo), np.cos(la) * np.sin(lo), np.sin(la)])

@@ -1,0 +1,255 @@
+"""Straight shortcuts over the repaired network, so routes measure like published distances.
+
+searoute's lanes and the repair's water paths zigzag from node to node: a route over them runs a
+percent or two longer than the great-circle track a ship sails in open water, and more on short
+coastal legs. The build routes between many ports on the network, pulls each path tight (a run of
+nodes becomes one geodesic where that geodesic keeps off land, out of the raster's coastal cells
+and out of the corridors, and crosses the same passage gates as the run it replaces) and adds the
+pulled legs as edges. The search then finds the straight legs itself, under any restriction set:
+a shortcut carries the passage bits of the run it replaces. Build-time only.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from itertools import pairwise
+from typing import Any
+
+import numpy as np
+
+from .build_clearance import EARTH_M, Clearance, unit
+from .build_coast import Coastline
+from .build_corridors import CorridorIndex
+from .build_joins import log
+from .build_network import Network
+from .build_tags import tag_passages
+from .geodesy import FloatArray, segment_lengths_m
+from .passages import ARCTIC, SMALL_CRAFT
+
+#: A pulled leg becomes an edge only when it saves at least this much, metres.
+MIN_GAIN_M = 50.0
+#: Regional partners per port, and hub ports spread over the world, that each port is routed to.
+NEAREST_PORTS = 6
+HUB_PORTS = 40
+#: Ports searched for a partner in each compass direction, and the least distance to one, metres.
+REGION_PORTS = 64
+FAR_ENOUGH_M = 150_000.0
+#: Sources per batched Dijkstra call.
+BATCH = 48
+
+
+def pull(path: list[int], clear: Callable[[int, int], bool]) -> Iterator[tuple[int, int]]:
+    """Pull a path tight: from each node, the farthest later node that ``clear`` allows (found by
+    doubling, then bisection), as (start index, end index) runs of at least two edges."""
+    i, last = 0, len(path) - 1
+    while i < last:
+        best, fail, step = i + 1, last + 1, 2
+        while best < last:
+            j = min(i + step, last)
+            if clear(path[i], path[j]):
+                best = j
+                step *= 2
+            else:
+                fail = j
+                break
+        while fail - best > 1:
+            mid = (best + fail) // 2
+            if clear(path[i], path[mid]):
+                best = mid
+            else:
+                fail = mid
+        if best >= i + 2:
+            yield i, best
+        i = best
+
+
+@dataclass
+class Candidates:
+    """Pulled legs found so far: (a, b) -> the length and passage bits of each run it replaces."""
+
+    runs: dict[tuple[int, int], dict[int, float]] = field(default_factory=dict)
+
+    def add(self, a: int, b: int, length_m: float, mask: int) -> None:
+        """Record a run from node ``a`` to node ``b``."""
+        key = (a, b) if a < b else (b, a)
+        per_mask = self.runs.setdefault(key, {})
+        per_mask[mask] = min(per_mask.get(mask, np.inf), length_m)
+
+
+def add_shortcuts(
+    net: Network,
+    ports: list[tuple[float, float]],
+    corridors: CorridorIndex,
+    coast: Coastline,
+    spec: dict[str, Any],
+    rounds: int = 2,
+) -> set[tuple[int, int]]:
+    """Add pulled legs of port-to-port paths to ``net`` as edges; returns their keys."""
+    added: set[tuple[int, int]] = set()
+    for number in range(1, rounds + 1):
+        found = _pulled(net, ports, corridors, coast, spec)
+        added |= found
+        log(f"shortcuts: round {number} added {len(found)} edges")
+        if not found:
+            break
+    kept = _prune(net, ports, spec, added)
+    log(f"shortcuts: {len(kept)} kept, {len(added) - len(kept)} unused dropped")
+    return kept
+
+
+def _pulled(
+    net: Network,
+    ports: list[tuple[float, float]],
+    corridors: CorridorIndex,
+    coast: Coastline,
+    spec: dict[str, Any],
+) -> set[tuple[int, int]]:
+    """One round: route, pull, check and add; returns the keys of the new edges."""
+    lon, lat = np.array(net.lon), np.array(net.lat)
+    clear = Clearance(lon, lat, coast, corridors)
+    found = Candidates()
+    for path, dist in _paths(net, ports, spec):
+        for i, j in pull(path, clear.coarse):
+            mask = 0
+            for a, b in pairwise(path[i : j + 1]):
+                mask |= net.edges[(a, b) if a < b else (b, a)]
+            found.add(path[i], path[j], float(dist[path[j]] - dist[path[i]]), mask)
+    return _accept(net, found, clear, spec)
+
+
+def _prune(
+    net: Network,
+    ports: list[tuple[float, float]],
+    spec: dict[str, Any],
+    added: set[tuple[int, int]],
+) -> set[tuple[int, int]]:
+    """Drop the shortcuts that no port-to-port path uses any more (a later round's longer leg
+    replaced them); returns the shortcuts kept."""
+    used: set[tuple[int, int]] = set()
+    for path, _ in _paths(net, ports, spec):
+        used.update((a, b) if a < b else (b, a) for a, b in pairwise(path))
+    for key in added - used:
+        del net.edges[key]
+    return added & used
+
+
+def _paths(
+    net: Network, ports: list[tuple[float, float]], spec: dict[str, Any]
+) -> Iterator[tuple[list[int], np.ndarray]]:
+    """Shortest paths (default passages) from each port to its training partners, with the
+    distances from the path's first node."""
+    from scipy.sparse import coo_matrix
+    from scipy.sparse.csgraph import dijkstra
+
+    lon, lat, u, v, masks = net.arrays()
+    names = tuple(spec)
+    closed = sum(1 << names.index(p.value) for p in (*SMALL_CRAFT, *ARCTIC) if p.value in names)
+    open_ = (masks & np.uint32(closed)) == 0
+    lengths = segment_lengths_m(
+        np.ravel(np.stack([lon[u], lon[v]], 1)), np.ravel(np.stack([lat[u], lat[v]], 1))
+    )[::2]
+    n = lon.size
+    matrix = coo_matrix((lengths[open_], (u[open_], v[open_])), shape=(n, n)).tocsr()
+    sources, targets = _training(lon, lat, ports)
+    for start in range(0, len(sources), BATCH):
+        batch = sources[start : start + BATCH]
+        dist, pred = dijkstra(matrix, directed=False, indices=batch, return_predecessors=True)
+        for row, source in enumerate(batch):
+            for target in targets[source].tolist():
+                if np.isfinite(dist[row, target]):
+                    yield _walk(pred[row], target), dist[row]
+
+
+def _accept(
+    net: Network, found: Candidates, clear: Clearance, spec: dict[str, Any]
+) -> set[tuple[int, int]]:
+    """Add the candidates that save ``MIN_GAIN_M``, stay clear and cross the gates of a run."""
+    keys = [k for k in found.runs if k not in net.edges]
+    if not keys:
+        return set()
+    pairs = np.array(keys, dtype=np.int64)
+    a, b = pairs[:, 0], pairs[:, 1]
+    lon, lat = clear.lon, clear.lat
+    direct = segment_lengths_m(
+        np.ravel(np.stack([lon[a], lon[b]], 1)), np.ravel(np.stack([lat[a], lat[b]], 1))
+    )[::2]
+    gains = np.array([min(found.runs[k].values()) for k in keys]) - direct
+    keep = np.flatnonzero(gains >= MIN_GAIN_M)
+    tags = tag_passages(lon, lat, a[keep], b[keep], spec)
+    same = np.array([int(t) in found.runs[keys[k]] for k, t in zip(keep, tags, strict=True)])
+    keep, tags = keep[same], tags[same]
+    ok = clear.exact([keys[k] for k in keep]) if keep.size else np.zeros(0, dtype=bool)
+    log(
+        f"shortcuts: {len(keys)} pulled legs, {int(np.count_nonzero(gains >= MIN_GAIN_M))} "
+        f"save {MIN_GAIN_M:.0f} m, {int(same.sum())} keep their gates, {int(ok.sum())} clear"
+    )
+    added = set()
+    for k, tag in zip(keep[ok], tags[ok], strict=True):
+        net.add_edge(keys[k][0], keys[k][1], int(tag))
+        added.add(keys[k])
+    return added
+
+
+def _walk(pred: np.ndarray, target: int) -> list[int]:
+    """The node path from a Dijkstra tree's root to ``target``."""
+    path = [target]
+    node = int(pred[target])
+    while node >= 0:
+        path.append(node)
+        node = int(pred[node])
+    path.reverse()
+    return path
+
+
+def _training(
+    lon: FloatArray, lat: FloatArray, ports: list[tuple[float, float]]
+) -> tuple[list[int], dict[int, np.ndarray]]:
+    """Port nodes, and for each the nodes of its nearest ports and of the hub ports."""
+    from scipy.spatial import cKDTree
+
+    index = {(round(x, 6), round(y, 6)): k for k, (x, y) in enumerate(zip(lon, lat, strict=True))}
+    keys = [(round(x, 6), round(y, 6)) for x, y in ports]
+    nodes = sorted({index[key] for key in keys if key in index})
+    node_arr = np.array(nodes, dtype=np.int64)
+    xyz = np.stack([unit(float(lon[k]), float(lat[k])) for k in nodes])
+    _, near = cKDTree(xyz).query(xyz, k=min(REGION_PORTS + 1, len(nodes)))
+    hubs = _spread(xyz, HUB_PORTS)
+    targets = {
+        node: np.unique(
+            np.concatenate(
+                [
+                    node_arr[near[k, 1 : NEAREST_PORTS + 1]],
+                    node_arr[_each_way(xyz, k, near[k, 1:])],
+                    node_arr[hubs],
+                ]
+            )
+        )
+        for k, node in enumerate(nodes)
+    }
+    return nodes, targets
+
+
+def _each_way(xyz: FloatArray, k: int, near: np.ndarray) -> np.ndarray:
+    """Of the ports ``near`` port ``k`` (nearest first), the nearest in each eighth of the
+    compass beyond ``FAR_ENOUGH_M``: partners in every direction, not only along one coast."""
+    x, y = float(xyz[k, 0]), float(xyz[k, 1])
+    horizontal = max(float(np.hypot(x, y)), 1e-12)
+    east = np.array([-y, x, 0.0]) / horizontal
+    north = np.cross(xyz[k], east)
+    offsets = xyz[near] - xyz[k]
+    far = np.linalg.norm(offsets, axis=1) * EARTH_M > FAR_ENOUGH_M
+    sector = np.floor((np.arctan2(offsets @ north, offsets @ east) + np.pi) / (np.pi / 4))
+    chosen = [near[far & (sector == s)][:1] for s in range(8)]
+    return np.concatenate(chosen).astype(np.int64)
+
+
+def _spread(xyz: FloatArray, count: int) -> np.ndarray:
+    """Indices of ``count`` points spread over the sphere (farthest-point order from the first)."""
+    chosen = [0]
+    nearest = xyz @ xyz[0]
+    for _ in range(min(count, len(xyz)) - 1):
+        k = int(np.argmin(nearest))
+        chosen.append(k)
+        nearest = np.maximum(nearest, xyz @ xyz[k])
+    return np.array(chosen, dtype=np.int64)
