@@ -119,6 +119,48 @@ except ImportError:  # pragma: no cover - only where no compiler was available
     _inverse_m = _pyproj_inverse_m
 
 
+#: Longest straight step of a drawn line (GeoJSON, maps), metres: a longer geodesic segment gets
+#: intermediate points, because a reader joins two positions by a straight line in lon/lat.
+DRAWN_STEP_M: Final = 100_000.0
+
+
+def densify(
+    lon_deg: FloatArray, lat_deg: FloatArray, max_step_m: float = DRAWN_STEP_M
+) -> tuple[FloatArray, FloatArray]:
+    """A path with points added on its geodesic segments so that none is longer than
+    ``max_step_m``: the path as drawn then follows the geodesic the lengths measure.
+
+    Every original point is kept, in order; a path without long segments comes back unchanged.
+    """
+    if lon_deg.size < 2:
+        return lon_deg, lat_deg
+    lengths = segment_lengths_m(lon_deg, lat_deg)
+    long = np.flatnonzero(lengths > max_step_m)
+    if long.size == 0:
+        return lon_deg, lat_deg
+    lons: list[FloatArray] = []
+    lats: list[FloatArray] = []
+    start = 0
+    for k in long.tolist():
+        lons.append(lon_deg[start : k + 1])
+        lats.append(lat_deg[start : k + 1])
+        count = math.ceil(lengths[k] / max_step_m) - 1
+        points = GEOD.npts(lon_deg[k], lat_deg[k], lon_deg[k + 1], lat_deg[k + 1], count)
+        middle = np.array(points, dtype=np.float64).reshape(-1, 2)
+        lons.append(normalize_lon(middle[:, 0]))
+        lats.append(middle[:, 1])
+        start = k + 1
+    lons.append(lon_deg[start:])
+    lats.append(lat_deg[start:])
+    return np.concatenate(lons), np.concatenate(lats)
+
+
+def drawn_parts(lon_deg: FloatArray, lat_deg: FloatArray) -> list[list[list[float]]]:
+    """A geodesic path as the line parts a map or GeoJSON reader should draw: densified
+    (:func:`densify`) and cut at the antimeridian (:func:`split_at_antimeridian`)."""
+    return split_at_antimeridian(*densify(lon_deg, lat_deg))
+
+
 def unwrap_lons(lon_deg: FloatArray) -> FloatArray:
     """Longitudes made continuous along a path: no step larger than 180 degrees, may pass +-180.
 

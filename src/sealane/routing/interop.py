@@ -11,7 +11,7 @@ from __future__ import annotations
 from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
-from .geodesy import FloatArray, split_at_antimeridian
+from .geodesy import FloatArray, drawn_parts
 
 if TYPE_CHECKING:
     import geopandas
@@ -43,7 +43,7 @@ def lines_to_shapely(lons: FloatArray, lats: FloatArray) -> LineString | MultiLi
     'MultiLineString'
     """
     geometry = _require("shapely.geometry")
-    parts = split_at_antimeridian(lons, lats)
+    parts = drawn_parts(lons, lats)
     if len(parts) == 1:
         return geometry.LineString(parts[0])
     return geometry.MultiLineString(parts)

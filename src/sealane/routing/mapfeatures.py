@@ -14,7 +14,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
-from .geodesy import split_at_antimeridian
+from .geodesy import drawn_parts
 
 if TYPE_CHECKING:
     from .itinerary import PortCall
@@ -126,7 +126,7 @@ def _lines(route: Route, properties: dict[str, Any]) -> list[dict[str, Any]]:
     """One LineString feature per antimeridian part of ``route``; none for a route of no length."""
     if route.distance_m == 0.0:
         return []
-    parts = split_at_antimeridian(route.coordinates[:, 0], route.coordinates[:, 1])
+    parts = drawn_parts(route.coordinates[:, 0], route.coordinates[:, 1])
     shared = {**properties, "distance_nm": route.distance_nm}
     return [
         {

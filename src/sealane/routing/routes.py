@@ -22,8 +22,9 @@ from .geodesy import (
     METRES_PER_KM,
     METRES_PER_NM,
     FloatArray,
+    densify,
+    drawn_parts,
     segment_lengths_m,
-    split_at_antimeridian,
     unwrap_lons,
 )
 from .graph import SeaGraph, default_graph
@@ -127,10 +128,11 @@ class Route:
         lons, lats = self.coordinates[:, 0], self.coordinates[:, 1]
         geometry: dict[str, Any]
         if continuous:
+            lons, lats = densify(lons, lats)
             line = np.stack([unwrap_lons(lons), lats], axis=1).tolist()
             geometry = {"type": "LineString", "coordinates": line}
         else:
-            parts = split_at_antimeridian(lons, lats)
+            parts = drawn_parts(lons, lats)
             if len(parts) == 1:
                 geometry = {"type": "LineString", "coordinates": parts[0]}
             else:

@@ -17,7 +17,7 @@ from datetime import datetime
 from typing import Any
 
 from ..routing.errors import RoutingError
-from ..routing.geodesy import FloatArray, segment_lengths_m, split_at_antimeridian
+from ..routing.geodesy import FloatArray, drawn_parts, segment_lengths_m
 from ..routing.itinerary import DEFAULT_DWELL_H, Itinerary, itinerary
 from ..routing.mapfeatures import iso
 from ..routing.progress import Progress
@@ -236,7 +236,7 @@ def _piece_features(piece: TrackPiece, shared: dict[str, Any]) -> list[dict[str,
             "geometry": {"type": "LineString", "coordinates": part},
             "properties": {**properties, "point_count": len(part)},
         }
-        for part in split_at_antimeridian(lons, lats)
+        for part in drawn_parts(lons, lats)
     ]
 
 
