@@ -416,7 +416,7 @@ def latency_table(bench: Bench, cases: Sequence[Case]) -> dict[Case, dict[str, f
 def print_latencies(cases: Sequence[Case], warm: dict[Case, dict[str, float | str]]) -> None:
     """Table 2: median warm latency per pair and sealane's ratio to the others."""
     headers = ["pair", "sealane ms", "searoute ms", "scgraph ms", "scgraph-cached ms"]
-    headers += ["sl/scgraph", "sl/searoute", "sl/scg-cached"]
+    headers += [f"sl/{n.replace('scgraph-cached', 'scg-cached')}" for n in ENGINE_NAMES[1:]]
     rows = []
     for case in cases:
         got = warm[case]

@@ -32,10 +32,9 @@ WITHIN_5_TARGET = 0.95
 #: Pairs the network does not yet measure within PAIR_TOLERANCE, and why: expected failures,
 #: strict, so each one fails the suite as soon as it is fixed and must then leave this list.
 KNOWN_OFF = {
-    ("PAONX", "JMKIN"): "the searoute lanes round Morant Point instead of running straight to "
-    "Kingston from the south (+10 %)",
-    ("PECLL", "ECGYE"): "Callao's berth joins the network south of San Lorenzo island, not by "
-    "the northern channel (+13 %)",
+    ("BEANR", "NLRTM"): "11 % short: from Vlissingen the route runs straight along the Zeeland "
+    "coast to Hoek van Holland over the shallow Voordelta banks, which ships keep outside "
+    "(the network has no depth data)",
 }
 
 
@@ -83,13 +82,19 @@ def test_route__within_tolerance_of_published(row: dict[str, str]) -> None:
     assert abs(error(row)) <= PAIR_TOLERANCE, f"{error(row):+.1%} ({row['source']})"
 
 
+def test_route__published_distances_median() -> None:
+    errors = [abs(error(row)) for row in rows()]
+    assert statistics.median(errors) <= MEDIAN_TARGET
+
+
 @pytest.mark.xfail(
-    reason="targets not met yet: median |error| 2.4 % (target 1 %), 42 of the 51 pairs (82 %) "
-    "within 5 % (target 95 %)",
+    reason="target not met yet: 46 of the 51 pairs (90 %) within 5 % (target 95 %); off are "
+    "Antwerp-Rotterdam and Dalian-Incheon (short: shallow water the network cannot see), "
+    "Colon-Kingston and Hong Kong-Manila (long: their approaches) and Rotterdam-Le Havre (-5.0 %, "
+    "straight through the Dover Strait, not along its traffic lanes)",
     strict=True,
 )
-def test_route__published_distances_in_aggregate() -> None:
+def test_route__published_distances_within_5_percent() -> None:
     errors = [abs(error(row)) for row in rows()]
     within = sum(e <= 0.05 for e in errors) / len(errors)
-    assert statistics.median(errors) <= MEDIAN_TARGET
     assert within >= WITHIN_5_TARGET

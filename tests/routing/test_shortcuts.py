@@ -1,0 +1,191 @@
+"""The build's straight shortcuts: pulling a path tight, the samples that test a shortcut, and
+what the shipped network's shortcuts promise (each replaces a run with the same passage bits)."""
+
+from __future__ import annotations
+
+import math
+from itertools import pairwise
+
+import numpy as np
+import pytest
+
+import sealane
+from sealane.routing.build_canals import straighten_corridors
+from sealane.routing.build_clearance import dense_samples, great_circle, unit
+from sealane.routing.build_corridors import Corridor
+from sealane.routing.build_network import Network
+from sealane.routing.build_shortcuts import _each_way, pull
+from sealane.routing.geodesy import GEOD, densify, drawn_parts, segment_lengths_m
+from sealane.routing.graph import default_graph
+
+# --- pulling a path tight ------------------------------------------------------------------------
+
+
+def blocked_between(cuts: set[int]) -> object:
+    """A clearance test on node ids: the straight line from a to b is clear unless it jumps over
+    one of ``cuts`` (a node where the path turns round a headland)."""
+
+    def clear(a: int, b: int) -> bool:
+        low, high = min(a, b), max(a, b)
+        return not any(low < c < high for c in cuts)
+
+    return clear
+
+
+def test_pull__open_water_becomes_one_leg() -> None:
+    assert list(pull(list(range(10)), lambda a, b: True)) == [(0, 9)]
+
+
+def test_pull__stops_at_each_headland() -> None:
+    runs = list(pull(list(range(20)), blocked_between({7, 13})))  # type: ignore[arg-type]
+    assert runs == [(0, 7), (7, 13), (13, 19)]
+
+
+def test_pull__nothing_clear_leaves_the_path() -> None:
+    assert list(pull(list(range(6)), lambda a, b: abs(a - b) <= 1)) == []
+
+
+def test_pull__two_nodes_and_one_node() -> None:
+    assert list(pull([4, 5], lambda a, b: True)) == []
+    assert list(pull([4], lambda a, b: True)) == []
+
+
+def test_pull__runs_cover_the_path_in_order() -> None:
+    rng = np.random.default_rng(3)
+    cuts = set(rng.choice(np.arange(1, 99), 15, replace=False).tolist())
+    runs = list(pull(list(range(100)), blocked_between(cuts)))  # type: ignore[arg-type]
+    assert all(j >= i + 2 for i, j in runs)
+    assert all(a[1] <= b[0] for a, b in pairwise(runs))
+
+
+# --- the samples that test a shortcut ------------------------------------------------------------
+
+
+def test_great_circle__spacing_ends_and_length() -> None:
+    lon, lat, along, length = great_circle(-5.0, 36.0, 12.0, 37.5, 1_000.0)
+    assert (lon[0], lat[0]) == pytest.approx((-5.0, 36.0))
+    assert (lon[-1], lat[-1]) == pytest.approx((12.0, 37.5))
+    assert np.diff(along).max() <= 1_000.0 + 1e-6
+    geodesic = GEOD.inv(-5.0, 36.0, 12.0, 37.5)[2]
+    assert length == pytest.approx(geodesic, rel=0.006)  # a sphere, for steering only
+
+
+def test_great_circle__across_the_antimeridian() -> None:
+    lon, _, _, _ = great_circle(179.0, 10.0, -179.0, 10.0, 5_000.0)
+    assert np.all(np.abs(lon) >= 178.9)
+
+
+def test_dense__every_point_within_spacing_and_on_the_geodesic() -> None:
+    lon1, lat1, lon2, lat2 = (
+        np.array([170.0]),
+        np.array([40.0]),
+        np.array([-150.0]),
+        np.array([48.0]),
+    )
+    from sealane.routing.build_coast import sample_geodesics
+
+    knots = sample_geodesics(lon1, lat1, lon2, lat2, 5_000.0)
+    pieces = list(dense_samples(*knots, 50.0))
+    lon = np.concatenate([p[0] for p in pieces])
+    lat = np.concatenate([p[1] for p in pieces])
+    along = np.concatenate([p[3] for p in pieces])
+    order = np.argsort(along, kind="stable")
+    steps = segment_lengths_m(lon[order], lat[order])
+    assert steps.max() <= 50.0 + 0.5
+    total = GEOD.inv(170.0, 40.0, -150.0, 48.0)[2]
+    assert along.max() == pytest.approx(total, rel=1e-9)
+    # Points interpolated between knots stay within a metre of the true geodesic.
+    az, _, _ = GEOD.inv(170.0, 40.0, -150.0, 48.0)
+    some = np.random.default_rng(5).choice(along.size, 200, replace=False)
+    x, y, _ = GEOD.fwd(np.full(200, 170.0), np.full(200, 40.0), np.full(200, az), along[some])
+    assert np.max(GEOD.inv(x, y, lon[some], lat[some])[2]) < 1.0
+
+
+def test_each_way__one_partner_per_direction_beyond_the_minimum() -> None:
+    # A port at the origin and rings of ports round it, 100 km and 300 km away.
+    points = [(0.0, 0.0)]
+    for radius_deg in (0.9, 2.7):
+        for k in range(16):
+            angle = 2 * math.pi * (k + 0.5) / 16
+            points.append((radius_deg * math.cos(angle), radius_deg * math.sin(angle)))
+    xyz = np.stack([unit(x, y) for x, y in points])
+    near = np.argsort(-(xyz @ xyz[0]))[1:]
+    chosen = _each_way(xyz, 0, near)
+    assert len(chosen) == 8
+    assert all(k > 16 for k in chosen.tolist())  # the inner ring is closer than 150 km
+
+
+# --- drawn lines follow the geodesic -------------------------------------------------------------
+
+
+def test_densify__keeps_points_and_bounds_steps() -> None:
+    lon, lat = np.array([139.9, -120.5, -118.2]), np.array([35.3, 34.0, 33.7])
+    dense_lon, dense_lat = densify(lon, lat)
+    assert np.diff(np.flatnonzero(np.isin(dense_lon, lon))).min() >= 1
+    assert segment_lengths_m(dense_lon, dense_lat).max() <= 100_000.0 + 1.0
+    assert segment_lengths_m(dense_lon, dense_lat).sum() == pytest.approx(
+        segment_lengths_m(lon, lat).sum(), rel=1e-9
+    )
+    assert dense_lat.max() > 45.0  # the great circle Tokyo - California bows north
+
+
+def test_densify__short_segments_untouched() -> None:
+    lon, lat = np.array([4.0, 4.5, 5.0]), np.array([52.0, 52.1, 52.2])
+    assert densify(lon, lat)[0] is lon
+
+
+def test_drawn_parts__split_at_the_antimeridian() -> None:
+    parts = drawn_parts(np.array([170.0, -170.0]), np.array([0.0, 0.0]))
+    assert [parts[0][-1][0], parts[1][0][0]] == [180.0, -180.0]
+
+
+# --- the shipped network's shortcuts -------------------------------------------------------------
+
+
+def test_shipped_network__has_shortcuts() -> None:
+    graph = default_graph()
+    from sealane.routing.datafiles import data_dir
+    from sealane.routing.graph import mapped_npz
+
+    flags = mapped_npz(data_dir() / "marnet.npz")["edge_shortcut"]
+    assert flags.shape == graph.edge_u.shape
+    assert 1_000 < int(flags.sum()) < graph.edge_count
+
+
+def test_shortcut__ocean_crossing_close_to_the_great_circle() -> None:
+    found = sealane.route("KRPUS", "USLAX")
+    port_a, port_b = sealane.get_port("KRPUS"), sealane.get_port("USLAX")
+    direct = GEOD.inv(port_a.lon, port_a.lat, port_b.lon, port_b.lat)[2]
+    assert found.distance_m < direct * 1.01
+
+
+def test_shortcut__restrictions_still_hold() -> None:
+    """A shortcut carries its run's passage bits: closing Suez still sends Asia-Europe round
+    the Cape, and the Corinth canal stays closed by default."""
+    assert "suez" not in sealane.route("CNSHA", "NLRTM", avoid=["suez"]).passages
+    assert "corinth" not in sealane.route("ITBRI", "TRIST").passages
+
+
+# --- corridors pulled straight -------------------------------------------------------------------
+
+
+def zigzag_canal(amplitude_deg: float) -> tuple[Network, Corridor]:
+    """A canal traced as a zigzag along 54 N, its edges tagged with passage bit 11."""
+    lons = np.linspace(9.0, 9.5, 51)
+    lats = 54.0 + amplitude_deg * (np.arange(51) % 2)
+    net = Network()
+    net.add_chain(np.stack([lons, lats], 1), mask=1 << 11)
+    canal = Corridor("Zigzag canal", "kiel", 1_000.0, np.stack([lons, lats], 1))
+    return net, canal
+
+
+def test_straighten_corridors__zigzag_becomes_one_leg_with_the_passage_bit() -> None:
+    net, canal = zigzag_canal(0.002)  # about 220 m either way: within half the half width
+    added = straighten_corridors(net, [canal])
+    assert added == {(0, 50)}
+    assert net.edges[(0, 50)] == 1 << 11
+
+
+def test_straighten_corridors__a_bend_wider_than_the_middle_is_kept() -> None:
+    net, canal = zigzag_canal(0.01)  # about 1.1 km: a leg across would leave the middle
+    assert straighten_corridors(net, [canal]) == set()
