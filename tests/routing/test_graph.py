@@ -26,8 +26,10 @@ def graph() -> SeaGraph:
 
 
 def brute_force(graph: SeaGraph, lon: float, lat: float, blocked: int = 0) -> tuple[float, int]:
-    """Distance in metres to, and id of, the nearest edge not in ``blocked``, over every edge."""
-    edges = np.flatnonzero((graph.edge_passages & np.uint32(blocked)) == 0).astype(np.int32)
+    """Distance in metres to, and id of, the nearest edge not in ``blocked``, over every lane edge
+    (points snap onto the lanes, never onto the build's shortcuts)."""
+    open_ = (graph.edge_passages & np.uint32(blocked)) == 0
+    edges = np.flatnonzero(open_ & graph.edge_snappable).astype(np.int32)
     angle, _, best = graph._nearest_of(unit_vectors(lon, lat), edges)
     return angle * MEAN_EARTH_RADIUS_M, best
 

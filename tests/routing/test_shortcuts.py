@@ -189,3 +189,30 @@ def test_straighten_corridors__zigzag_becomes_one_leg_with_the_passage_bit() -> 
 def test_straighten_corridors__a_bend_wider_than_the_middle_is_kept() -> None:
     net, canal = zigzag_canal(0.01)  # about 1.1 km: a leg across would leave the middle
     assert straighten_corridors(net, [canal]) == set()
+
+
+def test_snap__onto_a_lane_not_a_passing_shortcut() -> None:
+    """Regression: a point in the Arabian Sea snapped onto a 2,600 nm shortcut from the Mozambique
+    Channel to Karachi, so its route to Rotterdam began with 800 nm towards Karachi."""
+    graph = default_graph()
+    snap = graph.snap(60.1, 12.3)
+    assert graph.edge_snappable[snap.edge]
+    assert sealane.route((60.1, 12.3), "NLRTM").distance_nm < 5_800
+
+
+def test_route__from_a_vessel_on_a_shortcut_follows_it() -> None:
+    """A vessel halfway along a trans-Pacific shortcut, tens of km from any lane: its route
+    to the destination is the rest of the shortcut, not a detour by the nearest lane."""
+    whole = sealane.route("KRPUS", "USLAX")
+    k = int(np.argmax(whole.segment_m))
+    assert whole.segment_m[k] > 1_000_000.0
+    (lon1, lat1), (lon2, lat2) = whole.coordinates[k], whole.coordinates[k + 1]
+    az, _, length = GEOD.inv(lon1, lat1, lon2, lat2)
+    lon, lat, _ = GEOD.fwd(lon1, lat1, az, length / 2)
+    assert default_graph().snap(lon, lat).distance_m > 20_000.0  # away from the lanes
+    rest = length / 2 + float(whole.segment_m[k + 1 :].sum())
+    # It may join a parallel shortcut a kilometre or two away (0.2 % here); by the nearest
+    # lane it was 6 % longer.
+    assert sealane.route((float(lon), float(lat)), "USLAX").distance_m == pytest.approx(
+        rest, rel=0.005
+    )

@@ -149,7 +149,11 @@ def write_arrays(
         np.ravel(np.stack([coords[u, 0], coords[v, 0]], 1)),
         np.ravel(np.stack([coords[u, 1], coords[v, 1]], 1)),
     )[::2]
-    cell_ptr, cell_edges = snapping_index(coords, u, v)
+    # Ends snap onto the lanes only: a shortcut can run thousands of kilometres past a point
+    # without leading anywhere near where it is going (the search takes shortcuts from the lanes).
+    snappable = np.flatnonzero(~shortcut) if shortcut is not None else np.arange(u.size)
+    cell_ptr, cell_edges = snapping_index(coords, u[snappable], v[snappable])
+    cell_edges = snappable[cell_edges].astype(np.int32)
     core = core_arrays(coords[:, 0], coords[:, 1], u, v, masks, lengths)
     core_coords = coords[core["core_node"]]
     table_masks = np.array(

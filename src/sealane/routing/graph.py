@@ -69,6 +69,10 @@ class SeaGraph:
         self.edge_passages: npt.NDArray[np.uint32] = np.asarray(
             arrays["edge_passages"], dtype=np.uint32
         )
+        #: Edges a point may snap onto: the lanes, not the build's long straight shortcuts.
+        self.edge_snappable: npt.NDArray[np.bool_] = ~np.asarray(
+            arrays.get("edge_shortcut", np.zeros(self.edge_u.size, dtype=bool)), dtype=bool
+        )
         #: The shortest edge's length: positive means only a leg's end segments can be empty.
         self.shortest_edge_m = float(self.edge_length_m.min(initial=np.inf))
         self.passage_names: tuple[str, ...] = tuple(str(n) for n in arrays["passage_names"])
@@ -97,6 +101,9 @@ class SeaGraph:
         self._edge_normal = arc_normals(a, b)
         self._edge_angle = np.arccos(np.clip(np.einsum("ij,ij->i", a, b), -1.0, 1.0))
         self._snap_cached = lru_cache(maxsize=8192)(self._snap)
+        self._shortcut_snap_cached = lru_cache(maxsize=8192)(self._snap_shortcut)
+        self._shortcut_ids = np.flatnonzero(~self.edge_snappable).astype(np.int32)
+        self._shortcut_normals = np.ascontiguousarray(self._edge_normal[self._shortcut_ids])
 
     def _load_core(self, arrays: dict[str, np.ndarray]) -> None:
         """The core graph the search walks, and how each edge sits in its chain."""
@@ -242,10 +249,37 @@ class SeaGraph:
         candidates = self.cell_edges[self.cell_ptr[cell] : self.cell_ptr[cell + 1]]
         angle, snapped, best = self._nearest_of(point, candidates)
         if self.edge_passages[best] & blocked:
-            allowed = np.flatnonzero((self.edge_passages & np.uint32(blocked)) == 0).astype(
-                np.int32
-            )
+            open_ = (self.edge_passages & np.uint32(blocked)) == 0
+            allowed = np.flatnonzero(open_ & self.edge_snappable).astype(np.int32)
             angle, snapped, best = self._nearest_of(point, allowed)
+        return self._snap_onto(angle, snapped, best)
+
+    def snap_shortcut(
+        self, lon: float, lat: float, within_m: float, *, blocked: int = 0
+    ) -> Snap | None:
+        """The nearest point of a shortcut edge not in a ``blocked`` passage, if one lies within
+        ``within_m``: a vessel sailing a shortcut lies on it, however far from every lane.
+
+        Memoised like :meth:`snap`. Only shortcuts whose great circle passes within ``within_m``
+        are measured, so callers pass the distance to the lanes.
+        """
+        return self._shortcut_snap_cached(float(lon), float(lat), float(within_m), int(blocked))
+
+    def _snap_shortcut(self, lon: float, lat: float, within_m: float, blocked: int) -> Snap | None:
+        point = unit_vector(lon, lat)
+        reach = math.sin(min(within_m / MEAN_EARTH_RADIUS_M, math.pi / 2))
+        near = np.abs(self._shortcut_normals @ point) <= reach
+        ids = self._shortcut_ids[near]
+        ids = ids[(self.edge_passages[ids] & np.uint32(blocked)) == 0]
+        if ids.size == 0:
+            return None
+        angle, snapped, best = self._nearest_of(point, ids)
+        if angle * MEAN_EARTH_RADIUS_M > within_m:
+            return None
+        return self._snap_onto(angle, snapped, best)
+
+    def _snap_onto(self, angle: float, snapped: FloatArray, best: int) -> Snap:
+        """The snap onto edge ``best`` at the unit vector ``snapped``, ``angle`` away."""
         chord = float(np.linalg.norm(snapped - self._edge_a[best]))
         along = 2.0 * math.asin(min(1.0, chord / 2.0))
         span = float(self._edge_angle[best])

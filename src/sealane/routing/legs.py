@@ -30,6 +30,8 @@ Leg = tuple[FloatArray, FloatArray, npt.NDArray[np.uint32]]
 ZERO_LENGTH_M = 1e-6
 #: A point this much farther from the open network than from a closed passage lies in that passage.
 IN_PASSAGE_MARGIN_M = 50_000.0
+#: A point this close to a lane (metres) starts from the lane without trying the shortcuts.
+NEAR_LANE_M = 1_000.0
 #: A point and a segment (length, passage mask) leaving it, in :func:`_settle`.
 _Point = tuple[float, float]
 _Segment = tuple[float, int]
@@ -150,7 +152,31 @@ def _search(
 ) -> tuple[Snap, Snap, SeaPath]:
     a = snap_open(graph, start, blocked, "origin")
     b = snap_open(graph, end, blocked, "destination")
-    return a, b, shortest_path(graph, a, b, blocked)
+    found = shortest_path(graph, a, b, blocked)
+    starts, ends = _on_shortcut(graph, start, a, blocked), _on_shortcut(graph, end, b, blocked)
+    if starts is None and ends is None:
+        return a, b, found
+    best = (a.distance_m + found.network_m + b.distance_m, a, b, found)
+    for s in (a, starts):
+        for e in (b, ends):
+            if s is None or e is None or (s is a and e is b):
+                continue
+            try:
+                path = shortest_path(graph, s, e, blocked)
+            except NoRouteError:
+                continue
+            total = s.distance_m + path.network_m + e.distance_m
+            if total < best[0]:
+                best = (total, s, e, path)
+    return best[1], best[2], best[3]
+
+
+def _on_shortcut(graph: SeaGraph, where: Location, lane: Snap, blocked: int) -> Snap | None:
+    """A snap onto a shortcut nearer than the lane snap ``lane``, for a point away from the
+    lanes (a vessel on a great-circle leg): the search then tries both and keeps the shorter."""
+    if lane.distance_m <= NEAR_LANE_M:
+        return None
+    return graph.snap_shortcut(where.lon, where.lat, lane.distance_m, blocked=blocked)
 
 
 def _untrimmed(
