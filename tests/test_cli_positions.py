@@ -74,7 +74,7 @@ def test_positions__csv(capsys: pytest.CaptureFixture[str]) -> None:
     assert err == ""
     rows = list(csv.reader(io.StringIO(out)))
     assert rows[0] == ["timestamp", "latitude", "longitude", "heading"]
-    assert rows[1] == ["2026-11-21T12:00:00Z", "12.300000", "60.100000", "199.97"]
+    assert rows[1] == ["2026-11-21T12:00:00Z", "12.300000", "60.100000", "189.42"]
     assert rows[2][0] == "2026-11-21T13:00:00Z"
     assert all(len(row) == 4 and STAMP.match(row[0]) for row in rows[1:])
     assert rows[-1][1:3] == ["51.904383", "4.442447"]
