@@ -101,18 +101,19 @@ def test_dense__every_point_within_spacing_and_on_the_geodesic() -> None:
     assert np.max(GEOD.inv(x, y, lon[some], lat[some])[2]) < 1.0
 
 
-def test_each_way__one_partner_per_direction_beyond_the_minimum() -> None:
-    # A port at the origin and rings of ports round it, 100 km and 300 km away.
+def test_each_way__one_partner_per_direction_in_each_range() -> None:
+    # A port at the origin and rings of ports round it, 100 km, 300 km and 1,000 km away.
     points = [(0.0, 0.0)]
-    for radius_deg in (0.9, 2.7):
+    for radius_deg in (0.9, 2.7, 9.0):
         for k in range(16):
             angle = 2 * math.pi * (k + 0.5) / 16
             points.append((radius_deg * math.cos(angle), radius_deg * math.sin(angle)))
     xyz = np.stack([unit(x, y) for x, y in points])
     near = np.argsort(-(xyz @ xyz[0]))[1:]
-    chosen = _each_way(xyz, 0, near)
-    assert len(chosen) == 8
-    assert all(k > 16 for k in chosen.tolist())  # the inner ring is closer than 150 km
+    chosen = _each_way(xyz, 0, near).tolist()
+    assert len(chosen) == 16
+    assert all(16 < k <= 32 for k in chosen[:8])  # the inner ring is closer than 150 km
+    assert all(k > 32 for k in chosen[8:])  # beyond 800 km: the outer ring
 
 
 # --- drawn lines follow the geodesic -------------------------------------------------------------

@@ -27,14 +27,13 @@ from .build_corridors import Corridor, CorridorIndex, read_geojson, trace, write
 from .build_index import CELL_DEG, landmark_distances, snapping_index
 from .build_joins import add_corridors, flag_unjoined, log, placed_ports, repair_joins
 from .build_network import Network
-from .build_ports import PortSite
+from .build_portfile import write_ports
 from .build_repair import CHECK_SPACING_M, RepairReport, move_land_nodes, reroute_edges
 from .build_rivers import river_lines
 from .build_shortcuts import add_shortcuts
 from .build_tags import searoute_network, tag_passages
 from .datafiles import data_dir
 from .geodesy import normalize_lon, segment_lengths_m
-from .ports import port_id
 
 #: Closed-passage sets with their own landmark table: a search uses the table of the largest set
 #: it closes too, whose bounds are tightest (bounds from a graph with more edges stay valid).
@@ -196,58 +195,6 @@ def write_arrays(
         f"search graph {core_coords.shape[0]} core nodes, {core['core_u'].size} chains"
     )
     log(f"edges per passage: {counts}")
-
-
-def write_ports(out: Path, sites: list[PortSite]) -> None:
-    """Write ``ports.csv``: one row per UN/LOCODE with id, position, time zone and approach."""
-    from timezonefinder import TimezoneFinder
-
-    finder = TimezoneFinder(in_memory=True)
-    with (out / "ports.csv").open("w", newline="", encoding="utf-8") as handle:
-        writer = csv.writer(handle)
-        writer.writerow(
-            [
-                "locode",
-                "id",
-                "name",
-                "country",
-                "country_name",
-                "lon",
-                "lat",
-                "time_zone",
-                "approach",
-                "approach_m",
-            ]
-        )
-        for site in sites:
-            writer.writerow(
-                [
-                    site.locode,
-                    port_id(site.locode),
-                    site.name,
-                    site.locode[:2],
-                    site.country_name,
-                    f"{site.lon:.6f}",
-                    f"{site.lat:.6f}",
-                    time_zone(finder, site.lon, site.lat),
-                    site.status,
-                    f"{site.moved_m:.0f}",
-                ]
-            )
-    log(f"ports.csv: {len(sites)} ports")
-
-
-def time_zone(finder: Any, lon: float, lat: float) -> str:
-    """IANA zone of a coastal point: the land zone there, else the nearest one within ~50 km."""
-    zone = finder.timezone_at_land(lng=lon, lat=lat)
-    step = 0.05
-    while zone is None and step <= 0.5:
-        for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (-1, -1), (1, -1), (-1, 1)):
-            zone = finder.timezone_at_land(lng=lon + dx * step, lat=lat + dy * step)
-            if zone:
-                break
-        step += 0.05
-    return str(zone or finder.timezone_at(lng=lon, lat=lat))
 
 
 def build_landmask(out: Path) -> None:

@@ -1,0 +1,67 @@
+"""``ports.csv``: one row per UN/LOCODE with its stable id, berth position, time zone and approach.
+
+Time zones come from ``timezonefinder`` once, at build time (the engine reads the column).
+Build-time only.
+"""
+
+from __future__ import annotations
+
+import csv
+from pathlib import Path
+from typing import Any
+
+from .build_joins import log
+from .build_ports import PortSite
+from .ports import port_id
+
+
+def write_ports(out: Path, sites: list[PortSite]) -> None:
+    """Write ``ports.csv``: one row per UN/LOCODE with id, position, time zone and approach."""
+    from timezonefinder import TimezoneFinder
+
+    finder = TimezoneFinder(in_memory=True)
+    with (out / "ports.csv").open("w", newline="", encoding="utf-8") as handle:
+        writer = csv.writer(handle)
+        writer.writerow(
+            [
+                "locode",
+                "id",
+                "name",
+                "country",
+                "country_name",
+                "lon",
+                "lat",
+                "time_zone",
+                "approach",
+                "approach_m",
+            ]
+        )
+        for site in sites:
+            writer.writerow(
+                [
+                    site.locode,
+                    port_id(site.locode),
+                    site.name,
+                    site.locode[:2],
+                    site.country_name,
+                    f"{site.lon:.6f}",
+                    f"{site.lat:.6f}",
+                    time_zone(finder, site.lon, site.lat),
+                    site.status,
+                    f"{site.moved_m:.0f}",
+                ]
+            )
+    log(f"ports.csv: {len(sites)} ports")
+
+
+def time_zone(finder: Any, lon: float, lat: float) -> str:
+    """IANA zone of a coastal point: the land zone there, else the nearest one within ~50 km."""
+    zone = finder.timezone_at_land(lng=lon, lat=lat)
+    step = 0.05
+    while zone is None and step <= 0.5:
+        for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (-1, -1), (1, -1), (-1, 1)):
+            zone = finder.timezone_at_land(lng=lon + dx * step, lat=lat + dy * step)
+            if zone:
+                break
+        step += 0.05
+    return str(zone or finder.timezone_at(lng=lon, lat=lat))
