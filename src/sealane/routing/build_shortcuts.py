@@ -32,9 +32,10 @@ MIN_GAIN_M = 50.0
 #: Regional partners per port, and hub ports spread over the world, that each port is routed to.
 NEAREST_PORTS = 6
 HUB_PORTS = 40
-#: Ports searched for a partner in each compass direction, and the least distance to one, metres.
-REGION_PORTS = 64
-FAR_ENOUGH_M = 150_000.0
+#: Ports searched for partners in each compass direction, and the least distance of a partner in
+#: each of the two ranges (a neighbour along the coast, a port across a sea), metres.
+REGION_PORTS = 256
+FAR_ENOUGH_M = (150_000.0, 800_000.0)
 #: Sources per batched Dijkstra call.
 BATCH = 48
 
@@ -232,15 +233,16 @@ def _training(
 
 def _each_way(xyz: FloatArray, k: int, near: np.ndarray) -> np.ndarray:
     """Of the ports ``near`` port ``k`` (nearest first), the nearest in each eighth of the
-    compass beyond ``FAR_ENOUGH_M``: partners in every direction, not only along one coast."""
+    compass beyond each distance of ``FAR_ENOUGH_M``: partners in every direction, near and
+    across a sea, not only along one coast."""
     x, y = float(xyz[k, 0]), float(xyz[k, 1])
     horizontal = max(float(np.hypot(x, y)), 1e-12)
     east = np.array([-y, x, 0.0]) / horizontal
     north = np.cross(xyz[k], east)
     offsets = xyz[near] - xyz[k]
-    far = np.linalg.norm(offsets, axis=1) * EARTH_M > FAR_ENOUGH_M
+    gap = np.linalg.norm(offsets, axis=1) * EARTH_M
     sector = np.floor((np.arctan2(offsets @ north, offsets @ east) + np.pi) / (np.pi / 4))
-    chosen = [near[far & (sector == s)][:1] for s in range(8)]
+    chosen = [near[(gap > least) & (sector == s)][:1] for least in FAR_ENOUGH_M for s in range(8)]
     return np.concatenate(chosen).astype(np.int64)
 
 
