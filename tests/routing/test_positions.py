@@ -243,3 +243,20 @@ def test_positions__to_geojson_antimeridian() -> None:
     assert west[-1][1] == east[0][1]
     assert sum(len(part) for part in geometry["coordinates"]) == len(pacific()) + 2
     assert feature["properties"]["positions"] == len(pacific())
+
+
+def test_timestamps__an_arrival_just_after_a_whole_step_reads_later() -> None:
+    """Regression: an arrival 0.332 s after the last whole minute printed as that minute, so two
+    positions shared a timestamp (the API's last interval was zero). 3.07 m at 18 kn is 0.332 s."""
+    track = Track(
+        np.array([4.0, 4.005, 4.01]),
+        np.array([52.0, 52.0, 52.0]),
+        np.array([90.0, 90.0, 90.0]),
+        step_m=555.6,
+        final_m=3.07,
+    )
+    positions = Positions.from_track(
+        track, route=sealane.route("NLRTM", "BEANR"), speed_kn=18.0, step_s=60.0, start_time=T0
+    )
+    assert positions.times[-1] - positions.times[-2] == np.timedelta64(332, "ms")
+    assert positions.timestamps()[1:] == ["2026-11-21T12:01:00Z", "2026-11-21T12:01:01Z"]

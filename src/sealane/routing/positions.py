@@ -82,9 +82,18 @@ class Positions:
         """Nautical miles from the start coordinate to the destination port along the route."""
         return self.route.distance_nm
 
+    def seconds(self) -> npt.NDArray[np.datetime64]:
+        """The times to the whole second, as written out: the arrival rounded up (it can fall
+        less than a second after the last whole step, and must still read later than it)."""
+        seconds = self.times.astype("datetime64[s]")
+        if seconds.size > 1 and self.times[-1] > seconds[-1]:
+            seconds[-1] += np.timedelta64(1, "s")
+        return seconds
+
     def timestamps(self) -> list[str]:
-        """ISO 8601 UTC timestamps to the second (``2026-01-01T00:00:00Z``), one per position."""
-        text = np.datetime_as_string(self.times.astype("datetime64[s]"), timezone="UTC")
+        """ISO 8601 UTC timestamps to the second (``2026-01-01T00:00:00Z``), one per position,
+        as :meth:`seconds` gives them."""
+        text = np.datetime_as_string(self.seconds(), timezone="UTC")
         return list(text.tolist())
 
     def to_records(self) -> list[dict[str, Any]]:
@@ -165,11 +174,12 @@ def positions_json(positions: Positions, *, head: bytes = b"", tail: bytes = b""
 
     Every record has the same width: numbers are written with fixed decimals (latitude and
     longitude to 1e-6 degrees, about 0.1 m; heading to 0.01 degree) and padded on the left with
-    spaces, which JSON allows before a value; timestamps are whole UTC seconds. ``head`` and
+    spaces, which JSON allows before a value; timestamps are whole UTC seconds
+    (:meth:`Positions.seconds`). ``head`` and
     ``tail`` splice the array into an enclosing document without another copy of it. Raises
     ``ValueError`` for a NaN coordinate or heading, or a year outside 0000-9999.
     """
-    seconds = positions.times.astype("datetime64[s]").astype(np.int64)
+    seconds = positions.seconds().astype(np.int64)
     columns = (positions.lats, positions.lons, positions.headings_deg)
     lats, lons, headings = (np.ascontiguousarray(c, dtype=np.float64) for c in columns)
     return _render_json(lats, lons, headings, seconds, head, tail)
