@@ -176,7 +176,7 @@ def itinerary(
     >>> trip = itinerary(["CNSHA", "SGSIN", "NLRTM"], speed_kn=18,
     ...                  departed_at=datetime(2026, 3, 1, tzinfo=UTC))
     >>> [call.label for call in trip.calls], round(trip.distance_nm)
-    (['POL', 'TS1', 'POD'], 10509)
+    (['POL', 'TS1', 'POD'], 10503)
     >>> trip.calls[1].arrival_at.isoformat(timespec="minutes")
     '2026-03-06T01:03+00:00'
     """

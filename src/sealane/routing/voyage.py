@@ -77,7 +77,7 @@ def future_positions(
     >>> p.route.passages
     ('babalmandab', 'suez', 'gibraltar', 'dover', 'maas')
     >>> round(p.distance_remaining_nm)
-    5667
+    5662
     """
     speed = service_speed(speed_kn)
     if not (_is_number(step_s) and math.isfinite(step_s) and step_s >= MIN_STEP_S):
