@@ -18,7 +18,11 @@ PACKAGE = Path(sealane.__file__).parent
 SHELLS = ("api", "mcp", "web", "cli.py", "cli_accounts.py")
 #: (where, modules it must not import, exceptions): a module name covers the modules below it.
 RULES = (
-    (SHELLS, ("sqlalchemy", "sealane.store", "sealane.tracking.service"), ()),
+    (
+        SHELLS,
+        ("sqlalchemy", "sealane.store", "sealane.tracking.service", "sealane.tracking.changes"),
+        (),
+    ),
     (("routing",), ("fastapi", "starlette", "sqlalchemy", "mcp", "sealane"), ("sealane.routing",)),
     (("jsonapi",), ("fastapi", "starlette", "sqlalchemy", "sealane.store"), ()),
     (("service",), ("fastapi", "starlette", "sealane.api", "sealane.mcp", "sealane.web"), ()),

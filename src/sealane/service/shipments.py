@@ -7,7 +7,7 @@ from collections.abc import Collection
 from sqlalchemy import select
 
 from ..store.models import Shipment
-from ..tracking import service as tracking
+from ..tracking import changes as tracking
 from .access import Caller
 from .browse import ArrivalWindow, ShipmentOrder, ordered
 from .context import ServiceContext

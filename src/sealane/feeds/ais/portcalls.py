@@ -19,7 +19,7 @@ from ...routing.errors import RoutingError, UnknownPortError
 from ...routing.ports import get_port
 from ...routing.routes import route
 from ...store.models import Shipment, VesselPortCall
-from ...tracking.service import record_arrival_estimate, record_vessel_event
+from ...tracking.changes import record_arrival_estimate, record_vessel_event
 from .portareas import PortAreas
 from .reports import PositionReport
 from .storage import as_datetime

@@ -1,0 +1,211 @@
+"""What a carrier's reports and a client's stop or resume change on stored tracking records.
+
+Events and arrival estimates are recorded with their outbox rows (in the caller's transaction),
+container timestamps follow the events, and a request moves through its state machine only by
+:func:`set_status`. Shared by the carrier syncs (:mod:`.service`) and the AIS feeds.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from ..routing.errors import UnknownPortError
+from ..routing.ports import get_port
+from ..store.models import (
+    Container,
+    EstimatedEvent,
+    Shipment,
+    TrackingRequest,
+    TransportEvent,
+)
+from .events import status_after
+from .lifecycle import STATUS_EVENT, RequestStatus, check_transition
+from .outbox import emit
+
+#: Container timestamps set by events, by event (after ``container.transport.``).
+EVENT_FIELDS = {
+    "vessel_arrived": "pod_arrived_at",
+    "vessel_discharged": "pod_discharged_at",
+    "full_out": "pod_full_out_at",
+    "empty_in": "empty_terminated_at",
+    "rail_loaded": "pod_rail_loaded_at",
+    "rail_departed": "pod_rail_departed_at",
+    "rail_unloaded": "ind_rail_unloaded_at",
+    "arrived_at_inland_destination": "ind_ata_at",
+}
+
+
+def set_status(
+    session: Session, request: TrackingRequest, new: RequestStatus, now: datetime
+) -> None:
+    """Move ``request`` to ``new`` through the state machine, emitting its event."""
+    check_transition(request.status, new)
+    request.status = new.value
+    request.updated_at = now
+    event = STATUS_EVENT.get(new)
+    if event:
+        emit(session, request.account_id, event, "tracking_request", request.id, now)
+
+
+def record_arrival_estimate(
+    session: Session,
+    shipment: Shipment,
+    eta: datetime,
+    *,
+    vessel_id: str | None,
+    voyage_number: str | None,
+    data_source: str,
+    threshold: timedelta,
+    now: datetime,
+) -> bool:
+    """Record ``eta`` at the port of discharge if it moves the shipment's estimate by ``threshold``.
+
+    Used by carrier syncs (``shipping_line``) and by AIS (``ais``); nothing once the shipment has
+    arrived. Returns whether a ``shipment.estimated.arrival`` event was recorded.
+    """
+    if shipment.pod_ata_at is not None:
+        return False
+    previous = shipment.pod_eta_at
+    if previous is not None and abs(eta - previous) < threshold:
+        return False
+    estimate = EstimatedEvent(
+        account_id=shipment.account_id,
+        shipment_id=shipment.id,
+        event="shipment.estimated.arrival",
+        estimated_timestamp=eta,
+        location_locode=shipment.port_of_discharge_locode,
+        timezone=time_zone_of(shipment.port_of_discharge_locode),
+        voyage_number=voyage_number,
+        vessel_id=vessel_id,
+        data_source=data_source,
+        created_at=now,
+    )
+    session.add(estimate)
+    session.flush()
+    emit(
+        session,
+        shipment.account_id,
+        "shipment.estimated.arrival",
+        "estimated_event",
+        estimate.id,
+        now,
+    )
+    shipment.pod_eta_at = eta
+    if shipment.pod_original_eta_at is None:
+        shipment.pod_original_eta_at = eta
+    shipment.updated_at = now
+    return True
+
+
+def record_vessel_event(
+    session: Session,
+    shipment: Shipment,
+    event: str,
+    locode: str,
+    at: datetime,
+    *,
+    vessel_id: str,
+    sequence: int,
+    data_source: str,
+    now: datetime,
+) -> int:
+    """Record ``event`` at ``locode`` for each container of ``shipment`` that lacks it there.
+
+    AIS-derived arrivals and departures come through here: a container gets one
+    ``vessel_arrived`` (or ``vessel_departed``) per port whichever source reports it first.
+    ``sequence`` keeps the row apart from the carrier's plan (AIS passes a negative number).
+    Returns how many containers got the event.
+    """
+    done = set(
+        session.scalars(
+            select(TransportEvent.container_id).where(
+                TransportEvent.shipment_id == shipment.id,
+                TransportEvent.event == event,
+                TransportEvent.location_locode == locode,
+            )
+        )
+    )
+    recorded = 0
+    for container in session.scalars(select(Container).where(Container.shipment_id == shipment.id)):
+        if container.id in done:
+            continue
+        row = TransportEvent(
+            account_id=shipment.account_id,
+            shipment_id=shipment.id,
+            container_id=container.id,
+            event=event,
+            sequence=sequence,
+            voyage_number=shipment.pod_voyage_number,
+            timestamp=at,
+            timezone=time_zone_of(locode),
+            location_locode=locode,
+            vessel_id=vessel_id,
+            terminal_id=shipment.pod_terminal_id
+            if locode == shipment.port_of_discharge_locode
+            else None,
+            data_source=data_source,
+            created_at=now,
+        )
+        session.add(row)
+        session.flush()
+        emit(session, shipment.account_id, event, "transport_event", row.id, now)
+        apply_event(container, event, at, now)
+        recorded += 1
+    if recorded:
+        shipment.updated_at = now
+    return recorded
+
+
+def apply_event(container: Container, event: str, at: datetime, now: datetime) -> None:
+    """The container's status and dated fields after ``event`` at ``at``."""
+    status = status_after(event, available=container.available_for_pickup)
+    if status is not None:
+        container.current_status = status.value
+    name = event.rsplit(".", 1)[-1]
+    if name in EVENT_FIELDS:
+        setattr(container, EVENT_FIELDS[name], at)
+    container.updated_at = now
+
+
+def time_zone_of(locode: str) -> str | None:
+    """The IANA time zone of a port known to the engine; None for other places (inland, ...)."""
+    try:
+        return get_port(locode).time_zone
+    except UnknownPortError:
+        return None
+
+
+def stop_tracking(
+    session: Session, shipment: Shipment, now: datetime, *, reason: str = "cancelled_by_user"
+) -> None:
+    """Stop following ``shipment`` (its tracking request becomes tracking_stopped); ``reason``
+    is one of the documented ``line_tracking_stopped_reason`` values."""
+    if shipment.tracking_stopped_at is not None:
+        return
+    shipment.tracking_stopped_at = now
+    shipment.tracking_stopped_reason = reason
+    shipment.updated_at = now
+    for request in session.scalars(
+        select(TrackingRequest).where(TrackingRequest.shipment_id == shipment.id)
+    ):
+        if request.status == RequestStatus.CREATED:
+            set_status(session, request, RequestStatus.TRACKING_STOPPED, now)
+
+
+def resume_tracking(session: Session, shipment: Shipment, now: datetime) -> None:
+    """Follow ``shipment`` again (its tracking request is created again)."""
+    if shipment.tracking_stopped_at is None:
+        return
+    shipment.tracking_stopped_at = None
+    shipment.tracking_stopped_reason = None
+    shipment.updated_at = now
+    for request in session.scalars(
+        select(TrackingRequest).where(TrackingRequest.shipment_id == shipment.id)
+    ):
+        if request.status == RequestStatus.TRACKING_STOPPED:
+            check_transition(request.status, RequestStatus.CREATED)
+            request.status = RequestStatus.CREATED.value
+            request.updated_at = now
