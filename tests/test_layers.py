@@ -15,7 +15,7 @@ import pytest
 import sealane
 
 PACKAGE = Path(sealane.__file__).parent
-SHELLS = ("api", "mcp", "web", "cli.py", "cli_accounts.py")
+SHELLS = ("api", "mcp", "web", "cli.py", "cli_accounts.py", "cli_engine.py")
 #: (where, modules it must not import, exceptions): a module name covers the modules below it.
 RULES = (
     (
