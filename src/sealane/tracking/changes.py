@@ -188,9 +188,7 @@ def stop_tracking(
     shipment.tracking_stopped_at = now
     shipment.tracking_stopped_reason = reason
     shipment.updated_at = now
-    for request in session.scalars(
-        select(TrackingRequest).where(TrackingRequest.shipment_id == shipment.id)
-    ):
+    for request in _requests_of(session, shipment):
         if request.status == RequestStatus.CREATED:
             set_status(session, request, RequestStatus.TRACKING_STOPPED, now)
 
@@ -202,10 +200,14 @@ def resume_tracking(session: Session, shipment: Shipment, now: datetime) -> None
     shipment.tracking_stopped_at = None
     shipment.tracking_stopped_reason = None
     shipment.updated_at = now
-    for request in session.scalars(
-        select(TrackingRequest).where(TrackingRequest.shipment_id == shipment.id)
-    ):
+    for request in _requests_of(session, shipment):
         if request.status == RequestStatus.TRACKING_STOPPED:
             check_transition(request.status, RequestStatus.CREATED)
             request.status = RequestStatus.CREATED.value
             request.updated_at = now
+
+
+def _requests_of(session: Session, shipment: Shipment) -> list[TrackingRequest]:
+    """The tracking requests that found ``shipment``."""
+    query = select(TrackingRequest).where(TrackingRequest.shipment_id == shipment.id)
+    return list(session.scalars(query))
