@@ -267,8 +267,9 @@ def main(argv: list[str] | None = None) -> None:
         add_corridors(net, corridors, tuple(spec["passages"]))
         sites = placed_ports(net, corridors, tuple(spec["passages"]))
         repair_joins(net, corridors)
-        net = net.compact(net.main_component()).merged()
-        sites = flag_unjoined(net, sites)
+        net = net.compact(net.main_component())
+        sites = flag_unjoined(net, sites)  # on the berths' own coordinates, before merging
+        net = net.merged()
         ports = [(s.lon, s.lat) for s in sites if s.status != "inland"]
         verify(net, corridors)  # the shortcuts pass the same test as they are added
         added = straighten_corridors(net, corridors)
