@@ -11,11 +11,11 @@ import pytest
 
 import sealane
 from sealane.routing.build_canals import straighten_corridors
-from sealane.routing.build_clearance import dense_samples, great_circle, unit
+from sealane.routing.build_clearance import dense_samples, great_circle
 from sealane.routing.build_corridors import Corridor
 from sealane.routing.build_network import Network
 from sealane.routing.build_shortcuts import _each_way, pull
-from sealane.routing.geodesy import GEOD, densify, drawn_parts, segment_lengths_m
+from sealane.routing.geodesy import GEOD, densify, drawn_parts, segment_lengths_m, unit_vectors
 from sealane.routing.graph import default_graph
 
 # --- pulling a path tight ------------------------------------------------------------------------
@@ -108,7 +108,7 @@ def test_each_way__one_partner_per_direction_in_each_range() -> None:
         for k in range(16):
             angle = 2 * math.pi * (k + 0.5) / 16
             points.append((radius_deg * math.cos(angle), radius_deg * math.sin(angle)))
-    xyz = np.stack([unit(x, y) for x, y in points])
+    xyz = unit_vectors(*np.array(points).T)
     near = np.argsort(-(xyz @ xyz[0]))[1:]
     chosen = _each_way(xyz, 0, near).tolist()
     assert len(chosen) == 16

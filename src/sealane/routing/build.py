@@ -33,7 +33,7 @@ from .build_rivers import river_lines
 from .build_shortcuts import add_shortcuts
 from .build_tags import searoute_network, tag_passages
 from .datafiles import data_dir
-from .geodesy import normalize_lon, segment_lengths_m
+from .geodesy import lengths_between_m, normalize_lon
 
 #: Closed-passage sets with their own landmark table: a search uses the table of the largest set
 #: it closes too, whose bounds are tightest (bounds from a graph with more edges stay valid).
@@ -95,7 +95,7 @@ def reshortcut(out: Path, spec: dict[str, Any]) -> None:
     with np.load(out / "marnet.npz") as graph:
         lon, lat = graph["node_lon"], graph["node_lat"]
         u, v, masks = graph["edge_u"], graph["edge_v"], graph["edge_passages"]
-        old = graph["edge_shortcut"] if "edge_shortcut" in graph else np.zeros(u.size, dtype=bool)
+        old = graph.get("edge_shortcut", np.zeros(u.size, dtype=bool))
     net = Network(lon.tolist(), lat.tolist())
     for a, b, mask in zip(u[~old].tolist(), v[~old].tolist(), masks[~old].tolist(), strict=True):
         net.add_edge(a, b, mask)
@@ -144,10 +144,7 @@ def write_arrays(
         lon, lat, u, v, spec["passages"]
     )
     coords = np.stack([normalize_lon(lon), lat], axis=1)
-    lengths = segment_lengths_m(
-        np.ravel(np.stack([coords[u, 0], coords[v, 0]], 1)),
-        np.ravel(np.stack([coords[u, 1], coords[v, 1]], 1)),
-    )[::2]
+    lengths = lengths_between_m(coords[u, 0], coords[u, 1], coords[v, 0], coords[v, 1])
     # Ends snap onto the lanes only: a shortcut can run thousands of kilometres past a point
     # without leading anywhere near where it is going (the search takes shortcuts from the lanes).
     snappable = np.flatnonzero(~shortcut) if shortcut is not None else np.arange(u.size)

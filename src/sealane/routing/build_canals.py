@@ -17,7 +17,7 @@ from .build_coast import sample_geodesics
 from .build_corridors import Corridor, within
 from .build_network import Network
 from .build_shortcuts import MIN_GAIN_M, pull
-from .geodesy import segment_lengths_m
+from .geodesy import distance_m, lengths_between_m, segment_lengths_m
 
 #: A straightened leg stays within this share of the corridor's half width of its traced line.
 KEEP_TO_MIDDLE = 0.5
@@ -42,7 +42,7 @@ def straighten_corridors(net: Network, corridors: list[Corridor]) -> set[tuple[i
 
         for i, j in pull(path, clear):
             a, b = path[i], path[j]
-            direct = segment_lengths_m(lon[[a, b]], lat[[a, b]])[0]
+            direct = distance_m(lon[a], lat[a], lon[b], lat[b])
             if lengths[j] - lengths[i] - direct < MIN_GAIN_M:
                 continue
             mask = 0
@@ -71,13 +71,8 @@ def _run(net: Network, lon: np.ndarray, lat: np.ndarray, corridor: Corridor) -> 
     if not keys:
         return []
     pairs = np.array(keys, dtype=np.int64)
-    weights = np.maximum(
-        segment_lengths_m(
-            np.ravel(np.stack([lon[pairs[:, 0]], lon[pairs[:, 1]]], 1)),
-            np.ravel(np.stack([lat[pairs[:, 0]], lat[pairs[:, 1]]], 1)),
-        )[::2],
-        1e-6,
-    )
+    a, b = pairs[:, 0], pairs[:, 1]
+    weights = np.maximum(lengths_between_m(lon[a], lat[a], lon[b], lat[b]), 1e-6)
     n = lon.size
     matrix = coo_matrix((weights, (pairs[:, 0], pairs[:, 1])), shape=(n, n)).tocsr()
     ends = []

@@ -15,7 +15,7 @@ import numpy as np
 from .build_coast import Coastline, sample_geodesics
 from .build_corridors import CorridorIndex
 from .build_repair import CHECK_SPACING_M
-from .geodesy import FloatArray
+from .geodesy import FloatArray, from_unit_vectors, unit_vector
 
 #: Mean earth radius for the coarse spherical samples, metres.
 EARTH_M = 6_371_008.8
@@ -113,8 +113,8 @@ def great_circle(
 ) -> tuple[FloatArray, FloatArray, FloatArray, float]:
     """Points on the spherical great circle at most ``spacing_m`` apart, their distance from the
     start and the arc length (a cheap stand-in for the geodesic when only steering)."""
-    p = unit(lon1, lat1)
-    q = unit(lon2, lat2)
+    p = unit_vector(lon1, lat1)
+    q = unit_vector(lon2, lat2)
     angle = float(np.arccos(np.clip(p @ q, -1.0, 1.0)))
     length = angle * EARTH_M
     n = max(int(np.ceil(length / spacing_m)), 1) + 1
@@ -124,12 +124,5 @@ def great_circle(
     else:
         s = np.sin(angle)
         points = (np.sin((1 - t) * angle) / s)[:, None] * p + (np.sin(t * angle) / s)[:, None] * q
-    lon = np.degrees(np.arctan2(points[:, 1], points[:, 0]))
-    lat = np.degrees(np.arcsin(np.clip(points[:, 2], -1.0, 1.0)))
+    lon, lat = from_unit_vectors(points)
     return lon, lat, t * length, length
-
-
-def unit(lon: float, lat: float) -> FloatArray:
-    """The unit vector of a position on the sphere."""
-    lo, la = np.radians(lon), np.radians(lat)
-    return np.array([np.cos(la) * np.cos(lo), np.cos(la) * np.sin(lo), np.sin(la)])

@@ -18,13 +18,13 @@ from typing import Any
 
 import numpy as np
 
-from .build_clearance import EARTH_M, Clearance, unit
+from .build_clearance import EARTH_M, Clearance
 from .build_coast import Coastline
 from .build_corridors import CorridorIndex
 from .build_joins import log
 from .build_network import Network
 from .build_tags import tag_passages
-from .geodesy import FloatArray, segment_lengths_m
+from .geodesy import FloatArray, lengths_between_m, unit_vectors
 from .passages import ARCTIC, SMALL_CRAFT
 
 #: A pulled leg becomes an edge only when it saves at least this much, metres.
@@ -147,9 +147,7 @@ def _paths(
     names = tuple(spec)
     closed = sum(1 << names.index(p.value) for p in (*SMALL_CRAFT, *ARCTIC) if p.value in names)
     open_ = (masks & np.uint32(closed)) == 0
-    lengths = segment_lengths_m(
-        np.ravel(np.stack([lon[u], lon[v]], 1)), np.ravel(np.stack([lat[u], lat[v]], 1))
-    )[::2]
+    lengths = lengths_between_m(lon[u], lat[u], lon[v], lat[v])
     n = lon.size
     matrix = coo_matrix((lengths[open_], (u[open_], v[open_])), shape=(n, n)).tocsr()
     sources, targets = _training(lon, lat, ports)
@@ -172,9 +170,7 @@ def _accept(
     pairs = np.array(keys, dtype=np.int64)
     a, b = pairs[:, 0], pairs[:, 1]
     lon, lat = clear.lon, clear.lat
-    direct = segment_lengths_m(
-        np.ravel(np.stack([lon[a], lon[b]], 1)), np.ravel(np.stack([lat[a], lat[b]], 1))
-    )[::2]
+    direct = lengths_between_m(lon[a], lat[a], lon[b], lat[b])
     gains = np.array([min(found.runs[k].values()) for k in keys]) - direct
     keep = np.flatnonzero(gains >= MIN_GAIN_M)
     tags = tag_passages(lon, lat, a[keep], b[keep], spec)
@@ -213,7 +209,7 @@ def _training(
     keys = [(round(x, 6), round(y, 6)) for x, y in ports]
     nodes = sorted({index[key] for key in keys if key in index})
     node_arr = np.array(nodes, dtype=np.int64)
-    xyz = np.stack([unit(float(lon[k]), float(lat[k])) for k in nodes])
+    xyz = unit_vectors(lon[nodes], lat[nodes])
     _, near = cKDTree(xyz).query(xyz, k=min(REGION_PORTS + 1, len(nodes)))
     hubs = _spread(xyz, HUB_PORTS)
     targets = {

@@ -92,6 +92,15 @@ def segment_lengths_m(lon_deg: FloatArray, lat_deg: FloatArray) -> FloatArray:
     return np.asarray(dist, dtype=np.float64)
 
 
+def lengths_between_m(
+    lon1: FloatArray, lat1: FloatArray, lon2: FloatArray, lat2: FloatArray
+) -> FloatArray:
+    """Geodesic length in metres from each point of the first arrays to the same row of the
+    second (edges given by their two ends)."""
+    _, _, dist = GEOD.inv(lon1, lat1, lon2, lat2)
+    return np.atleast_1d(np.asarray(dist, dtype=np.float64))
+
+
 def distance_m(lon1: float, lat1: float, lon2: float, lat2: float) -> float:
     """Geodesic distance in metres between two points on WGS84.
 
