@@ -31,6 +31,11 @@ setup(
             extra_compile_args=["-O2"],
         ),
         Extension(
+            "sealane.routing._hierarchy",
+            sources=["src/sealane/routing/_hierarchy.c"],
+            extra_compile_args=["-O2"],
+        ),
+        Extension(
             "sealane.routing._render",
             sources=["src/sealane/routing/_render.c"],
             extra_compile_args=["-O2"],

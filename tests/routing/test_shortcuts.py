@@ -11,10 +11,12 @@ import pytest
 
 import sealane
 from sealane.routing.build_canals import straighten_corridors
-from sealane.routing.build_clearance import dense_samples, great_circle
-from sealane.routing.build_corridors import Corridor
+from sealane.routing.build_clearance import Clearance, dense_samples, great_circle
+from sealane.routing.build_coast import coastline
+from sealane.routing.build_corridors import Corridor, CorridorIndex, read_geojson
 from sealane.routing.build_network import Network
-from sealane.routing.build_shortcuts import _each_way, pull
+from sealane.routing.build_shortcuts import PER_SECTOR, _each_way, pull
+from sealane.routing.datafiles import data_dir
 from sealane.routing.geodesy import GEOD, densify, drawn_parts, segment_lengths_m, unit_vectors
 from sealane.routing.graph import default_graph
 
@@ -101,19 +103,20 @@ def test_dense__every_point_within_spacing_and_on_the_geodesic() -> None:
     assert np.max(GEOD.inv(x, y, lon[some], lat[some])[2]) < 1.0
 
 
-def test_each_way__one_partner_per_direction_in_each_range() -> None:
-    # A port at the origin and rings of ports round it, 100 km, 300 km and 1,000 km away.
+def test_each_way__partners_per_direction_in_each_range() -> None:
+    # A port at the origin and rings of 16 ports round it, 100, 300, 1,000 and 3,000 km away.
     points = [(0.0, 0.0)]
-    for radius_deg in (0.9, 2.7, 9.0):
+    for radius_deg in (0.9, 2.7, 9.0, 27.0):
         for k in range(16):
             angle = 2 * math.pi * (k + 0.5) / 16
             points.append((radius_deg * math.cos(angle), radius_deg * math.sin(angle)))
     xyz = unit_vectors(*np.array(points).T)
     near = np.argsort(-(xyz @ xyz[0]))[1:]
     chosen = _each_way(xyz, 0, near).tolist()
-    assert len(chosen) == 16
-    assert all(16 < k <= 32 for k in chosen[:8])  # the inner ring is closer than 150 km
-    assert all(k > 32 for k in chosen[8:])  # beyond 800 km: the outer ring
+    assert len(chosen) == 3 * 8 * PER_SECTOR == 48
+    assert sorted(chosen[:16]) == list(range(17, 33))  # the inner ring is closer than 150 km
+    assert sorted(chosen[16:32]) == list(range(33, 49))  # beyond 800 km: the 1,000 km ring
+    assert sorted(chosen[32:]) == list(range(49, 65))  # beyond 2,500 km: the outer ring
 
 
 # --- drawn lines follow the geodesic -------------------------------------------------------------
@@ -217,3 +220,20 @@ def test_route__from_a_vessel_on_a_shortcut_follows_it() -> None:
     assert sealane.route((float(lon), float(lat)), "USLAX").distance_m == pytest.approx(
         rest, rel=0.005
     )
+
+
+# --- the clearance tests agree on corridors ---------------------------------------------------
+
+
+@pytest.mark.slow
+def test_clearance__a_leg_out_of_a_corridor_is_refused_by_both_tests() -> None:
+    pytest.importorskip("roaring_landmask")
+    corridors = read_geojson(data_dir() / "corridors.geojson")
+    # Hong Kong's east entrance (Tathong Channel, a corridor), just outside it, and the open
+    # South China Sea off Luzon.
+    lon = np.array([114.2849, 114.4216, 119.9])
+    lat = np.array([22.238, 22.2423, 14.4])
+    clear = Clearance(lon, lat, coastline(), CorridorIndex(corridors))
+    assert not clear.coarse(0, 2)
+    assert clear.coarse(1, 2)
+    assert clear.exact([(0, 2), (1, 2)]).tolist() == [False, True]

@@ -24,10 +24,11 @@ from .build_canals import straighten_corridors
 from .build_coast import coastline
 from .build_core import core_arrays
 from .build_corridors import Corridor, CorridorIndex, read_geojson, trace, write_geojson
+from .build_hierarchy import hierarchy_arrays
 from .build_index import CELL_DEG, landmark_distances, snapping_index
 from .build_joins import add_corridors, flag_unjoined, log, placed_ports, repair_joins
 from .build_network import Network
-from .build_portfile import write_ports
+from .build_portfile import training, write_ports
 from .build_repair import CHECK_SPACING_M, RepairReport, move_land_nodes, reroute_edges
 from .build_rivers import river_lines
 from .build_shortcuts import add_shortcuts
@@ -100,11 +101,12 @@ def reshortcut(out: Path, spec: dict[str, Any]) -> None:
     for a, b, mask in zip(u[~old].tolist(), v[~old].tolist(), masks[~old].tolist(), strict=True):
         net.add_edge(a, b, mask)
     with (out / "ports.csv").open(encoding="utf-8") as handle:
-        ports = [
-            (float(row["lon"]), float(row["lat"]))
-            for row in csv.DictReader(handle)
-            if row["approach"] != "inland"
-        ]
+        ports = training(
+            [
+                (row["locode"], float(row["lon"]), float(row["lat"]), row["approach"] != "inland")
+                for row in csv.DictReader(handle)
+            ]
+        )
     corridors = read_geojson(out / "corridors.geojson")
     added = straighten_corridors(net, corridors)
     log(f"corridors: {len(added)} straightened legs")
@@ -183,6 +185,7 @@ def write_arrays(
         "landmark_masks": table_masks,
         "landmark_tables": tables,
         **core,
+        **hierarchy_arrays(core, names),
     }
     # Uncompressed: the engine memory-maps it, so a cold start reads only what it uses.
     np.savez(out / "marnet.npz", **arrays)
@@ -267,7 +270,7 @@ def main(argv: list[str] | None = None) -> None:
         net = net.compact(net.main_component())
         sites = flag_unjoined(net, sites)  # on the berths' own coordinates, before merging
         net = net.merged()
-        ports = [(s.lon, s.lat) for s in sites if s.status != "inland"]
+        ports = training([(s.locode, s.lon, s.lat, s.status != "inland") for s in sites])
         verify(net, corridors)  # the shortcuts pass the same test as they are added
         added = straighten_corridors(net, corridors)
         log(f"corridors: {len(added)} straightened legs")

@@ -12,6 +12,8 @@ from typing import Any
 
 from .build_joins import log
 from .build_ports import PortSite
+from .build_shortcuts import Training
+from .datafiles import data_dir
 from .ports import port_id
 
 
@@ -65,3 +67,14 @@ def time_zone(finder: Any, lon: float, lat: float) -> str:
                 break
         step += 0.05
     return str(zone or finder.timezone_at(lng=lon, lat=lat))
+
+
+def training(rows: list[tuple[str, float, float, bool]]) -> Training:
+    """The build's shortcut training from (locode, lon, lat, joined) rows: every joined port, and
+    the busiest container ports (those ``terminals.csv`` lists terminals for)."""
+    with (data_dir() / "terminals.csv").open(encoding="utf-8") as handle:
+        busiest = {row["port_locode"] for row in csv.DictReader(handle)}
+    joined = [(lon, lat) for _, lon, lat, ok in rows if ok]
+    hubs = [(lon, lat) for locode, lon, lat, ok in rows if ok and locode in busiest]
+    log(f"shortcuts: {len(joined)} ports, {len(hubs)} of them busiest container ports")
+    return Training(joined=joined, busiest=hubs)

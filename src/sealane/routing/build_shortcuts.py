@@ -29,13 +29,16 @@ from .passages import ARCTIC, SMALL_CRAFT
 
 #: A pulled leg becomes an edge only when it saves at least this much, metres.
 MIN_GAIN_M = 50.0
-#: Regional partners per port, and hub ports spread over the world, that each port is routed to.
+#: Regional partners per port, and hub ports spread over the world, that each port is routed to
+#: (besides the busiest container ports, which every port is routed to as well).
 NEAREST_PORTS = 6
 HUB_PORTS = 40
 #: Ports searched for partners in each compass direction, and the least distance of a partner in
 #: each of the two ranges (a neighbour along the coast, a port across a sea), metres.
 REGION_PORTS = 256
-FAR_ENOUGH_M = (150_000.0, 800_000.0)
+FAR_ENOUGH_M = (150_000.0, 800_000.0, 2_500_000.0)
+#: Partners taken in each compass direction and range.
+PER_SECTOR = 2
 #: Sources per batched Dijkstra call.
 BATCH = 48
 
@@ -65,6 +68,19 @@ def pull(path: list[int], clear: Callable[[int, int], bool]) -> Iterator[tuple[i
         i = best
 
 
+@dataclass(frozen=True)
+class Training:
+    """Where the build routes from and to: every joined port's (lon, lat), and those of the
+    busiest container ports, which every port is routed to (the lanes that matter most)."""
+
+    joined: list[tuple[float, float]]
+    busiest: list[tuple[float, float]]
+
+
+def _keys(points: list[tuple[float, float]]) -> list[tuple[float, float]]:
+    return [(round(x, 6), round(y, 6)) for x, y in points]
+
+
 @dataclass
 class Candidates:
     """Pulled legs found so far: (a, b) -> the length and passage bits of each run it replaces."""
@@ -80,7 +96,7 @@ class Candidates:
 
 def add_shortcuts(
     net: Network,
-    ports: list[tuple[float, float]],
+    ports: Training,
     corridors: CorridorIndex,
     coast: Coastline,
     spec: dict[str, Any],
@@ -101,7 +117,7 @@ def add_shortcuts(
 
 def _pulled(
     net: Network,
-    ports: list[tuple[float, float]],
+    ports: Training,
     corridors: CorridorIndex,
     coast: Coastline,
     spec: dict[str, Any],
@@ -121,7 +137,7 @@ def _pulled(
 
 def _prune(
     net: Network,
-    ports: list[tuple[float, float]],
+    ports: Training,
     spec: dict[str, Any],
     added: set[tuple[int, int]],
 ) -> set[tuple[int, int]]:
@@ -136,7 +152,7 @@ def _prune(
 
 
 def _paths(
-    net: Network, ports: list[tuple[float, float]], spec: dict[str, Any]
+    net: Network, ports: Training, spec: dict[str, Any]
 ) -> Iterator[tuple[list[int], np.ndarray]]:
     """Shortest paths (default passages) from each port to its training partners, with the
     distances from the path's first node."""
@@ -200,18 +216,19 @@ def _walk(pred: np.ndarray, target: int) -> list[int]:
 
 
 def _training(
-    lon: FloatArray, lat: FloatArray, ports: list[tuple[float, float]]
+    lon: FloatArray, lat: FloatArray, ports: Training
 ) -> tuple[list[int], dict[int, np.ndarray]]:
     """Port nodes, and for each the nodes of its nearest ports and of the hub ports."""
     from scipy.spatial import cKDTree
 
     index = {(round(x, 6), round(y, 6)): k for k, (x, y) in enumerate(zip(lon, lat, strict=True))}
-    keys = [(round(x, 6), round(y, 6)) for x, y in ports]
-    nodes = sorted({index[key] for key in keys if key in index})
+    nodes = sorted({index[key] for key in _keys(ports.joined) if key in index})
     node_arr = np.array(nodes, dtype=np.int64)
     xyz = unit_vectors(lon[nodes], lat[nodes])
     _, near = cKDTree(xyz).query(xyz, k=min(REGION_PORTS + 1, len(nodes)))
-    hubs = _spread(xyz, HUB_PORTS)
+    position = {node: k for k, node in enumerate(nodes)}
+    busiest = [position[index[k]] for k in _keys(ports.busiest) if index.get(k, -1) in position]
+    hubs = np.union1d(_spread(xyz, HUB_PORTS), np.array(busiest, dtype=np.int64))
     targets = {
         node: np.unique(
             np.concatenate(
@@ -228,9 +245,9 @@ def _training(
 
 
 def _each_way(xyz: FloatArray, k: int, near: np.ndarray) -> np.ndarray:
-    """Of the ports ``near`` port ``k`` (nearest first), the nearest in each eighth of the
-    compass beyond each distance of ``FAR_ENOUGH_M``: partners in every direction, near and
-    across a sea, not only along one coast."""
+    """Of the ports ``near`` port ``k`` (nearest first), the ``PER_SECTOR`` nearest in each
+    eighth of the compass beyond each distance of ``FAR_ENOUGH_M``: partners in every direction,
+    along the coast, across a sea and across an ocean, not only along one coast."""
     x, y = float(xyz[k, 0]), float(xyz[k, 1])
     horizontal = max(float(np.hypot(x, y)), 1e-12)
     east = np.array([-y, x, 0.0]) / horizontal
@@ -238,7 +255,9 @@ def _each_way(xyz: FloatArray, k: int, near: np.ndarray) -> np.ndarray:
     offsets = xyz[near] - xyz[k]
     gap = np.linalg.norm(offsets, axis=1) * EARTH_M
     sector = np.floor((np.arctan2(offsets @ north, offsets @ east) + np.pi) / (np.pi / 4))
-    chosen = [near[(gap > least) & (sector == s)][:1] for least in FAR_ENOUGH_M for s in range(8)]
+    chosen = [
+        near[(gap > least) & (sector == s)][:PER_SECTOR] for least in FAR_ENOUGH_M for s in range(8)
+    ]
     return np.concatenate(chosen).astype(np.int64)
 
 

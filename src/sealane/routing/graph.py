@@ -27,6 +27,7 @@ from .geodesy import (
     unit_vector,
     unit_vectors,
 )
+from .hierarchy import CoreHierarchy
 
 IntArray = npt.NDArray[np.int32]
 MEAN_EARTH_RADIUS_M = 6_371_008.8
@@ -84,6 +85,8 @@ class SeaGraph:
             np.ascontiguousarray(table, dtype=np.float64) for table in arrays["landmark_tables"]
         ]
         self._landmarks_by_mask: dict[int, FloatArray] = {}
+        #: The contraction hierarchy searched under its own closed passages (None if not built).
+        self.hierarchy = CoreHierarchy.load(arrays)
         arctic = [
             self.passage_names.index(n)
             for n in ("northwest", "northeast")

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .errors import NoRouteError
-from .geodesy import LOWER_BOUND_RADIUS_M, unit_vector
+from .geodesy import LOWER_BOUND_RADIUS_M, FloatArray, unit_vector
 from .graph import IntArray, SeaGraph, Snap
 from .search import astar, unfold
 
@@ -42,12 +42,39 @@ def shortest_path(graph: SeaGraph, origin: Snap, destination: Snap, blocked: int
     source_costs = np.array([o_at, graph.core_length_m[o_core] - o_at])
     targets = graph.core_ends[d_core]
     target_costs = np.array([d_at, graph.core_length_m[d_core] - d_at])
+    found = _search(graph, sources, source_costs, targets, target_costs, destination, blocked)
+    direct = abs(o_at - d_at) if o_core == d_core else np.inf
+    if found is None and not np.isfinite(direct):
+        raise NoRouteError("no sea route joins these points with the passages left open")
+    if found is None or direct <= found[0]:
+        nodes, edges = _along_one_chain(graph, origin, destination)
+        return SeaPath(nodes=nodes, edges=edges, network_m=float(direct))
+    cost, path = found
+    core = _int32(path)
+    nodes, edges = _unfold(graph, origin, destination, core, blocked)
+    return SeaPath(nodes=nodes, edges=edges, network_m=float(cost))
+
+
+def _search(
+    graph: SeaGraph,
+    sources: IntArray,
+    source_costs: FloatArray,
+    targets: IntArray,
+    target_costs: FloatArray,
+    destination: Snap,
+    blocked: int,
+) -> tuple[float, bytes | IntArray] | None:
+    """Cost and core path between the ends: by the hierarchy when it was built for exactly
+    these closed passages, else by A* with the tightest landmark table that holds."""
+    hierarchy = graph.hierarchy
+    if hierarchy is not None and hierarchy.closed == blocked:
+        return hierarchy.shortest(sources, source_costs, targets, target_costs)
     goal = unit_vector(destination.lon, destination.lat)
     landmarks = graph.landmarks_for(blocked)
     goal_landmarks = np.fmin(
         landmarks[targets[0]] + target_costs[0], landmarks[targets[1]] + target_costs[1]
     )
-    found = astar(
+    return astar(
         graph.indptr,
         graph.indices,
         graph.weights,
@@ -66,16 +93,6 @@ def shortest_path(graph: SeaGraph, origin: Snap, destination: Snap, blocked: int
         landmarks,
         goal_landmarks,
     )
-    direct = abs(o_at - d_at) if o_core == d_core else np.inf
-    if found is None and not np.isfinite(direct):
-        raise NoRouteError("no sea route joins these points with the passages left open")
-    if found is None or direct <= found[0]:
-        nodes, edges = _along_one_chain(graph, origin, destination)
-        return SeaPath(nodes=nodes, edges=edges, network_m=float(direct))
-    cost, path = found
-    core = _int32(path)
-    nodes, edges = _unfold(graph, origin, destination, core, blocked)
-    return SeaPath(nodes=nodes, edges=edges, network_m=float(cost))
 
 
 def _along_one_chain(graph: SeaGraph, origin: Snap, destination: Snap) -> tuple[IntArray, IntArray]:
