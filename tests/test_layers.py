@@ -20,7 +20,13 @@ SHELLS = ("api", "mcp", "web", "cli.py", "cli_accounts.py", "cli_engine.py")
 RULES = (
     (
         SHELLS,
-        ("sqlalchemy", "sealane.store", "sealane.tracking.service", "sealane.tracking.changes"),
+        (
+            "sqlalchemy",
+            "sealane.store",
+            "sealane.tracking.service",
+            "sealane.tracking.recording",
+            "sealane.tracking.changes",
+        ),
         (),
     ),
     (("routing",), ("fastapi", "starlette", "sqlalchemy", "mcp", "sealane"), ("sealane.routing",)),

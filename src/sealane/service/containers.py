@@ -13,12 +13,12 @@ from .access import Caller
 from .context import ServiceContext
 from .errors import RateLimited
 from .filters import TrackingFilter, filter_containers
+from .list_changes import ListChanges, apply_list_changes
 from .loading import Loader
 from .milestones import raw_event_records, recorded_milestones
 from .paging import Page, PageRequest
 from .queries import fetch_page, owned
 from .records import ContainerRecord, RawEventRecord, TransportEventRecord
-from .tracking_requests import ListChanges, apply_list_changes
 
 INCLUDES = ("shipment", "pod_terminal", "pickup_facility", "transport_events")
 #: What a transport event list may include: its shipment, container, location (a port),

@@ -12,11 +12,12 @@ from .access import Caller
 from .browse import ArrivalWindow, ShipmentOrder, ordered
 from .context import ServiceContext
 from .filters import TrackingFilter, filter_shipments
+from .list_changes import ListChanges, apply_list_changes
 from .loading import Loader
 from .paging import Page, PageRequest
 from .queries import fetch_page, owned
 from .records import ShipmentRecord
-from .tracking_requests import ListChanges, apply_list_changes, open_request_unique
+from .tracking_requests import open_request_unique
 
 INCLUDES = (
     "containers",

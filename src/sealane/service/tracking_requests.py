@@ -1,10 +1,14 @@
-"""Tracking requests: list, read, create (validated, deduplicated) and edit reference lists."""
+"""Tracking requests: list, read, create (validated, deduplicated) and edit reference lists.
+
+What a new request may say is checked in :mod:`.new_requests`, an edit of its lists in
+:mod:`.list_changes`; both are re-exported here.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterator, Mapping
+from collections.abc import Collection, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
@@ -14,21 +18,38 @@ from sqlalchemy.orm import Session
 from sqlalchemy.sql import Select
 
 from ..store.models import ShippingLine, TrackingRequest
-from ..tracking.lifecycle import OPEN_STATUSES, REQUEST_TYPES, RequestStatus
+from ..tracking.lifecycle import OPEN_STATUSES, RequestStatus
 from ..tracking.numbers import infer_number as classify
-from ..tracking.numbers import is_container_number, normalize_container_number
+from ..tracking.numbers import normalize_container_number
 from .access import Caller
 from .context import ServiceContext
 from .convert import tracking_request_record
 from .errors import InvalidInput, NotFound
-from .fields.initial import InitialFields
-from .inputs import check_text, editable_only, known_only, string_list
+from .list_changes import ListChanges, apply_list_changes
 from .loading import Loader
+from .new_requests import MAX_NUMBER_CHARS, NewTrackingRequest
 from .numbers import carrier_codes
 from .paging import Page, PageRequest
 from .parties import owned_party
 from .queries import contains_text, fetch_page, json_array_contains_text, owned
 from .records import TrackingRequestRecord
+
+__all__ = [
+    "DEFAULT_INCLUDES",
+    "EDITABLE",
+    "INCLUDES",
+    "MAX_NUMBER_CHARS",
+    "OPEN_REQUEST_INDEX",
+    "ListChanges",
+    "NewTrackingRequest",
+    "RequestFilter",
+    "apply_list_changes",
+    "create_request",
+    "get_request",
+    "list_requests",
+    "open_request_unique",
+    "update_request",
+]
 
 INCLUDES = ("tracked_object", "tracked_object.containers")
 #: The unique index that keeps one open request per account, carrier and number.
@@ -37,18 +58,6 @@ OPEN_REQUEST_INDEX = "uq_tracking_requests_open"
 DEFAULT_INCLUDES = ("tracked_object",)
 #: ``ref_number`` (one reference number) is the reference API's form of ``ref_numbers``.
 EDITABLE = ("ref_numbers", "tags", "ref_number")
-#: What a new tracking request may say.
-ATTRIBUTES = (
-    "request_type",
-    "request_number",
-    "scac",
-    "auto_detect_vocc_scac",
-    "ref_numbers",
-    "tags",
-    "shipment_tags",
-    "initial_custom_fields",
-)
-MAX_NUMBER_CHARS = 64
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,91 +74,6 @@ class RequestFilter:
     updated_to: datetime | None = None
     #: Part of the request number or of a reference number (case-insensitive).
     text: str | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class NewTrackingRequest:
-    """A request to track a number with a carrier, checked and normalised (see :meth:`of`).
-
-    ``scac`` is None when the carrier is to be inferred from the number; ``shipment_tags`` and
-    ``initial_custom_fields`` are applied to the shipment and containers once found.
-    """
-
-    request_type: str
-    request_number: str
-    scac: str | None
-    ref_numbers: tuple[str, ...] = ()
-    tags: tuple[str, ...] = ()
-    shipment_tags: tuple[str, ...] = ()
-    customer_id: str | None = None
-    initial_custom_fields: InitialFields = field(default_factory=InitialFields)
-
-    @classmethod
-    def of(
-        cls, attributes: Mapping[str, Any], *, customer_id: str | None = None
-    ) -> NewTrackingRequest:
-        """Checked from untyped attributes (and the ``customer`` relationship's party id);
-        :class:`InvalidInput` names the first bad one."""
-        known_only(attributes, ATTRIBUTES)
-        request_type = attributes.get("request_type")
-        if request_type not in REQUEST_TYPES:
-            raise InvalidInput(
-                f"request_type must be one of {', '.join(REQUEST_TYPES)}, got {request_type!r}",
-                field="request_type",
-            )
-        number = attributes.get("request_number")
-        if not isinstance(number, str) or not number.strip():
-            raise InvalidInput("request_number must be a non-blank string", field="request_number")
-        number = check_text(number.strip(), "request_number")
-        if len(number) > MAX_NUMBER_CHARS:
-            raise InvalidInput(
-                f"request_number is longer than {MAX_NUMBER_CHARS} characters",
-                field="request_number",
-            )
-        if request_type == "container":
-            if not is_container_number(number):
-                raise InvalidInput(
-                    f"{number!r} is not a valid ISO 6346 container number "
-                    "(bad check digit or format)",
-                    field="request_number",
-                    code="invalid_number",
-                )
-            number = normalize_container_number(number)
-        return cls(
-            request_type=request_type,
-            request_number=number,
-            scac=_scac(attributes),
-            ref_numbers=string_list(attributes.get("ref_numbers"), "ref_numbers"),
-            tags=string_list(attributes.get("tags"), "tags"),
-            shipment_tags=string_list(attributes.get("shipment_tags"), "shipment_tags"),
-            customer_id=customer_id,
-            initial_custom_fields=InitialFields.of(attributes.get("initial_custom_fields")),
-        )
-
-
-@dataclass(frozen=True, slots=True)
-class ListChanges:
-    """New values of an object's string lists; None leaves a list as it is."""
-
-    ref_numbers: tuple[str, ...] | None = None
-    tags: tuple[str, ...] | None = None
-
-    @classmethod
-    def of(cls, attributes: Mapping[str, Any], editable: Collection[str]) -> ListChanges:
-        """Checked from untyped attributes, refusing any outside ``editable``."""
-        editable_only(attributes, editable)
-        refs = attributes.get("ref_numbers")
-        if "ref_number" in attributes:
-            single = attributes["ref_number"]
-            if single is not None and not isinstance(single, str):
-                raise InvalidInput("ref_number must be a string or null", field="ref_number")
-            refs = [single] if single is not None else []
-        return cls(
-            ref_numbers=string_list(refs, "ref_numbers")
-            if {"ref_numbers", "ref_number"} & set(attributes)
-            else None,
-            tags=string_list(attributes["tags"], "tags") if "tags" in attributes else None,
-        )
 
 
 def list_requests(
@@ -242,15 +166,6 @@ def _duplicate(number: str, scac: str | None) -> InvalidInput:
     )
 
 
-def apply_list_changes(row: Any, changes: ListChanges, now: datetime) -> None:
-    """Set the lists ``changes`` gives on ``row`` and stamp it updated."""
-    if changes.ref_numbers is not None:
-        row.ref_numbers = list(changes.ref_numbers)
-    if changes.tags is not None:
-        row.tags = list(changes.tags)
-    row.updated_at = now
-
-
 def _carrier(session: Session, new: NewTrackingRequest) -> str:
     """The SCAC to track ``new`` with: the one given (or the carrier it is an alternative code
     of), else the one inferred from the number."""
@@ -332,18 +247,3 @@ def _filtered(
             )
         )
     return query
-
-
-def _scac(attributes: Mapping[str, Any]) -> str | None:
-    """The 4-character ``scac``; None (infer it) when absent and ``auto_detect_vocc_scac``."""
-    scac = attributes.get("scac")
-    detect = attributes.get("auto_detect_vocc_scac", False)
-    if not isinstance(detect, bool):
-        raise InvalidInput(
-            "auto_detect_vocc_scac must be true or false", field="auto_detect_vocc_scac"
-        )
-    if scac is None and detect:
-        return None
-    if not isinstance(scac, str) or len(scac) != 4 or not scac.isascii():
-        raise InvalidInput("scac must be exactly 4 characters", field="scac")
-    return check_text(scac, "scac").upper()

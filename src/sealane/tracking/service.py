@@ -2,7 +2,8 @@
 
 Each unit of work (one request's lookup, one shipment's sync) is one transaction: the records it
 creates and their outbox rows commit together or not at all, so a restart loses nothing and a
-retry emits nothing twice (the outbox is unique per event and object).
+retry emits nothing twice (the outbox is unique per event and object). What a sync stores of the
+carrier's snapshot is written by :mod:`.recording`.
 """
 
 from __future__ import annotations
@@ -11,39 +12,16 @@ import hashlib
 import logging
 from collections.abc import Mapping
 from dataclasses import dataclass
-from datetime import datetime, timedelta
-from typing import Any
+from datetime import datetime
 
-from sqlalchemy import func, select
+from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
 
 from ..clock import Clock
-from ..routing.ports import get_port
 from ..store.database import transaction
-from ..store.models import (
-    Container,
-    ContainerUpdatedEvent,
-    Shipment,
-    TrackingRequest,
-    TransportEvent,
-    Vessel,
-    VesselPosition,
-)
-from .carriers.base import (
-    AwaitingManifest,
-    CarrierAdapter,
-    Found,
-    NotFound,
-    PlannedUpdate,
-    Snapshot,
-)
-from .changes import (
-    apply_event,
-    record_arrival_estimate,
-    set_status,
-    stop_tracking,
-    time_zone_of,
-)
+from ..store.models import Container, Shipment, TrackingRequest, Vessel
+from .carriers.base import AwaitingManifest, CarrierAdapter, Found, NotFound, Snapshot
+from .changes import set_status, stop_tracking
 from .creation import create_shipment, vessel_for
 from .lifecycle import (
     TRACKING_WINDOW,
@@ -52,13 +30,14 @@ from .lifecycle import (
 )
 from .outbox import emit
 from .portcalls import sync_port_calls
+from .recording import move_vessel, record_estimate, record_events, record_updates
+
+__all__ = ["FINAL_REASONS", "TickReport", "TrackingService", "emit"]
 
 log = logging.getLogger("sealane.tracking")
 #: Reasons a request keeps as its failed_reason when its retries run out (others become
 #: retries_exhausted): the carrier said so, it was not a passing failure.
 FINAL_REASONS = frozenset({NotFound().reason, "booking_cancelled"})
-#: A new arrival estimate is an event only when it moves by at least this much.
-ETA_CHANGE = timedelta(hours=2)
 
 
 @dataclass
@@ -210,10 +189,10 @@ class TrackingService:
             for leg in snapshot.plan.legs
         ]
         self._record_events(session, shipment, snapshot, by_index, vessels, now)
-        self._record_updates(session, shipment, snapshot.updates, by_index, now)
-        self._record_estimate(session, shipment, snapshot, vessels, now)
+        record_updates(session, shipment, snapshot.updates, by_index, now)
+        record_estimate(session, shipment, snapshot, vessels, now)
         sync_port_calls(session, shipment, snapshot, by_index, vessels, now)
-        _move_vessel(session, snapshot, vessels, now)
+        move_vessel(session, snapshot, vessels, now)
         if snapshot.plan.legs[0].depart_at <= now and shipment.pol_atd_at is None:
             shipment.pol_atd_at = snapshot.plan.legs[0].depart_at
         if snapshot.pod_ata is not None and shipment.pod_ata_at is None:
@@ -232,154 +211,5 @@ class TrackingService:
         vessels: list[Vessel],
         now: datetime,
     ) -> None:
-        seen = set()
-        by_ais = set()  # an event AIS recorded first is not recorded again from the carrier
-        for row in session.execute(
-            select(
-                TransportEvent.container_id,
-                TransportEvent.sequence,
-                TransportEvent.event,
-                TransportEvent.location_locode,
-                TransportEvent.data_source,
-            ).where(TransportEvent.shipment_id == shipment.id)
-        ):
-            seen.add((row[0], row[1]))
-            if row[4] == "ais":
-                by_ais.add((row[0], row[2], row[3]))
-        for planned in snapshot.events:
-            container = containers[planned.container]
-            if container is None or (container.id, planned.sequence) in seen:
-                continue
-            if (container.id, planned.event, planned.locode) in by_ais:
-                continue
-            leg = snapshot.plan.legs[planned.leg] if planned.leg is not None else None
-            at_pod = planned.locode == shipment.port_of_discharge_locode
-            event = TransportEvent(
-                account_id=shipment.account_id,
-                shipment_id=shipment.id,
-                container_id=container.id,
-                event=planned.event,
-                sequence=planned.sequence,
-                voyage_number=leg.voyage_number if leg else None,
-                timestamp=planned.at,
-                timezone=time_zone_of(planned.locode),
-                location_locode=planned.locode,
-                vessel_id=vessels[planned.leg].id if planned.leg is not None else None,
-                terminal_id=shipment.pod_terminal_id if at_pod else None,
-                data_source=planned.data_source,
-                created_at=now,
-            )
-            session.add(event)
-            session.flush()
-            emit(session, shipment.account_id, planned.event, "transport_event", event.id, now)
-            apply_event(container, planned.event, planned.at, now)
-            shipment.updated_at = now
-
-    def _record_updates(
-        self,
-        session: Session,
-        shipment: Shipment,
-        updates: tuple[PlannedUpdate, ...],
-        containers: list[Container | None],
-        now: datetime,
-    ) -> None:
-        recorded = {
-            (row[0], row[1])
-            for row in session.execute(
-                select(ContainerUpdatedEvent.container_id, ContainerUpdatedEvent.timestamp).where(
-                    ContainerUpdatedEvent.container_id.in_(
-                        [c.id for c in containers if c is not None]
-                    )
-                )
-            )
-        }
-        for update in updates:
-            container = containers[update.container]
-            if container is None or (container.id, update.at) in recorded:
-                continue
-            changeset = {}
-            for name, after in update.changes.items():
-                before = getattr(container, name)
-                if before != after:
-                    changeset[name] = [_json(before), _json(after)]
-                    setattr(container, name, after)
-            if "available_for_pickup" in update.changes:
-                container.availability_known = True
-                if container.current_status in ("grounded", "available", "not_available"):
-                    ready = bool(update.changes["available_for_pickup"])
-                    container.current_status = "available" if ready else "not_available"
-            record = ContainerUpdatedEvent(
-                account_id=shipment.account_id,
-                container_id=container.id,
-                terminal_id=container.pod_terminal_id,
-                changeset=changeset,
-                timestamp=update.at,
-                timezone=get_port(shipment.port_of_discharge_locode).time_zone,
-                data_source="terminal",
-                created_at=now,
-            )
-            session.add(record)
-            session.flush()
-            if changeset:
-                emit(
-                    session,
-                    shipment.account_id,
-                    "container.updated",
-                    "container_updated_event",
-                    record.id,
-                    now,
-                )
-            container.updated_at = now
-            shipment.updated_at = now
-
-    def _record_estimate(
-        self,
-        session: Session,
-        shipment: Shipment,
-        snapshot: Snapshot,
-        vessels: list[Vessel],
-        now: datetime,
-    ) -> None:
-        if snapshot.pod_ata is not None or snapshot.pod_eta is None:
-            return
-        record_arrival_estimate(
-            session,
-            shipment,
-            snapshot.pod_eta,
-            vessel_id=vessels[-1].id,
-            voyage_number=snapshot.plan.legs[-1].voyage_number,
-            data_source="shipping_line",
-            threshold=ETA_CHANGE,
-            now=now,
-        )
-
-
-def _move_vessel(
-    session: Session, snapshot: Snapshot, vessels: list[Vessel], now: datetime
-) -> None:
-    """Report the sailing vessel's position (at most one stored position per hour)."""
-    if snapshot.vessel_position is None:
-        return
-    leg, lon, lat, heading, knots = snapshot.vessel_position
-    vessel = vessels[leg]
-    last = session.scalar(
-        select(func.max(VesselPosition.timestamp)).where(VesselPosition.vessel_id == vessel.id)
-    )
-    vessel.longitude, vessel.latitude = lon, lat
-    vessel.navigational_heading_degrees, vessel.nautical_speed_knots = heading, knots
-    vessel.position_timestamp = now
-    if last is None or now - last >= timedelta(hours=1):
-        session.add(
-            VesselPosition(
-                vessel_id=vessel.id,
-                latitude=lat,
-                longitude=lon,
-                speed_knots=knots,
-                heading_degrees=heading,
-                timestamp=now,
-            )
-        )
-
-
-def _json(value: Any) -> Any:
-    return value.strftime("%Y-%m-%dT%H:%M:%SZ") if isinstance(value, datetime) else value
+        """Store the snapshot's transport events not stored yet (:func:`.record_events`)."""
+        record_events(session, shipment, snapshot, containers, vessels, now)

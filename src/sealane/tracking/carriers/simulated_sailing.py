@@ -1,0 +1,76 @@
+"""Where a simulated voyage stands at a given time, as its carrier would report it.
+
+The vessel's position ``now`` along the engine's sea route of the leg it sails, and the
+estimated arrival at and departure from each port of the voyage.
+"""
+
+from __future__ import annotations
+
+import itertools
+from datetime import datetime, timedelta
+from functools import lru_cache
+
+import numpy as np
+
+from ...routing.geodesy import GEOD, METRES_PER_NM
+from ...routing.routes import route
+from .base import CallEstimate, ShipmentPlan
+
+
+def vessel_position(
+    plan: ShipmentPlan, now: datetime
+) -> tuple[int, float, float, float, float] | None:
+    """Where the vessel carrying the cargo is at ``now`` (None when no vessel is sailing)."""
+    for index, leg in enumerate(plan.legs):
+        if leg.depart_at <= now < leg.arrive_at:
+            fraction = (now - leg.depart_at) / (leg.arrive_at - leg.depart_at)
+            lon, lat, heading = _along(leg.origin, leg.destination, fraction)
+            return index, lon, lat, heading, leg.speed_kn
+    return None
+
+
+@lru_cache(maxsize=4096)
+def _leg_route(origin: str, destination: str) -> tuple[np.ndarray, np.ndarray]:
+    path = route(origin, destination)
+    cumulative = np.concatenate([[0.0], np.cumsum(path.segment_m)])
+    return np.asarray(path.coordinates), cumulative
+
+
+def _along(origin: str, destination: str, fraction: float) -> tuple[float, float, float]:
+    """Point and course ``fraction`` of the way along the sea route (lon, lat, heading)."""
+    coords, cumulative = _leg_route(origin, destination)
+    target = fraction * cumulative[-1]
+    i = int(min(np.searchsorted(cumulative, target, side="right") - 1, len(coords) - 2))
+    azimuth, _, _ = GEOD.inv(coords[i, 0], coords[i, 1], coords[i + 1, 0], coords[i + 1, 1])
+    lon, lat, back = GEOD.fwd(coords[i, 0], coords[i, 1], azimuth, target - cumulative[i])
+    return float(lon), float(lat), float((back + 180.0) % 360.0)
+
+
+def call_estimates(plan: ShipmentPlan, now: datetime) -> tuple[CallEstimate, ...]:
+    """The carrier's estimated arrival at and departure from each port, as it would state them
+    at ``now`` (the port of lading has no arrival, the port of discharge no departure).
+
+    Sailed legs count as sailed; on the leg at sea, the engine's distance from the vessel's
+    position to the leg's end at the nominal speed; legs to come at the nominal speed after the
+    planned dwell, never leaving before their planned departure. After arrival, the actual one.
+    """
+    estimate = plan.legs[0].depart_at
+    arrivals: list[datetime | None] = [None]
+    departures: list[datetime | None] = []
+    for index, leg in enumerate(plan.legs):
+        dwell = leg.depart_at - plan.legs[index - 1].arrive_at if index else timedelta(0)
+        departs = leg.depart_at
+        if leg.arrive_at <= now:
+            estimate = leg.arrive_at
+        elif leg.depart_at <= now:
+            position = vessel_position(plan, now)
+            lon, lat = (position[1], position[2]) if position else (0.0, 0.0)
+            remaining_nm = route((lon, lat), leg.destination).distance_m / METRES_PER_NM
+            estimate = now + timedelta(hours=remaining_nm / leg.nominal_speed_kn)
+        else:
+            departs = max(leg.depart_at, estimate + dwell) if index else leg.depart_at
+            estimate = departs + timedelta(hours=leg.distance_nm / leg.nominal_speed_kn)
+        departures.append(departs)
+        arrivals.append(estimate)
+    departures.append(None)
+    return tuple(itertools.starmap(CallEstimate, zip(arrivals, departures, strict=True)))
