@@ -12,7 +12,8 @@ import pytest
 
 import sealane
 from sealane.routing.placement import Track
-from sealane.routing.positions import Positions, _fixed, _iso_seconds, positions_json
+from sealane.routing.positions import Positions
+from sealane.routing.positions_json import _fixed, _iso_seconds, positions_json
 from sealane.routing.voyage import future_positions
 
 T0 = datetime(2026, 11, 21, 12, 0, tzinfo=UTC)

@@ -13,8 +13,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import sealane
-from sealane.routing import positions
-from sealane.routing.positions import Positions, _positions_json_numpy
+from sealane.routing import positions_json
+from sealane.routing.positions import Positions
+from sealane.routing.positions_json import _positions_json_numpy
 from sealane.routing.routes import Route
 
 _render = pytest.importorskip("sealane.routing._render")
@@ -86,7 +87,7 @@ def circular_gap(a: np.ndarray, b: np.ndarray, period: float) -> np.ndarray:
 
 
 def test_render__compiled_renderer_is_in_use() -> None:
-    assert positions._render_json is _render.render
+    assert positions_json._render_json is _render.render
 
 
 @settings(max_examples=200, deadline=None)

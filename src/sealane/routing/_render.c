@@ -1,8 +1,9 @@
 /*
  * The API's positions JSON array, written straight into one bytes object.
  *
- * The Python twin of this function is sealane.routing.positions._positions_json_numpy; both take
- * the same arguments and must return the same bytes (tests/routing/test_render.py compares them).
+ * The Python twin of this function is sealane.routing.positions_json._positions_json_numpy; both
+ * take the same arguments and must return the same bytes (tests/routing/test_render.py compares
+ * them).
  * Every record is TEMPLATE with its fields filled in: numbers with fixed decimals, right-aligned
  * and padded on the left with spaces (JSON allows whitespace before a value). The arithmetic
  * repeats the numpy version operation by operation (nearbyint is numpy's rint: half to even), so
@@ -15,7 +16,7 @@
 #include <stdint.h>
 #include <string.h>
 
-/* One record; '_' marks a field. Must equal positions._TEMPLATE. */
+/* One record; '_' marks a field. Must equal positions_json._TEMPLATE. */
 static const char TEMPLATE[] =
     "{\"latitude\":___________,\"longitude\":___________,\"heading\":_______,"
     "\"timestamp\":\"____________________\",\"estimated\":true},";
@@ -27,7 +28,7 @@ enum { AT_LAT = 12, AT_LON = 36, AT_HEADING = 58, AT_TIME = 79 };
 static char PAIRS[200];
 
 /* Write `value` as fixed-point text from `p`: a sign slot, `int_digits` integer digits with the
- * leading zeros blanked, the point and `decimals` digits (positions._write_fixed); `scale` is
+ * leading zeros blanked, the point and `decimals` digits (positions_json._write_fixed); `scale` is
  * 10^decimals and `decimals` is even. Magnitudes beyond the field are clamped to `top` =
  * 10^(int_digits + decimals) - 1, which fits uint32. The caller has rejected NaN. */
 static inline void write_fixed(char *p, double value, int int_digits, int decimals,
@@ -59,7 +60,7 @@ static inline void write_digits(char *p, int64_t value, int width) {
 }
 
 /* `YYYY-MM-DD` of day number `days` (since 1970-01-01) by Hinnant's civil_from_days, the same
- * era arithmetic as positions._civil_dates. Returns -1 when the year is outside 0000-9999. */
+ * era arithmetic as positions_json._civil_dates. Returns -1 when the year is outside 0000-9999. */
 static int civil_date(int64_t days, char *out) {
     int64_t z = days + 719468;
     int64_t era = (z >= 0 ? z : z - 146096) / 146097;

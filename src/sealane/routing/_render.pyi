@@ -1,6 +1,6 @@
 """Type stub of the compiled JSON renderer (``_render.c``).
 
-Its numpy twin is ``positions._positions_json_numpy``.
+Its numpy twin is ``positions_json._positions_json_numpy``.
 """
 
 import numpy as np

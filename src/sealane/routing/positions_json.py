@@ -1,0 +1,215 @@
+"""The API's positions array written straight to JSON bytes, every record the same width.
+
+The compiled renderer (``_render.c``) writes it when it was built, else its numpy twin
+:func:`_positions_json_numpy`, which documents the format and is the oracle the tests compare the
+renderer with.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Protocol
+
+import numpy as np
+import numpy.typing as npt
+
+from .geodesy import FloatArray
+
+if TYPE_CHECKING:
+    from .positions import Positions
+
+TimeArray = npt.NDArray[np.datetime64]
+SecondsArray = npt.NDArray[np.int64]
+
+
+#: One record of the API's position array, with the widths of its fields (``_`` marks a field).
+_TEMPLATE = (
+    b'{"latitude":___________,"longitude":___________,"heading":_______,'
+    b'"timestamp":"____________________","estimated":true},'
+)
+_LAT, _LON, _HEADING, _TIME = (
+    _TEMPLATE.index(key) + len(key)
+    for key in (b'"latitude":', b'"longitude":', b'"heading":', b'"timestamp":"')
+)
+
+
+class Renderer(Protocol):
+    """Signature shared by the compiled renderer and :func:`_positions_json_numpy`."""
+
+    def __call__(
+        self,
+        lats: FloatArray,
+        lons: FloatArray,
+        headings: FloatArray,
+        seconds: SecondsArray,
+        head: bytes,
+        tail: bytes,
+        /,
+    ) -> bytes: ...
+
+
+def positions_json(positions: Positions, *, head: bytes = b"", tail: bytes = b"") -> bytes:
+    """Serialise positions as the API's JSON array, written between ``head`` and ``tail``.
+
+    Every record has the same width: numbers are written with fixed decimals (latitude and
+    longitude to 1e-6 degrees, about 0.1 m; heading to 0.01 degree) and padded on the left with
+    spaces, which JSON allows before a value; timestamps are whole UTC seconds
+    (:meth:`Positions.seconds`). ``head`` and
+    ``tail`` splice the array into an enclosing document without another copy of it. Raises
+    ``ValueError`` for a NaN coordinate or heading, or a year outside 0000-9999.
+    """
+    seconds = positions.seconds().astype(np.int64)
+    columns = (positions.lats, positions.lons, positions.headings_deg)
+    lats, lons, headings = (np.ascontiguousarray(c, dtype=np.float64) for c in columns)
+    return _render_json(lats, lons, headings, seconds, head, tail)
+
+
+def _positions_json_numpy(
+    lats: FloatArray,
+    lons: FloatArray,
+    headings: FloatArray,
+    seconds: SecondsArray,
+    head: bytes,
+    tail: bytes,
+    /,
+) -> bytes:
+    """``head + [records] + tail`` column-wise in numpy: the twin of the compiled renderer.
+
+    Latitudes, longitudes and headings are in degrees, ``seconds`` are Unix seconds (UTC). The
+    records are rows of one byte matrix that is a view into the output buffer, filled from a
+    template and then one digit column at a time.
+    """
+    n = lats.size
+    if not lons.size == headings.size == seconds.size == n:
+        raise ValueError("columns differ in length")
+    if n == 0:
+        return head + b"[]" + tail
+    width, start = len(_TEMPLATE), len(head) + 1
+    end = start + n * width  # the last record's "," becomes "]"
+    buffer = np.empty(end + len(tail), dtype=np.uint8)
+    buffer[: start - 1] = np.frombuffer(head, dtype=np.uint8)
+    buffer[start - 1] = ord("[")
+    out = buffer[start:end].reshape(n, width)
+    out[:] = np.frombuffer(_TEMPLATE, dtype=np.uint8)
+    lons = np.round(lons, 6)
+    lons[lons >= 180.0] -= 360.0  # keep [-180, 180) after rounding
+    with np.errstate(invalid="ignore"):  # an infinite heading becomes NaN, rejected below
+        headings = np.round(headings, 2) % 360.0
+    for column, problem in (
+        (lats, "latitude is NaN"),
+        (lons, "longitude is NaN"),
+        (headings, "heading is NaN or infinite"),
+    ):
+        if np.isnan(column).any():
+            raise ValueError(f"row {np.flatnonzero(np.isnan(column))[0]}: {problem}")
+    _write_fixed(out, _LAT, lats, 3, 6)
+    _write_fixed(out, _LON, lons, 3, 6)
+    _write_fixed(out, _HEADING, headings, 3, 2)
+    _write_time(out, _TIME, seconds)
+    buffer[end - 1] = ord("]")
+    buffer[end:] = np.frombuffer(tail, dtype=np.uint8)
+    return buffer.tobytes()
+
+
+def _write_fixed(
+    out: npt.NDArray[np.uint8], at: int, values: FloatArray, int_digits: int, decimals: int
+) -> None:
+    """Write ``values`` as right-aligned fixed-point text into columns ``at`` onwards.
+
+    The field is ``1 + int_digits + 1 + decimals`` wide: a sign slot, the integer digits (leading
+    zeros blanked), the point and the decimals. ``int_digits + decimals`` must be at most 9.
+    """
+    top = float(10 ** (int_digits + decimals) - 1)
+    scaled = np.minimum(np.rint(np.abs(values) * 10**decimals), top).astype(np.uint32)
+    point = at + 1 + int_digits
+    ten = np.uint32(10)
+    rest = scaled
+    for column in range(point + decimals, point, -1):
+        rest, digit = np.divmod(rest, ten)
+        out[:, column] = digit + ord("0")
+    out[:, point] = ord(".")
+    whole = rest  # the integer part
+    for column in range(point - 1, at, -1):
+        rest, digit = np.divmod(rest, ten)
+        out[:, column] = digit + ord("0")
+    out[:, at] = ord(" ")
+    shown = np.ones(values.size, dtype=np.int8)  # digits in the integer part
+    for k in range(1, int_digits):
+        shown += whole >= 10**k
+    for k in range(1, int_digits):  # blank the leading zeros
+        out[shown <= k, point - 1 - k] = ord(" ")
+    negative = np.flatnonzero((values < 0) & (scaled > 0))
+    out[negative, point - 1 - shown[negative]] = ord("-")
+
+
+def _write_time(out: npt.NDArray[np.uint8], at: int, seconds: SecondsArray) -> None:
+    """Write Unix ``seconds`` as ``YYYY-MM-DDTHH:MM:SSZ`` into the 20 columns from ``at``.
+
+    Dates are worked out once per distinct day (a voyage spans a few dozen) by the
+    proleptic-Gregorian era arithmetic of Hinnant's ``civil_from_days`` and spread to the rows.
+    """
+    days, second_of_day = np.divmod(seconds, 86_400)
+    unique_days, row_day = np.unique(days, return_inverse=True)
+    out[:, at : at + 10] = _civil_dates(unique_days)[row_day]
+    rest = second_of_day.astype(np.uint32)
+    ten = np.uint32(10)
+    for column, base in ((at + 18, 60), (at + 15, 60), (at + 12, 24)):  # seconds, minutes, hours
+        rest, value = np.divmod(rest, np.uint32(base))
+        tens, ones = np.divmod(value, ten)
+        out[:, column] = ones + ord("0")
+        out[:, column - 1] = tens + ord("0")
+    for offset, char in ((10, "T"), (13, ":"), (16, ":"), (19, "Z")):
+        out[:, at + offset] = ord(char)
+
+
+def _civil_dates(days: npt.NDArray[np.int64]) -> npt.NDArray[np.uint8]:
+    """``YYYY-MM-DD`` of each day number (days since 1970-01-01), as rows of 10 bytes.
+
+    Raises ``ValueError`` for a year outside 0000-9999, which four digits cannot show.
+    """
+    z = days + 719_468
+    era = z // 146_097
+    doe = z - era * 146_097
+    yoe = (doe - doe // 1460 + doe // 36_524 - doe // 146_096) // 365
+    doy = doe - (365 * yoe + yoe // 4 - yoe // 100)
+    mp = (5 * doy + 2) // 153
+    day = doy - (153 * mp + 2) // 5 + 1
+    month = np.where(mp < 10, mp + 3, mp - 9)
+    year = yoe + era * 400 + (month <= 2)
+    if year.size and (year.min() < 0 or year.max() > 9999):
+        raise ValueError("timestamp's year is outside 0000-9999")
+    text = np.empty((days.size, 10), dtype=np.uint8)
+    for offset, value, width in ((0, year, 4), (5, month, 2), (8, day, 2)):
+        for d in range(width):
+            text[:, offset + width - 1 - d] = ord("0") + (value // 10**d) % 10
+    text[:, 4] = text[:, 7] = ord("-")
+    return text
+
+
+def _fixed(values: FloatArray, int_digits: int, decimals: int) -> npt.NDArray[np.uint8]:
+    """``values`` as fixed-point text rows (what :func:`_write_fixed` writes), for tests.
+
+    >>> bytes(_fixed(np.array([-4.25]), 3, 2)[0])
+    b'  -4.25'
+    """
+    out = np.zeros((values.size, 2 + int_digits + decimals), dtype=np.uint8)
+    _write_fixed(out, 0, values, int_digits, decimals)
+    return out
+
+
+def _iso_seconds(times: TimeArray) -> npt.NDArray[np.uint8]:
+    """``times`` as ``YYYY-MM-DDTHH:MM:SSZ`` rows (what :func:`_write_time` writes), for tests."""
+    out = np.zeros((times.size, 20), dtype=np.uint8)
+    _write_time(out, 0, times.astype("datetime64[s]").astype(np.int64))
+    return out
+
+
+def _compiled() -> Renderer:
+    try:
+        from sealane.routing import _render
+    except ImportError:  # pragma: no cover - exercised only where no compiler was available
+        return _positions_json_numpy
+    renderer: Renderer = _render.render
+    return renderer
+
+
+_render_json: Renderer = _compiled()
