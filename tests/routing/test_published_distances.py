@@ -88,9 +88,8 @@ def test_route__published_distances_median() -> None:
 
 
 @pytest.mark.xfail(
-    reason="target not met yet: 47 of the 51 pairs (92 %) within 5 % (target 95 %); off are "
-    "Antwerp-Rotterdam and Dalian-Incheon (short: shallow water the network cannot see), "
-    "Hong Kong-Manila (long: Hong Kong's join leaves by the east entrance only) and "
+    reason="target not met yet: 48 of the 51 pairs (94 %) within 5 % (target 95 %); off are "
+    "Antwerp-Rotterdam and Dalian-Incheon (short: shallow water the network cannot see) and "
     "Rotterdam-Le Havre (-5.0 %, straight through the Dover Strait, not along its traffic lanes)",
     strict=True,
 )

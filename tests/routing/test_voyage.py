@@ -209,7 +209,10 @@ def test_future_positions__eta_length_and_distance(
     assert positions.speed_kn == speed_kn
     assert positions.step_s == step_s
     leg_nm = leg(start.previous, start.destination).distance_nm
-    assert positions.distance_remaining_nm <= leg_nm + start.offset_m / METRES_PER_NM + 1e-6
+    # The leg's tail is measured anew from the start's projection: its segment lengths may sum
+    # to the leg's own by a few parts in 1e10 more (a 4 mm excess seen on a 10,497 nm leg).
+    bound = (leg_nm + start.offset_m / METRES_PER_NM) * (1 + 1e-9) + 1e-6
+    assert positions.distance_remaining_nm <= bound
     assert positions.distance_remaining_nm >= 0.0
 
 
@@ -254,10 +257,11 @@ GOLDEN_VOYAGES: list[tuple[Any, ...]] = [
         "NLRTM",
         "ISREY",
         14.0,
-        291,
+        301,
         0.01,
         (),
-        "regression value, to Reykjavik (328 before the network's shortcuts)",
+        "regression value, to Reykjavik: joins the Rotterdam leg's shortcut west of the Pentland "
+        "Firth (291 before the busiest-port training, 328 before the network's shortcuts)",
     ),
 ]
 

@@ -176,9 +176,9 @@ def itinerary(
     >>> trip = itinerary(["CNSHA", "SGSIN", "NLRTM"], speed_kn=18,
     ...                  departed_at=datetime(2026, 3, 1, tzinfo=UTC))
     >>> [call.label for call in trip.calls], round(trip.distance_nm)
-    (['POL', 'TS1', 'POD'], 10503)
+    (['POL', 'TS1', 'POD'], 10500)
     >>> trip.calls[1].arrival_at.isoformat(timespec="minutes")
-    '2026-03-06T01:03+00:00'
+    '2026-03-06T00:51+00:00'
     """
     ports = _ports(port_calls)
     speeds = _per_leg_speeds(speed_kn, len(ports) - 1)
