@@ -151,7 +151,11 @@ def assert_track_invariants(positions: Positions, speed_kn: float, step_s: float
     assert np.max(off) <= 0.01
     azimuth, distance = gaps(positions)
     assert np.all(distance <= step * (1 + 1e-6))  # straight lines cut the corners
-    assert np.all(angle_diff_deg(positions.headings_deg[:-1], azimuth % 360.0) <= 0.01)
+    # A bearing between points less than a metre apart is rounding noise (a start 4e-12 degrees
+    # from its destination port gave one 0.013 degrees off).
+    apart = distance > 1.0
+    headings = positions.headings_deg[:-1][apart]
+    assert np.all(angle_diff_deg(headings, azimuth[apart] % 360.0) <= 0.01)
 
 
 # --- invariants (Hypothesis) ---------------------------------------------------------------------
