@@ -9,7 +9,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 import pytest
-from hypothesis import assume, given, settings
+from hypothesis import assume, example, given, settings
 from hypothesis import strategies as st
 from pyproj import Geod
 
@@ -194,6 +194,11 @@ def test_future_positions__first_is_start_last_is_port(
 
 @PROPERTY_SETTINGS
 @given(start=lane_starts(), speed_kn=SPEEDS, step_s=STEPS)
+@example(  # 0.4 um from the destination port: two positions, a bearing of rounding noise
+    start=Start("SGSIN", "LKCMB", 79.83541699999637, 6.931250000000002, 0.0),
+    speed_kn=5.0,
+    step_s=30,
+)
 def test_future_positions__spacing_headings_and_ranges(
     start: Start, speed_kn: float, step_s: int
 ) -> None:
