@@ -14,43 +14,12 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-typedef struct {
-    double key;
-    int32_t node;
-} Item;
+#include "_heap.h"
 
 typedef struct {
-    Item *items;
+    HeapItem *items;
     Py_ssize_t size, cap;
 } Heap;
-
-static void push(Heap *h, double key, int32_t node) {
-    Py_ssize_t i = h->size++;
-    while (i > 0) {
-        Py_ssize_t parent = (i - 1) / 2;
-        if (h->items[parent].key <= key) break;
-        h->items[i] = h->items[parent];
-        i = parent;
-    }
-    h->items[i].key = key;
-    h->items[i].node = node;
-}
-
-static Item pop(Heap *h) {
-    Item top = h->items[0];
-    Item last = h->items[--h->size];
-    Py_ssize_t i = 0;
-    for (;;) {
-        Py_ssize_t child = 2 * i + 1;
-        if (child >= h->size) break;
-        if (child + 1 < h->size && h->items[child + 1].key < h->items[child].key) child++;
-        if (last.key <= h->items[child].key) break;
-        h->items[i] = h->items[child];
-        i = child;
-    }
-    if (h->size > 0) h->items[i] = last;
-    return top;
-}
 
 /* Scratch kept between calls: per side, distance, parent node, and generation stamps. */
 static double *s_dist[2];
@@ -78,7 +47,7 @@ static int ensure(Py_ssize_t n, Py_ssize_t heap_cap) {
         }
         if (heap_cap > s_heap[side].cap) {
             free(s_heap[side].items);
-            s_heap[side].items = malloc(sizeof(Item) * heap_cap);
+            s_heap[side].items = malloc(sizeof(HeapItem) * heap_cap);
             s_heap[side].cap = s_heap[side].items ? heap_cap : 0;
             if (!s_heap[side].items) return -1;
         }
@@ -188,7 +157,7 @@ static PyObject *climb(PyObject *self, PyObject *args) {
                 s_reached[side][v] = gen;
                 dist[v] = costs[side][i];
                 s_parent[side][v] = -1;
-                push(&s_heap[side], dist[v], v);
+                heap_push(s_heap[side].items, &s_heap[side].size, dist[v], v);
             }
         }
     }
@@ -199,7 +168,7 @@ static PyObject *climb(PyObject *self, PyObject *args) {
         double top1 = s_heap[1].size ? s_heap[1].items[0].key : INFINITY;
         int side = top0 <= top1 ? 0 : 1;
         if ((side ? top1 : top0) >= best) break;
-        Item item = pop(&s_heap[side]);
+        HeapItem item = heap_pop(s_heap[side].items, &s_heap[side].size);
         int32_t x = item.node;
         double *dist = s_dist[side];
         if (s_settled[side][x] == gen || item.key > dist[x]) continue;
@@ -225,7 +194,7 @@ static PyObject *climb(PyObject *self, PyObject *args) {
                 s_reached[side][y] = gen;
                 dist[y] = candidate;
                 s_parent[side][y] = x;
-                push(&s_heap[side], candidate, y);
+                heap_push(s_heap[side].items, &s_heap[side].size, candidate, y);
             }
         }
     }
