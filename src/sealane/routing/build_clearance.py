@@ -37,14 +37,6 @@ class Clearance:
     coast: Coastline
     corridors: CorridorIndex
     _coarse: dict[tuple[int, int], bool] = field(default_factory=dict)
-    _boxes: FloatArray = field(init=False)
-
-    def __post_init__(self) -> None:
-        boxes = [
-            (*(c.line.min(axis=0) - 0.1), *(c.line.max(axis=0) + 0.1))
-            for c in self.corridors.corridors
-        ]
-        self._boxes = np.array(boxes, dtype=np.float64).reshape(-1, 4)
 
     def coarse(self, a: int, b: int) -> bool:
         """Raster water along the great circle (beyond the end slack) and no point in a corridor,
@@ -58,20 +50,9 @@ class Clearance:
             )
             inner = (along > END_SLACK_M) & (along < length - END_SLACK_M)
             hit = not bool(self.coast.maybe_land(lon[inner], lat[inner]).any())
-            hit = hit and not self._in_corridor(lon, lat)
+            hit = hit and not bool(self.corridors.contains(lon, lat).any())
             self._coarse[key] = hit
         return hit
-
-    def _in_corridor(self, lon: FloatArray, lat: FloatArray) -> bool:
-        """Whether any of the points lies in a corridor (boxes first: most legs are far away)."""
-        lo_x, lo_y, hi_x, hi_y = self._boxes.T
-        boxed = (
-            (lon[:, None] >= lo_x)
-            & (lon[:, None] <= hi_x)
-            & (lat[:, None] >= lo_y)
-            & (lat[:, None] <= hi_y)
-        ).any(axis=1)
-        return bool(boxed.any()) and bool(self.corridors.contains(lon[boxed], lat[boxed]).any())
 
     def exact(self, pairs: list[tuple[int, int]]) -> np.ndarray:
         """Per pair: off the shoreline polygons every ``CHECK_SPACING_M`` along the geodesic, off
