@@ -19,13 +19,13 @@ import sealane
 from _util import fmt, fmt_ms, machine_lines, render_table, timed_s
 from sealane.routing.graph import default_graph
 
-TOP100 = Path(__file__).resolve().parents[1] / "tests" / "routing" / "data"
+TOP100 = Path(__file__).resolve().parents[1] / "tests/routing/data/top100_container_ports.csv"
 BANDS_NM = ((0, 500), (500, 2_000), (2_000, 6_000), (6_000, 12_000), (12_000, 40_000))
 
 
 def busiest_pairs(step: int) -> list[tuple[str, str]]:
     """Every ``step``-th unordered pair of the 100 busiest container ports."""
-    with (TOP100 / "top100_container_ports.csv").open(encoding="utf-8") as handle:
+    with TOP100.open(encoding="utf-8") as handle:
         codes = [row["locode"] for row in csv.DictReader(handle)]
     pairs = [(a, b) for i, a in enumerate(codes) for b in codes[i + 1 :]]
     return pairs[::step]
@@ -35,7 +35,10 @@ def timed_both(pair: tuple[str, str], repeat: int) -> tuple[float, float, float,
     """Median ms through the hierarchy and by A*, and the two distances (nm)."""
     graph = default_graph()
     hierarchy = graph.hierarchy
-    route = lambda: sealane.route(*pair)  # noqa: E731 - a timed thunk
+
+    def route() -> sealane.Route:
+        return sealane.route(*pair)
+
     climbed = route().distance_nm
     graph.hierarchy = None
     searched = route().distance_nm
