@@ -1,10 +1,10 @@
 """A contraction hierarchy over the core graph, for routes under the default passages.
 
-Nodes are contracted one by one, least important first (edge difference plus contracted
-neighbours, updated lazily); contracting a node adds a shortcut between two of its neighbours
-when no other path (a bounded witness search) is as short. The search then only climbs: from
-both ends it relaxes edges towards more important nodes, and the two climbs meet. Each shortcut
-keeps the node it bypasses, so a path unpacks into core nodes. Build-time only.
+Nodes are contracted one by one, least important first (edge and hop difference, contracted
+neighbours and level, updated lazily); contracting a node adds a shortcut between two of its
+neighbours when no other path (a bounded witness search) is as short. The search then only
+climbs: from both ends it relaxes edges towards more important nodes, and the two climbs meet.
+Each shortcut keeps the node it bypasses, so a path unpacks into core nodes. Build-time only.
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ import numpy as np
 import numpy.typing as npt
 
 from .geodesy import FloatArray
+from .passages import ARCTIC, SMALL_CRAFT
 
 IntArray = npt.NDArray[np.int32]
 
@@ -26,7 +27,7 @@ WITNESS_SETTLED = 500
 EDGE_WEIGHT = 2
 HOP_WEIGHT = 1
 #: Passages the hierarchy assumes closed: those the engine closes by default.
-DEFAULT_CLOSED = ("northwest", "northeast", "corinth")
+DEFAULT_CLOSED = tuple(sorted(p.value for p in (*SMALL_CRAFT, *ARCTIC)))
 
 
 @dataclass(frozen=True)
@@ -48,7 +49,7 @@ def contract(count: int, tails: IntArray, heads: IntArray, weights: FloatArray) 
     for a, b, w in zip(tails.tolist(), heads.tolist(), weights.tolist(), strict=True):
         if a != b and w < state.adj[a].get(b, np.inf):
             state.adj[a][b] = state.adj[b][a] = w
-    heap = [(state.priority(v), v) for v in range(count)]
+    heap = [(state.priority(v)[0], v) for v in range(count)]
     heapq.heapify(heap)
     rank = np.full(count, -1, dtype=np.int32)
     upward: list[list[tuple[int, float, int]]] = [[] for _ in range(count)]
@@ -57,14 +58,14 @@ def contract(count: int, tails: IntArray, heads: IntArray, weights: FloatArray) 
         _, v = heapq.heappop(heap)
         if rank[v] >= 0:
             continue
-        now = state.priority(v)
+        now, added = state.priority(v)
         if heap and now > heap[0][0]:
             heapq.heappush(heap, (now, v))  # lazy update: v got worse, try the next one first
             continue
         upward[v] = [
             (w, length, state.middle.get(_key(v, w), -1)) for w, length in state.adj[v].items()
         ]
-        state.remove(v)
+        state.remove(v, added)
         rank[v] = order
         order += 1
     return _packed(rank, upward)
@@ -81,19 +82,21 @@ class _Contraction:
         self.gone_around = np.zeros(count, dtype=np.int64)
         self.level = np.zeros(count, dtype=np.int64)
 
-    def priority(self, v: int) -> int:
+    def priority(self, v: int) -> tuple[int, list[tuple[int, int, float]]]:
         """Contract first the nodes that add fewest edges (and fewest core edges behind them),
-        with fewest neighbours gone and lowest in the hierarchy: spread evenly over the graph."""
+        with fewest neighbours gone and lowest in the hierarchy: spread evenly over the graph.
+        Returns the priority and the shortcuts contracting ``v`` now would add."""
         added = _shortcuts(self.adj, v)
         edges = len(added) - len(self.adj[v])
         hops = sum(self._hops(a, v) + self._hops(v, b) for a, b, _ in added) - sum(
             self._hops(v, w) for w in self.adj[v]
         )
-        return EDGE_WEIGHT * edges + HOP_WEIGHT * hops + int(self.gone_around[v] + self.level[v])
+        rest = int(self.gone_around[v] + self.level[v])
+        return EDGE_WEIGHT * edges + HOP_WEIGHT * hops + rest, added
 
-    def remove(self, v: int) -> None:
-        """Contract ``v``: add the shortcuts it needs, then drop it from the graph."""
-        for a, b, length in _shortcuts(self.adj, v):
+    def remove(self, v: int, added: list[tuple[int, int, float]]) -> None:
+        """Contract ``v``: add the shortcuts it needs (``priority`` found them), then drop it."""
+        for a, b, length in added:
             self.adj[a][b] = self.adj[b][a] = length
             self.middle[_key(a, b)] = v
             self.hops[_key(a, b)] = self._hops(a, v) + self._hops(v, b)

@@ -11,7 +11,7 @@ a shortcut carries the passage bits of the run it replaces. Build-time only.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from itertools import pairwise
 from typing import Any
@@ -34,7 +34,7 @@ MIN_GAIN_M = 50.0
 NEAREST_PORTS = 6
 HUB_PORTS = 40
 #: Ports searched for partners in each compass direction, and the least distance of a partner in
-#: each of the two ranges (a neighbour along the coast, a port across a sea), metres.
+#: each range (a neighbour along the coast, a port across a sea, one across an ocean), metres.
 REGION_PORTS = 256
 FAR_ENOUGH_M = (150_000.0, 800_000.0, 2_500_000.0)
 #: Partners taken in each compass direction and range.
@@ -77,7 +77,8 @@ class Training:
     busiest: list[tuple[float, float]]
 
 
-def _keys(points: list[tuple[float, float]]) -> list[tuple[float, float]]:
+def _keys(points: Iterable[tuple[float, float]]) -> list[tuple[float, float]]:
+    """Positions rounded as ``ports.csv`` writes them, to find a port's node by position."""
     return [(round(x, 6), round(y, 6)) for x, y in points]
 
 
@@ -221,7 +222,7 @@ def _training(
     """Port nodes, and for each the nodes of its nearest ports and of the hub ports."""
     from scipy.spatial import cKDTree
 
-    index = {(round(x, 6), round(y, 6)): k for k, (x, y) in enumerate(zip(lon, lat, strict=True))}
+    index = {key: k for k, key in enumerate(_keys(zip(lon.tolist(), lat.tolist(), strict=True)))}
     nodes = sorted({index[key] for key in _keys(ports.joined) if key in index})
     node_arr = np.array(nodes, dtype=np.int64)
     xyz = unit_vectors(lon[nodes], lat[nodes])
