@@ -10,12 +10,13 @@ import numpy as np
 import pytest
 
 import sealane
+from sealane.routing import build_shortcuts
 from sealane.routing.build_canals import straighten_corridors
 from sealane.routing.build_clearance import Clearance, dense_samples, great_circle
 from sealane.routing.build_coast import coastline
 from sealane.routing.build_corridors import Corridor, CorridorIndex, read_geojson
 from sealane.routing.build_network import Network
-from sealane.routing.build_shortcuts import PER_SECTOR, _each_way, pull
+from sealane.routing.build_shortcuts import PER_SECTOR, Training, _each_way, _training, pull
 from sealane.routing.datafiles import data_dir
 from sealane.routing.geodesy import GEOD, densify, drawn_parts, segment_lengths_m, unit_vectors
 from sealane.routing.graph import default_graph
@@ -237,3 +238,19 @@ def test_clearance__a_leg_out_of_a_corridor_is_refused_by_both_tests() -> None:
     assert not clear.coarse(0, 2)
     assert clear.coarse(1, 2)
     assert clear.exact([(0, 2), (1, 2)]).tolist() == [False, True]
+
+
+def test_training__every_port_is_routed_to_the_busiest_ports(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(build_shortcuts, "HUB_PORTS", 1)  # no spread hub but the first port
+    # 300 ports on a grid 0.3 degrees apart (a port's regional partners are its neighbours);
+    # the busiest is one in the middle.
+    points = [(x * 0.3, y * 0.3) for x in range(20) for y in range(15)]
+    busiest = points[10 * 15 + 7]
+    lon, lat = (np.array(c) for c in zip(*points, strict=True))
+    middle = points.index(busiest)
+    plain = _training(lon, lat, Training(joined=points, busiest=[]))[1]
+    assert not all(middle in plain[node] for node in range(len(points)) if node != middle)
+    nodes, targets = _training(lon, lat, Training(joined=points, busiest=[busiest]))
+    assert all(middle in targets[node] for node in nodes if node != middle)
