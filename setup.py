@@ -45,6 +45,13 @@ setup(
         Extension(
             "sealane.routing._geodesic",
             sources=["src/sealane/routing/_geodesic.c"],
+            depends=["src/sealane/routing/_vincenty.h"],
+            extra_compile_args=["-O2"],
+        ),
+        Extension(
+            "sealane.routing._network",
+            sources=["src/sealane/routing/_network.c"],
+            depends=["src/sealane/routing/_vincenty.h"],
             extra_compile_args=["-O2"],
         ),
     ],

@@ -210,103 +210,11 @@ done:
 }
 
 
-/* The nodes and edges of a path over core nodes, unfolded through the chains between them: for
- * each step (t, h) of the path, the open core edge t -> h of least weight (the one the search
- * relaxed) is read from the unfolded chain arrays, forwards when t is its u end. */
-static PyObject *unfold(PyObject *self, PyObject *args) {
-    Py_buffer b_indptr, b_indices, b_weights, b_edge_ids, b_masks, b_core_u, b_chain_ptr;
-    Py_buffer b_heads, b_steps, b_path;
-    unsigned long blocked;
-    PyObject *result = NULL, *nodes = NULL, *edges = NULL;
-    if (!PyArg_ParseTuple(args, "y*y*y*y*y*ky*y*y*y*y*", &b_indptr, &b_indices, &b_weights,
-                          &b_edge_ids, &b_masks, &blocked, &b_core_u, &b_chain_ptr, &b_heads,
-                          &b_steps, &b_path)) {
-        return NULL;
-    }
-    const int32_t *indptr = b_indptr.buf, *indices = b_indices.buf, *edge_ids = b_edge_ids.buf;
-    const double *weights = b_weights.buf;
-    const uint32_t *masks = b_masks.buf;
-    const int32_t *core_u = b_core_u.buf, *chain_ptr = b_chain_ptr.buf;
-    const int32_t *heads = b_heads.buf, *steps = b_steps.buf, *path = b_path.buf;
-    Py_ssize_t n = b_indptr.len / (Py_ssize_t)sizeof(int32_t) - 1;
-    Py_ssize_t m = b_indices.len / (Py_ssize_t)sizeof(int32_t);
-    Py_ssize_t chains = b_core_u.len / (Py_ssize_t)sizeof(int32_t);
-    Py_ssize_t total = b_heads.len / (Py_ssize_t)sizeof(int32_t) / 2;
-    Py_ssize_t length = b_path.len / (Py_ssize_t)sizeof(int32_t);
-    if (n < 1 || b_weights.len != m * (Py_ssize_t)sizeof(double) ||
-        b_edge_ids.len != m * (Py_ssize_t)sizeof(int32_t) ||
-        b_chain_ptr.len != (chains + 1) * (Py_ssize_t)sizeof(int32_t) ||
-        b_steps.len != b_heads.len || chain_ptr[chains] != total) {
-        PyErr_SetString(PyExc_ValueError, "unfold: array sizes do not match the graph");
-        goto done;
-    }
-    int32_t *picked = malloc(sizeof(int32_t) * (length > 1 ? length - 1 : 1));
-    if (!picked) {
-        PyErr_NoMemory();
-        goto done;
-    }
-    Py_ssize_t count = 0;
-    for (Py_ssize_t i = 0; i + 1 < length; i++) {
-        int32_t t = path[i], h = path[i + 1], best = -1;
-        if (t >= 0 && t < n && h >= 0 && h < n) {
-            for (int32_t e = indptr[t]; e < indptr[t + 1]; e++) {
-                if (indices[e] != h || (masks[edge_ids[e]] & blocked)) continue;
-                if (best < 0 || weights[e] < weights[best]) best = e;
-            }
-        }
-        if (best < 0 || edge_ids[best] < 0 || edge_ids[best] >= chains) {
-            free(picked);
-            PyErr_SetString(PyExc_ValueError, "unfold: no open core edge joins two path nodes");
-            goto done;
-        }
-        picked[i] = edge_ids[best];
-        count += chain_ptr[edge_ids[best] + 1] - chain_ptr[edge_ids[best]];
-    }
-    nodes = PyBytes_FromStringAndSize(NULL, count * (Py_ssize_t)sizeof(int32_t));
-    edges = PyBytes_FromStringAndSize(NULL, count * (Py_ssize_t)sizeof(int32_t));
-    if (!nodes || !edges) {
-        free(picked);
-        goto done;
-    }
-    int32_t *out_nodes = (int32_t *)PyBytes_AS_STRING(nodes);
-    int32_t *out_edges = (int32_t *)PyBytes_AS_STRING(edges);
-    Py_ssize_t k = 0;
-    for (Py_ssize_t i = 0; i + 1 < length; i++) {
-        int32_t c = picked[i];
-        Py_ssize_t start = chain_ptr[c], size = chain_ptr[c + 1] - chain_ptr[c];
-        if (core_u[c] != path[i]) start += total; /* walked backwards */
-        for (Py_ssize_t j = 0; j < size; j++) {
-            out_nodes[k] = heads[start + j];
-            out_edges[k++] = steps[start + j];
-        }
-    }
-    free(picked);
-    result = Py_BuildValue("(OO)", nodes, edges);
-
-done:
-    Py_XDECREF(nodes);
-    Py_XDECREF(edges);
-    PyBuffer_Release(&b_indptr);
-    PyBuffer_Release(&b_indices);
-    PyBuffer_Release(&b_weights);
-    PyBuffer_Release(&b_edge_ids);
-    PyBuffer_Release(&b_masks);
-    PyBuffer_Release(&b_core_u);
-    PyBuffer_Release(&b_chain_ptr);
-    PyBuffer_Release(&b_heads);
-    PyBuffer_Release(&b_steps);
-    PyBuffer_Release(&b_path);
-    return result;
-}
-
 static PyMethodDef methods[] = {
     {"astar", astar, METH_VARARGS,
      "astar(indptr, indices, weights, edge_ids, edge_masks, blocked, h_scale, xyz, sources, "
      "source_costs, targets, target_costs, gx, gy, gz, landmarks, goal_landmarks) "
      "-> (cost, path int32 bytes) | None"},
-    {"unfold", unfold, METH_VARARGS,
-     "unfold(indptr, indices, weights, edge_ids, edge_masks, blocked, core_u, chain_ptr, "
-     "chain_heads, chain_steps, core_path) -> (nodes int32 bytes, edges int32 bytes)"},
     {NULL, NULL, 0, NULL},
 };
 

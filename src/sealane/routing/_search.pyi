@@ -23,17 +23,3 @@ def astar(
     goal_landmarks: npt.NDArray[np.float64],
     /,
 ) -> tuple[float, bytes] | None: ...
-def unfold(
-    indptr: npt.NDArray[np.int32],
-    indices: npt.NDArray[np.int32],
-    weights: npt.NDArray[np.float64],
-    edge_ids: npt.NDArray[np.int32],
-    edge_masks: npt.NDArray[np.uint32],
-    blocked: int,
-    core_u: npt.NDArray[np.int32],
-    chain_ptr: npt.NDArray[np.int32],
-    chain_heads: npt.NDArray[np.int32],
-    chain_steps: npt.NDArray[np.int32],
-    core_path: npt.NDArray[np.int32],
-    /,
-) -> tuple[bytes, bytes]: ...

@@ -28,6 +28,7 @@ from .geodesy import (
     unit_vectors,
 )
 from .hierarchy import CoreHierarchy
+from .network import NetworkKernel, network_kernel
 
 IntArray = npt.NDArray[np.int32]
 MEAN_EARTH_RADIUS_M = 6_371_008.8
@@ -104,6 +105,8 @@ class SeaGraph:
         self._shortcut_snap_cached = lru_cache(maxsize=8192)(self._snap_shortcut)
         self._shortcut_ids = np.flatnonzero(~self.edge_snappable).astype(np.int32)
         self._shortcut_normals = np.ascontiguousarray(self._edge_normal[self._shortcut_ids])
+        #: The arrays held for unfolding a search's path and laying a leg's arrays.
+        self.network: NetworkKernel = network_kernel(self)
 
     def _load_core(self, arrays: dict[str, np.ndarray]) -> None:
         """The core graph the search walks, and how each edge sits in its chain."""

@@ -9,18 +9,18 @@ chain may also go straight along it. The path found is unfolded to every node it
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 
 from .errors import NoRouteError
 from .geodesy import LOWER_BOUND_RADIUS_M, FloatArray, unit_vector
 from .graph import IntArray, SeaGraph, Snap
-from .search import astar, unfold
+from .network import as_int32
+from .search import astar
 
 
-@dataclass(frozen=True, slots=True)
-class SeaPath:
+class SeaPath(NamedTuple):
     """Nodes sailed between two snapped points, the network edges between consecutive nodes
     (one fewer), and the length in metres along the network."""
 
@@ -49,10 +49,9 @@ def shortest_path(graph: SeaGraph, origin: Snap, destination: Snap, blocked: int
     if found is None or direct <= found[0]:
         nodes, edges = _along_one_chain(graph, origin, destination)
         return SeaPath(nodes=nodes, edges=edges, network_m=float(direct))
-    cost, path = found
-    core = _int32(path)
-    nodes, edges = _unfold(graph, origin, destination, core, blocked)
-    return SeaPath(nodes=nodes, edges=edges, network_m=float(cost))
+    cost, core_path = found
+    unfolded = graph.network.unfold(core_path, blocked, origin.edge, o_at, destination.edge, d_at)
+    return SeaPath(as_int32(unfolded[0]), as_int32(unfolded[1]), float(cost))
 
 
 def _search(
@@ -108,83 +107,7 @@ def _along_one_chain(graph: SeaGraph, origin: Snap, destination: Snap) -> tuple[
     first, last = graph.edge_position[origin.edge], graph.edge_position[destination.edge]
     if o_at <= d_at:  # nodes after the origin's edge up to the destination's edge
         return nodes[first + 1 : last + 1], edges[first + 1 : last]
-    return nodes[last + 1 : first + 1][::-1], edges[last + 1 : first][::-1]
-
-
-def _unfold(
-    graph: SeaGraph, origin: Snap, destination: Snap, core: IntArray, blocked: int
-) -> tuple[IntArray, IntArray]:
-    """Every node from just past the origin's snapped point to just before the destination's,
-    and the edge between each two of them (slices of the graph's unfolded chains)."""
-    first, first_edges = _to_core_end(graph, origin, int(core[0]))
-    last, last_edges = _from_core_end(graph, destination, int(core[-1]))
-    if core.size == 1:
-        return np.concatenate([first, last]), np.concatenate([first_edges, last_edges])
-    nodes, edges = unfold(
-        graph.indptr,
-        graph.indices,
-        graph.weights,
-        graph.edge_ids,
-        graph.core_passages,
-        blocked,
-        graph.core_u,
-        graph.chain_ptr,
-        graph.chain_heads,
-        graph.chain_steps,
-        core,
+    return (  # reversed, copied: the compiled leg reads contiguous buffers
+        np.ascontiguousarray(nodes[last + 1 : first + 1][::-1]),
+        np.ascontiguousarray(edges[last + 1 : first][::-1]),
     )
-    return (
-        np.concatenate([first, _int32(nodes), last]),
-        np.concatenate([first_edges, _int32(edges), last_edges]),
-    )
-
-
-def _int32(array: bytes | IntArray) -> IntArray:
-    """An int32 array from the compiled kernels' bytes (or the Python twins' arrays)."""
-    return np.frombuffer(array, dtype=np.int32) if isinstance(array, bytes) else array
-
-
-def _to_core_end(graph: SeaGraph, snap: Snap, end: int) -> tuple[IntArray, IntArray]:
-    """Nodes from just past a snapped point to the core node ``end`` of its chain (included),
-    and the edge between each two of them."""
-    chain, k, size, ptr = _chain_of(graph, snap)
-    back = graph.chain_edge.size + ptr  # reversed chain: nodes N[L-1]..N[0], edges E[L-1]..E[0]
-    if _towards_v(graph, snap, chain, end):  # N[k+1]..N[L] and E[k+1]..E[L-1]
-        return graph.chain_heads[ptr + k : ptr + size], graph.chain_steps[ptr + k + 1 : ptr + size]
-    return (  # N[k]..N[0] and E[k-1]..E[0]
-        graph.chain_heads[back + size - 1 - k : back + size],
-        graph.chain_steps[back + size - k : back + size],
-    )
-
-
-def _from_core_end(graph: SeaGraph, snap: Snap, end: int) -> tuple[IntArray, IntArray]:
-    """Nodes from just past the core node ``end`` of a snapped point's chain to just before the
-    point, and the edges from ``end`` to each of them."""
-    chain, k, size, ptr = _chain_of(graph, snap)
-    back = graph.chain_edge.size + ptr
-    if _towards_v(graph, snap, chain, end):  # N[L-1]..N[k+1] and E[L-1]..E[k+1]
-        return graph.chain_heads[back : back + size - 1 - k], graph.chain_steps[
-            back : back + size - 1 - k
-        ]
-    return graph.chain_heads[ptr : ptr + k], graph.chain_steps[ptr : ptr + k]  # N[1]..N[k]
-
-
-def _chain_of(graph: SeaGraph, snap: Snap) -> tuple[int, int, int, int]:
-    """The snapped edge's chain, the edge's index in it, the chain's edge count and start."""
-    chain = int(graph.edge_core[snap.edge])
-    ptr = int(graph.chain_ptr[chain])
-    return chain, int(graph.edge_position[snap.edge]), int(graph.chain_ptr[chain + 1]) - ptr, ptr
-
-
-def _towards_v(graph: SeaGraph, snap: Snap, chain: int, end: int) -> bool:
-    """Whether the core node ``end`` is the chain's v end (for a chain from and to one core
-    node: whether the v way round is the nearer)."""
-    return int(graph.core_v[chain]) == end and (
-        int(graph.core_u[chain]) != end or _nearer_v(graph, snap)
-    )
-
-
-def _nearer_v(graph: SeaGraph, snap: Snap) -> bool:
-    """For a chain that starts and ends at one core node: whether its v end is nearer."""
-    chain = int(graph.edge_core[snap.edge])
-    return bool(graph.along_chain_m(snap) > graph.core_length_m[chain] / 2.0)

@@ -121,67 +121,13 @@ def astar_python(
     return best, np.array(path[::-1], dtype=np.int32)
 
 
-class UnfoldKernel(Protocol):
-    """Signature shared by the compiled unfolding and :func:`unfold_python`."""
-
-    def __call__(
-        self,
-        indptr: IntArray,
-        indices: IntArray,
-        weights: FloatArray,
-        edge_ids: IntArray,
-        edge_masks: npt.NDArray[np.uint32],
-        blocked: int,
-        core_u: IntArray,
-        chain_ptr: IntArray,
-        chain_heads: IntArray,
-        chain_steps: IntArray,
-        core_path: IntArray,
-        /,
-    ) -> tuple[bytes | IntArray, bytes | IntArray]: ...
-
-
-def unfold_python(
-    indptr: IntArray,
-    indices: IntArray,
-    weights: FloatArray,
-    edge_ids: IntArray,
-    edge_masks: npt.NDArray[np.uint32],
-    blocked: int,
-    core_u: IntArray,
-    chain_ptr: IntArray,
-    chain_heads: IntArray,
-    chain_steps: IntArray,
-    core_path: IntArray,
-) -> tuple[IntArray, IntArray]:
-    """Nodes and edges of a core path unfolded through its chains: per step (t, h), the open
-    core edge t -> h of least weight (the one the search relaxed), read forwards from the
-    unfolded chain arrays when t is its u end and from their second, reversed half otherwise."""
-    total = chain_heads.size // 2
-    nodes: list[IntArray] = []
-    edges: list[IntArray] = []
-    for t, h in zip(core_path[:-1].tolist(), core_path[1:].tolist(), strict=True):
-        row = range(int(indptr[t]), int(indptr[t + 1]))
-        open_ = [e for e in row if indices[e] == h and not int(edge_masks[edge_ids[e]]) & blocked]
-        if not open_:
-            raise ValueError("unfold: no open core edge joins two path nodes")
-        chain = int(edge_ids[min(open_, key=lambda e: float(weights[e]))])
-        start, stop = int(chain_ptr[chain]), int(chain_ptr[chain + 1])
-        shift = 0 if int(core_u[chain]) == t else total
-        nodes.append(chain_heads[start + shift : stop + shift])
-        edges.append(chain_steps[start + shift : stop + shift])
-    none = np.zeros(0, dtype=np.int32)
-    return np.concatenate([none, *nodes]), np.concatenate([none, *edges])
-
-
-def _compiled() -> tuple[SearchKernel, UnfoldKernel]:
+def _compiled() -> SearchKernel:
     try:
         from sealane.routing import _search
     except ImportError:  # pragma: no cover - exercised only where no compiler was available
-        return astar_python, unfold_python
+        return astar_python
     kernel: SearchKernel = _search.astar
-    unfolding: UnfoldKernel = _search.unfold
-    return kernel, unfolding
+    return kernel
 
 
-astar, unfold = _compiled()
+astar = _compiled()

@@ -1,0 +1,244 @@
+"""The compiled network (``_network.c``) against its Python twin: paths unfolded between two
+snapped points, legs laid with their empty segments trimmed, and every argument that does not
+fit the graph refused with a ValueError rather than read out of bounds."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+import pytest
+
+from sealane.routing import registry
+from sealane.routing.graph import SeaGraph, Snap, default_graph
+from sealane.routing.network import NetworkPython, as_int32, as_leg, network_arrays
+from sealane.routing.passages import Passage, passage_mask
+from sealane.routing.paths import shortest_path
+
+_network = pytest.importorskip("sealane.routing._network")
+
+
+@pytest.fixture(scope="module")
+def graph() -> SeaGraph:
+    return default_graph()
+
+
+@pytest.fixture(scope="module")
+def twin(graph: SeaGraph) -> NetworkPython:
+    return NetworkPython(*network_arrays(graph))
+
+
+def test_the_graph_holds_the_compiled_network(graph: SeaGraph) -> None:
+    assert isinstance(graph.network, _network.Network)
+
+
+def port_snaps(graph: SeaGraph, count: int, seed: int) -> list[tuple[Snap, Snap]]:
+    ports = registry().ports
+    picked = np.random.default_rng(seed).choice(len(ports), size=(count, 2))
+    return [
+        (graph.snap(ports[a].lon, ports[a].lat), graph.snap(ports[b].lon, ports[b].lat))
+        for a, b in picked.tolist()
+    ]
+
+
+def core_path(graph: SeaGraph, origin: Snap, destination: Snap, blocked: int) -> np.ndarray | None:
+    """The core nodes of the path between two snaps, searched as ``paths`` does (None when no
+    open path joins them)."""
+    from sealane.routing.paths import _search
+
+    o_core, d_core = int(graph.edge_core[origin.edge]), int(graph.edge_core[destination.edge])
+    o_at, d_at = graph.along_chain_m(origin), graph.along_chain_m(destination)
+    found = _search(
+        graph,
+        graph.core_ends[o_core],
+        np.array([o_at, graph.core_length_m[o_core] - o_at]),
+        graph.core_ends[d_core],
+        np.array([d_at, graph.core_length_m[d_core] - d_at]),
+        destination,
+        blocked,
+    )
+    return None if found is None else as_int32(found[1])
+
+
+@pytest.mark.parametrize("closed", [(), (Passage.SUEZ, Passage.PANAMA)])
+def test_unfold__same_as_the_twin_and_a_walk_between_the_snaps(
+    graph: SeaGraph, twin: NetworkPython, closed: tuple[Passage, ...]
+) -> None:
+    blocked = graph.default_closed_mask | passage_mask(closed, graph.passage_names)
+    walked = 0
+    for origin, destination in port_snaps(graph, 40, seed=3):
+        if graph.edge_core[origin.edge] == graph.edge_core[destination.edge]:
+            continue  # one chain: the path may go straight along it, not through the core
+        core = core_path(graph, origin, destination, blocked)
+        if core is None:
+            continue
+        args = (
+            core,
+            blocked,
+            origin.edge,
+            graph.along_chain_m(origin),
+            destination.edge,
+            graph.along_chain_m(destination),
+        )
+        nodes, edges = (as_int32(a) for a in graph.network.unfold(*args))
+        twin_nodes, twin_edges = twin.unfold(*args)
+        np.testing.assert_array_equal(nodes, twin_nodes)
+        np.testing.assert_array_equal(edges, twin_edges)
+        # The walk: from an end of the origin's edge, each edge joining the nodes around it,
+        # to an end of the destination's edge, through every core node of the path in order.
+        assert nodes[0] in graph.edge_ends[origin.edge]
+        assert nodes[-1] in graph.edge_ends[destination.edge]
+        np.testing.assert_array_equal(edges, graph.edge_between(nodes[:-1], nodes[1:]))
+        waiting = graph.core_node[core].tolist()
+        for node in nodes.tolist():
+            if waiting and node == waiting[0]:
+                waiting.pop(0)
+        assert not waiting
+        walked += 1
+    assert walked > 20
+
+
+def test_unfold__the_path_the_route_sails(graph: SeaGraph) -> None:
+    origin, destination = port_snaps(graph, 1, seed=8)[0]
+    path = shortest_path(graph, origin, destination, graph.default_closed_mask)
+    np.testing.assert_array_equal(path.edges, graph.edge_between(path.nodes[:-1], path.nodes[1:]))
+
+
+def loop_free_core_node(graph: SeaGraph) -> int:
+    loops = set(graph.core_u[graph.core_u == graph.core_v].tolist())
+    return next(n for n in graph.core_u.tolist() if n not in loops)
+
+
+@pytest.mark.parametrize(
+    ("path", "edge", "message"),
+    [
+        ("empty", 0, "an empty path"),
+        ("one", -1, "an edge outside"),
+        ("one", 10**9, "an edge outside"),
+        ("twice", 0, "no open core edge"),  # a node to itself, no loop there
+        ("outside", 0, "no open core edge"),
+    ],
+)
+def test_unfold__arguments_that_do_not_fit__value_error(
+    graph: SeaGraph, twin: NetworkPython, path: str, edge: int, message: str
+) -> None:
+    node = loop_free_core_node(graph)
+    core = {
+        "empty": [],
+        "one": [node],
+        "twice": [node, node],
+        "outside": [node, graph.core_count + 5],
+    }[path]
+    for kernel in (graph.network.unfold, twin.unfold):
+        with pytest.raises(ValueError, match=message):
+            kernel(np.array(core, dtype=np.int32), 0, edge, 0.0, 0, 0.0)
+
+
+def test_leg__same_as_the_twin_with_ends_on_nodes_or_off_them(
+    graph: SeaGraph, twin: NetworkPython
+) -> None:
+    rng = np.random.default_rng(3)
+    for _ in range(300):
+        count = int(rng.integers(1, 6))
+        nodes = rng.choice(graph.node_count, count, replace=False).astype(np.int32)
+        edges = rng.choice(graph.edge_count, count - 1).astype(np.int32)
+        first, last = graph.node_lonlat[nodes[0]].tolist(), graph.node_lonlat[nodes[-1]].tolist()
+        snap_a = first if rng.random() < 0.5 else [first[0] + 0.01, first[1]]
+        snap_b = last if rng.random() < 0.5 else [last[0], last[1] - 0.01]
+        start = snap_a if rng.random() < 0.5 else [snap_a[0] - 0.2, snap_a[1]]
+        end = snap_b if rng.random() < 0.5 else [snap_b[0], snap_b[1] + 0.2]
+        a_edge, b_edge = rng.integers(0, graph.edge_count, 2).tolist()
+        args = (nodes, edges, *start, *snap_a, a_edge, *snap_b, b_edge, *end)
+        compiled, python = as_leg(graph.network.leg(*args)), as_leg(twin.leg(*args))
+        for mine, theirs in zip(compiled, python, strict=True):
+            assert mine.dtype == theirs.dtype and mine.shape == theirs.shape
+            assert np.array_equal(mine, theirs)
+
+
+def test_leg__no_length_at_all_keeps_its_two_ends(graph: SeaGraph, twin: NetworkPython) -> None:
+    node = graph.node_lonlat[7].tolist()
+    args = (np.array([7], dtype=np.int32), np.zeros(0, dtype=np.int32))
+    args += (*node, *node, 0, *node, 0, *node)
+    for kernel in (graph.network.leg, twin.leg):
+        coords, lengths, masks = as_leg(kernel(*args))
+        assert coords.tolist() == [node, node]
+        assert lengths.tolist() == [0.0] and masks.tolist() == [0]
+
+
+def test_leg__a_partial_leg_vincenty_cannot_measure__left_to_pyproj(graph: SeaGraph) -> None:
+    # The start is nearly antipodal to its snap (Vincenty's iteration does not converge): the
+    # compiled leg answers None, and sail_trimmed lays the leg the twin's way, with pyproj.
+    lon, lat = graph.node_lonlat[7].tolist()
+    args = (np.array([7], dtype=np.int32), np.zeros(0, dtype=np.int32))
+    args += (179.7, 0.3, 0.0, 0.0, 0, lon, lat, 0, lon, lat)
+    assert graph.network.leg(*args) is None
+
+
+@pytest.mark.parametrize(
+    ("nodes", "edges", "a_edge", "message"),
+    [
+        ([], [], 0, "no node"),
+        ([0, 1], [], 0, "no node"),  # one edge too few
+        ([0, 1], [0, 1], 0, "no node"),  # one too many
+        ([0, 1], [0], -1, "no node"),  # a snapped edge outside the graph
+        ([-1, 1], [0], 0, "outside the graph"),
+        ([0, 1], [10**8], 0, "outside the graph"),
+    ],
+)
+def test_leg__arguments_that_do_not_fit__value_error(
+    graph: SeaGraph,
+    twin: NetworkPython,
+    nodes: list[int],
+    edges: list[int],
+    a_edge: int,
+    message: str,
+) -> None:
+    kernels: list[Callable[..., Any]] = [graph.network.leg, twin.leg]
+    for kernel in kernels:
+        with pytest.raises(ValueError, match=message):
+            kernel(
+                np.array(nodes, dtype=np.int32),
+                np.array(edges, dtype=np.int32),
+                *(0.0, 0.0, 0.0, 0.0, a_edge, 1.0, 1.0, 0, 1.0, 1.0),
+            )
+
+
+def corrupted(graph: SeaGraph, which: int, value: np.ndarray) -> list[np.ndarray]:
+    arrays = [np.array(a) for a in network_arrays(graph)]
+    arrays[which] = value
+    return arrays
+
+
+@pytest.mark.parametrize(
+    ("which", "make", "message"),
+    [
+        (1, lambda a: a.astype(np.float32), "wrong type"),
+        (3, lambda a: a.astype(np.int64), "wrong type"),
+        (2, lambda a: a[:-1], "different lengths"),
+        (3, lambda a: np.where(a == a[0], 10**8, a).astype(np.int32), "outside its array"),
+        (4, lambda a: a + 10**6, "outside its chain"),
+        (14, lambda a: -a - 1, "outside its array"),
+        (13, lambda a: np.concatenate([[1], a[1:]]).astype(np.int32), "span"),
+    ],
+)
+def test_network__arrays_that_do_not_agree__value_error(
+    graph: SeaGraph, which: int, make: Callable[[np.ndarray], np.ndarray], message: str
+) -> None:
+    arrays = corrupted(graph, which, make(np.array(network_arrays(graph)[which])))
+    with pytest.raises(ValueError, match=message):
+        _network.Network(*arrays)
+
+
+def test_network__wrong_argument_count__type_error(graph: SeaGraph) -> None:
+    with pytest.raises(TypeError, match="16 arrays"):
+        _network.Network(*network_arrays(graph)[:-1])
+
+
+def test_network__made_without_its_arrays__refuses_calls(graph: SeaGraph) -> None:
+    bare = _network.Network.__new__(_network.Network)
+    with pytest.raises(RuntimeError, match="without its arrays"):
+        bare.unfold(np.zeros(1, dtype=np.int32), 0, 0, 0.0, 0, 0.0)
+    held = _network.Network(*network_arrays(graph))
+    with pytest.raises(TypeError, match="made once"):
+        held.__init__(*network_arrays(graph))
