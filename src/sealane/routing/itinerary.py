@@ -11,19 +11,18 @@ Where the vessel of a leg is at sea, :meth:`Itinerary.at_sea` splits that leg at
 
 from __future__ import annotations
 
-import math
-import numbers
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 from itertools import pairwise
 from typing import TYPE_CHECKING, Any
 
-from .errors import InvalidSpeedError, InvalidTimeError, RoutingError
+from .itinerary_inputs import InvalidItineraryError as InvalidItineraryError
+from .itinerary_inputs import as_utc, dwell_hours, ports_called, speeds_per_leg
 from .passages import SMALL_CRAFT, Passage, closed_passages
-from .ports import Port, get_port
+from .ports import Port
 from .routes import Route, route
-from .voyage import OFF_PATH_NM, service_speed
+from .voyage import OFF_PATH_NM
 
 if TYPE_CHECKING:
     import geopandas
@@ -34,14 +33,6 @@ if TYPE_CHECKING:
 #: Hours a container stays at a transshipment port between two legs when none is given: about
 #: one day, a container vessel's usual stay at berth for cargo operations.
 DEFAULT_DWELL_H = 24.0
-
-
-class InvalidItineraryError(RoutingError):
-    """Port calls that make no itinerary: fewer than two, a port called twice in a row, or
-    per-leg / per-call values whose count does not match."""
-
-    code = "invalid_itinerary"
-    title = "Invalid itinerary"
 
 
 @dataclass(frozen=True, slots=True)
@@ -173,6 +164,7 @@ def itinerary(
     ``dwell_h`` one stay or one per transshipment port; ``departed_at`` (naive means UTC) times
     every call. ``avoid`` and ``allow_arctic`` apply to every leg as in :func:`~.routes.route`.
 
+    >>> from datetime import UTC
     >>> trip = itinerary(["CNSHA", "SGSIN", "NLRTM"], speed_kn=18,
     ...                  departed_at=datetime(2026, 3, 1, tzinfo=UTC))
     >>> [call.label for call in trip.calls], round(trip.distance_nm)
@@ -180,9 +172,9 @@ def itinerary(
     >>> trip.calls[1].arrival_at.isoformat(timespec="minutes")
     '2026-03-06T00:51+00:00'
     """
-    ports = _ports(port_calls)
-    speeds = _per_leg_speeds(speed_kn, len(ports) - 1)
-    stays = _dwells(dwell_h, len(ports))
+    ports = ports_called(port_calls)
+    speeds = speeds_per_leg(speed_kn, len(ports) - 1)
+    stays = dwell_hours(dwell_h, len(ports))
     # The passages asked to be avoided; each leg's route adds the default-closed ones itself.
     asked = closed_passages(avoid, allow_arctic=True, allow=SMALL_CRAFT)
     closed = tuple(sorted(p.value for p in asked))
@@ -201,7 +193,7 @@ def itinerary(
     calls = tuple(
         PortCall(i + 1, port, _label(i, len(ports)), None, None) for i, port in enumerate(ports)
     )
-    calls, legs = scheduled(calls, legs, stays, 0, departure_at=_utc(departed_at, "departed_at"))
+    calls, legs = scheduled(calls, legs, stays, 0, departure_at=as_utc(departed_at, "departed_at"))
     return Itinerary(calls, legs, stays, closed, allow_arctic)
 
 
@@ -237,55 +229,6 @@ def scheduled(
     return tuple(new_calls), tuple(new_legs)
 
 
-def _ports(port_calls: Sequence[str | Port]) -> list[Port]:
-    """The ports called at; at least two, never the same one twice in a row."""
-    if isinstance(port_calls, str) or not isinstance(port_calls, Sequence):
-        raise InvalidItineraryError(f"port_calls must be a sequence of ports, got {port_calls!r}")
-    if len(port_calls) < 2:
-        raise InvalidItineraryError(
-            f"an itinerary needs at least 2 port calls, got {len(port_calls)}"
-        )
-    ports = []
-    for i, call in enumerate(port_calls):
-        if isinstance(call, Port):
-            ports.append(call)
-        elif isinstance(call, str):
-            ports.append(get_port(call))
-        else:
-            raise InvalidItineraryError(f"port_calls[{i}] must be a LOCODE, port id or Port")
-    for i, (a, b) in enumerate(pairwise(ports)):
-        if a.locode == b.locode:
-            raise InvalidItineraryError(f"port_calls[{i}] and [{i + 1}] are both {a.locode}")
-    return ports
-
-
-def _per_leg_speeds(speed_kn: float | Sequence[float | None] | None, legs: int) -> list[float]:
-    """One speed per leg in knots (:func:`plan_speed` of each)."""
-    values = list(speed_kn) if isinstance(speed_kn, Sequence) else [speed_kn] * legs
-    if len(values) != legs:
-        raise InvalidItineraryError(f"speed_kn has {len(values)} values for {legs} legs")
-    return [plan_speed(value) for value in values]
-
-
-def plan_speed(speed_kn: float | None) -> float:
-    """The speed to plan with, in knots: as :func:`~.voyage.service_speed` (None or below 1 kn
-    is the service speed), but a negative speed is an error rather than a missing one."""
-    if speed_kn is not None and _is_number(speed_kn) and speed_kn < 0:
-        raise InvalidSpeedError(f"speed must not be negative, got {speed_kn!r} kn")
-    return service_speed(speed_kn)
-
-
-def _dwells(dwell_h: float | Sequence[float], calls: int) -> tuple[float, ...]:
-    """Hours at each call: 0 at the POL and POD, the given stay(s) at the others."""
-    values = list(dwell_h) if isinstance(dwell_h, Sequence) else [dwell_h] * (calls - 2)
-    if len(values) != calls - 2:
-        raise InvalidItineraryError(f"dwell_h has {len(values)} values for {calls - 2} stays")
-    for value in values:
-        if not (_is_number(value) and math.isfinite(value) and value >= 0):
-            raise InvalidItineraryError(f"dwell_h must be hours >= 0, got {value!r}")
-    return (0.0, *(float(v) for v in values), 0.0)
-
-
 def _hours(hours: float) -> timedelta:
     """``hours`` as a timedelta rounded to the millisecond (the resolution of the positions)."""
     return timedelta(milliseconds=round(hours * 3_600_000))
@@ -296,16 +239,3 @@ def _label(index: int, calls: int) -> str:
     if index == 0:
         return "POL"
     return "POD" if index == calls - 1 else f"TS{index}"
-
-
-def _is_number(value: object) -> bool:
-    return isinstance(value, numbers.Real) and not isinstance(value, bool)
-
-
-def _utc(moment: datetime | None, what: str) -> datetime | None:
-    """``moment`` in UTC (naive taken as UTC); None stays None."""
-    if moment is None:
-        return None
-    if not isinstance(moment, datetime):
-        raise InvalidTimeError(f"{what} must be a datetime, got {moment!r}")
-    return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)

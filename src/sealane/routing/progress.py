@@ -13,8 +13,9 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
-from .itinerary import InvalidItineraryError, Itinerary, Leg, PortCall, plan_speed, scheduled
-from .itinerary import _utc as utc
+from .itinerary import InvalidItineraryError, Itinerary, Leg, PortCall, scheduled
+from .itinerary_inputs import as_utc as utc
+from .itinerary_inputs import plan_speed
 from .locations import LocationLike, resolve_location
 from .mapfeatures import progress_features
 from .positions import Positions
