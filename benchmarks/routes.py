@@ -130,6 +130,8 @@ RESTRICTED: tuple[Case, ...] = (
     Case("USHOU", "CNSHA", "US Gulf-Asia", None, ("panama",)),
     Case("HKHKG", "LKCMB", "intra-Asia", None, ("malacca",)),
     Case("CNSHA", "AEJEA", "Asia-Gulf", None, ("malacca",)),
+    Case("CNSHA", "NLRTM", "Asia-Europe", None, ("babalmandab",)),
+    Case("NLRTM", "GRPIR", "Europe-Med", None, ("gibraltar",)),
 )
 
 

@@ -1,10 +1,12 @@
-"""The contraction hierarchy against A* on the same graph, in one process.
+"""sealane's searches against each other on the same graph, in one process.
 
 Run ``.venv/bin/python benchmarks/search.py`` (``--pairs N`` to time every N-th pair of the 100
-busiest container ports, ``--repeat R`` timed calls per pair). Every route is timed both ways,
-interleaved, under the default passages: through the hierarchy, and by A* with the hierarchy
-switched off (what any other restriction set uses). It prints the medians by route length and
-checks that both searches find the same distance; it asserts nothing about timings.
+busiest container ports, ``--repeat R`` timed calls per pair and way, ``--avoid NAME`` to close
+a passage besides the default ones). Every route is timed every way, interleaved: through the
+default passages' own hierarchy (when no passage is avoided), through the masked hierarchy (what
+any other restriction set uses) and by A* with both hierarchies switched off (a graph file
+without them). It prints the medians by route length and checks that every way finds the same
+distance; it asserts nothing about timings.
 """
 
 from __future__ import annotations
@@ -12,15 +14,18 @@ from __future__ import annotations
 import argparse
 import csv
 import statistics
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import sealane
 from _util import fmt, fmt_ms, machine_lines, render_table, timed_s
-from sealane.routing.graph import default_graph
+from sealane.routing.graph import SeaGraph, default_graph
+from sealane.routing.hierarchy import CoreHierarchy
 
 TOP100 = Path(__file__).resolve().parents[1] / "tests/routing/data/top100_container_ports.csv"
 BANDS_NM = ((0, 500), (500, 2_000), (2_000, 6_000), (6_000, 12_000), (12_000, 40_000))
+#: A timed pair: median ms per way, and the distance (nm) each way found.
+Timed = tuple[dict[str, float], dict[str, float]]
 
 
 def busiest_pairs(step: int) -> list[tuple[str, str]]:
@@ -31,76 +36,91 @@ def busiest_pairs(step: int) -> list[tuple[str, str]]:
     return pairs[::step]
 
 
-def timed_both(pair: tuple[str, str], repeat: int) -> tuple[float, float, float, float]:
-    """Median ms through the hierarchy and by A*, and the two distances (nm)."""
+def ways(graph: SeaGraph, avoided: bool) -> dict[str, tuple[CoreHierarchy | None, ...]]:
+    """The searches to compare, as the (hierarchy, masked hierarchy) a graph keeps for each."""
+    both = (graph.hierarchy, graph.masked_hierarchy)
+    found = {"masked": (None, both[1]), "A*": (None, None)}
+    return found if avoided else {"hierarchy": both, **found}
+
+
+def timed_ways(pair: tuple[str, str], avoid: tuple[str, ...], repeat: int) -> Timed:
+    """Median ms and distance (nm) of the route through each way, timed interleaved."""
     graph = default_graph()
-    hierarchy = graph.hierarchy
+    kept = (graph.hierarchy, graph.masked_hierarchy)
+    chosen = ways(graph, bool(avoid))
 
     def route() -> sealane.Route:
-        return sealane.route(*pair)
+        return sealane.route(*pair, avoid=avoid)
 
-    climbed = route().distance_nm
-    graph.hierarchy = None
-    searched = route().distance_nm
-    graph.hierarchy = hierarchy
-    with_h, without = [], []
+    def switched(way: str, call: Callable[[], float]) -> float:
+        graph.hierarchy, graph.masked_hierarchy = chosen[way]
+        try:
+            return call()
+        finally:
+            graph.hierarchy, graph.masked_hierarchy = kept
+
+    distances = {way: switched(way, lambda: route().distance_nm) for way in chosen}
+    samples: dict[str, list[float]] = {way: [] for way in chosen}
     for _ in range(repeat):
-        with_h.append(timed_s(route))
-        graph.hierarchy = None
-        without.append(timed_s(route))
-        graph.hierarchy = hierarchy
-    return (
-        statistics.median(with_h) * 1e3,
-        statistics.median(without) * 1e3,
-        climbed,
-        searched,
-    )
+        for way in chosen:
+            samples[way].append(switched(way, lambda: timed_s(route)))
+    return {way: statistics.median(s) * 1e3 for way, s in samples.items()}, distances
 
 
-def band_rows(results: Sequence[tuple[float, float, float, float]]) -> list[list[str]]:
-    """One row per length band: pairs, median ms each way, median of per-pair speed-ups."""
+def band_rows(results: Sequence[Timed], names: Sequence[str]) -> list[list[str]]:
+    """One row per length band: pairs, median ms each way, median of per-pair ratios to the
+    first way."""
     rows = []
+    first = names[0]
     for low, high in (*BANDS_NM, (0, 40_000)):
-        inside = [r for r in results if low <= r[2] < high]
+        inside = [r for r in results if low <= r[1][first] < high]
         if not inside:
             continue
         label = "all" if (low, high) == (0, 40_000) else f"{low:,}-{high:,} nm"
-        rows.append(
-            [
-                label,
-                str(len(inside)),
-                fmt_ms(statistics.median(r[0] for r in inside)),
-                fmt_ms(statistics.median(r[1] for r in inside)),
-                fmt(statistics.median(r[1] / r[0] for r in inside), 2, "x"),
-                fmt(sum(r[1] < r[0] for r in inside) / len(inside) * 100, 0, "%"),
-            ]
-        )
+        row = [label, str(len(inside))]
+        row += [fmt_ms(statistics.median(r[0][way] for r in inside)) for way in names]
+        row += [
+            fmt(statistics.median(r[0][way] / r[0][first] for r in inside), 2, "x")
+            for way in names[1:]
+        ]
+        rows.append(row)
     return rows
 
 
 def main() -> None:
-    """Time the pairs both ways and print the table."""
+    """Time the pairs every way and print the table."""
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--pairs", type=int, default=5, help="time every N-th pair")
     parser.add_argument("--repeat", type=int, default=15, help="timed calls per pair and way")
+    parser.add_argument("--avoid", action="append", default=[], help="a passage to close too")
     args = parser.parse_args()
-    if default_graph().hierarchy is None:
-        raise SystemExit("the shipped marnet.npz has no hierarchy: rebuild it (make data)")
+    graph = default_graph()
+    if graph.hierarchy is None or graph.masked_hierarchy is None:
+        raise SystemExit("the shipped marnet.npz has no hierarchies: rebuild it (make data)")
+    avoid = tuple(args.avoid)
     pairs = busiest_pairs(args.pairs)
     for pair in pairs[:50]:
         sealane.route(*pair)  # warm the snapping caches the way a serving process is warm
-    results = [timed_both(pair, args.repeat) for pair in pairs]
-    differ = [p for p, r in zip(pairs, results, strict=True) if abs(r[2] - r[3]) > 1e-6]
+    results: list[Timed] = []
+    for pair in pairs:
+        try:
+            results.append(timed_ways(pair, avoid, args.repeat))
+        except sealane.NoRouteError:
+            continue  # the avoided passage was the only way
+    names = list(ways(graph, bool(avoid)))
+    differ = [r for r in results if max(r[1].values()) - min(r[1].values()) > 1e-6]
     print("\n".join(machine_lines(["numpy"])), end="\n\n")
+    closed = "default passages" + "".join(f" + {name}" for name in avoid)
     print(
         render_table(
-            f"Warm route, default passages: hierarchy vs A* ({len(pairs)} pairs of the 100 "
-            f"busiest container ports, median of {args.repeat} calls each)",
-            ["route length", "pairs", "hierarchy ms", "A* ms", "A*/hierarchy", "A* faster"],
-            band_rows(results),
+            f"Warm route, {closed}: {' vs '.join(names)} ({len(results)} pairs of the 100 "
+            f"busiest container ports, median of {args.repeat} calls each way)",
+            ["route length", "pairs", *(f"{n} ms" for n in names)]
+            + [f"{n}/{names[0]}" for n in names[1:]],
+            band_rows(results, names),
         )
     )
-    print(f"pairs whose distances differ between the two searches: {len(differ)} {differ[:5]}")
+    print(f"pairs whose distances differ between the searches: {len(differ)}")
 
 
 if __name__ == "__main__":

@@ -1,4 +1,5 @@
-"""The contraction hierarchy: its build, the compiled query and its twin, against Dijkstra."""
+"""The contraction hierarchies (the default passages' own and the masked one for any closed
+passages): their build, the compiled query and its twin, against Dijkstra."""
 
 from __future__ import annotations
 
@@ -12,9 +13,10 @@ from scipy.sparse.csgraph import dijkstra
 
 import sealane
 from sealane.routing.build_hierarchy import contract
+from sealane.routing.build_masked import contract_masked
 from sealane.routing.graph import SeaGraph, default_graph
 from sealane.routing.hierarchy import CoreHierarchy, climb_python
-from sealane.routing.passages import ARCTIC, SMALL_CRAFT, passage_mask
+from sealane.routing.passages import ARCTIC, SMALL_CRAFT, Passage, passage_mask
 
 _hierarchy = pytest.importorskip("sealane.routing._hierarchy")
 KERNELS = [_hierarchy.climb, climb_python]
@@ -71,9 +73,29 @@ def distances_from(
     return table[np.arange(len(pairs)), pairs[:, 1]]
 
 
-def hierarchy_of(count: int, tails: np.ndarray, heads: np.ndarray, weights: np.ndarray) -> tuple:
-    built = contract(count, tails, heads, weights)
-    return built.up_ptr, built.up_head, built.up_weight, built.up_middle
+def hierarchy_of(
+    count: int,
+    tails: np.ndarray,
+    heads: np.ndarray,
+    weights: np.ndarray,
+    masks: np.ndarray | None = None,
+    blocked: int = 0,
+) -> tuple:
+    """The kernel's leading arguments: the hierarchy's arrays and the closed passages (the
+    masked hierarchy when the edges have passage bits)."""
+    if masks is None:
+        built = contract(count, tails, heads, weights)
+    else:
+        built = contract_masked(count, tails, heads, weights, masks)
+    return (
+        built.up_ptr,
+        built.up_head,
+        built.up_weight,
+        built.up_middle,
+        built.up_children,
+        built.up_mask,
+        blocked,
+    )
 
 
 def one(node: int) -> np.ndarray:
@@ -153,6 +175,81 @@ def test_climb__bad_arguments_are_value_errors() -> None:
         _hierarchy.climb(*arrays, one(7), ZERO, one(0), ZERO)
     with pytest.raises(ValueError, match="sizes"):
         _hierarchy.climb(*arrays, one(0), np.zeros(2), one(1), ZERO)
+    short_mask = (*arrays[:5], np.zeros(0, dtype=np.uint32), 0)
+    with pytest.raises(ValueError, match="sizes"):
+        _hierarchy.climb(*short_mask, one(0), ZERO, one(1), ZERO)
+    short_children = (*arrays[:4], np.zeros((1, 2), dtype=np.int32), *arrays[5:])
+    with pytest.raises(ValueError, match="sizes"):
+        _hierarchy.climb(*short_children, one(0), ZERO, one(1), ZERO)
+
+
+def test_climb__children_that_loop_are_a_value_error_not_a_hang() -> None:
+    tails, heads = np.array([0, 1], np.int32), np.array([1, 2], np.int32)
+    ptr, head, weight, _, _, mask, blocked = hierarchy_of(3, tails, heads, np.ones(2))
+    middle = np.ones_like(head)  # every edge a shortcut made of itself twice
+    looped = np.repeat(np.arange(head.size, dtype=np.int32), 2).reshape(-1, 2)
+    with pytest.raises(ValueError, match="not a hierarchy edge"):
+        _hierarchy.climb(
+            ptr, head, weight, middle, looped, mask, blocked, one(0), ZERO, one(2), ZERO
+        )
+
+
+def masked_graph(seed: int, count: int = 60) -> tuple[np.ndarray, ...]:
+    """A random graph whose edges lie in one of three passages (bits 0-2) one time in six, with
+    parallel twins of different passages between some pairs (gates joined twice)."""
+    tails, heads, weights = random_graph(seed, count)
+    rng = np.random.default_rng(seed + 100)
+    masks = np.where(rng.random(tails.size) < 1 / 6, 1 << rng.integers(0, 3, tails.size), 0)
+    twins = np.flatnonzero(masks)[:4]
+    tails = np.concatenate([tails, tails[twins]])
+    heads = np.concatenate([heads, heads[twins]])
+    weights = np.concatenate([weights, weights[twins] * 1.2])
+    masks = np.concatenate([masks, (masks[twins] << 1) % 7]).astype(np.uint32)
+    return tails, heads, weights, masks
+
+
+@pytest.mark.parametrize("kernel", KERNELS, ids=["compiled", "python"])
+@pytest.mark.parametrize("seed", range(3))
+@pytest.mark.parametrize("blocked", [0, 1, 2, 5, 7])
+def test_masked_climb__every_pair_costs_what_dijkstra_finds_with_those_passages_closed(
+    kernel, seed: int, blocked: int
+) -> None:
+    count = 60
+    tails, heads, weights, masks = masked_graph(seed, count)
+    arrays = hierarchy_of(count, tails, heads, weights, masks, blocked)
+    open_ = (masks & blocked) == 0
+    expected = distances(count, tails[open_], heads[open_], weights[open_])
+    edge_weight = lightest_edges(tails[open_], heads[open_], weights[open_])
+    for s in range(0, count, 3):
+        for t in range(count):
+            found = kernel(*arrays, one(s), ZERO, one(t), ZERO)
+            if not np.isfinite(expected[s, t]):
+                assert found is None
+                continue
+            assert found is not None
+            cost, raw = found
+            path = np.frombuffer(raw, dtype=np.int32) if isinstance(raw, bytes) else raw
+            assert cost == pytest.approx(expected[s, t], rel=1e-12, abs=1e-9)
+            assert path[0] == s and path[-1] == t
+            steps = [edge_weight[(min(a, b), max(a, b))] for a, b in pairwise(path.tolist())]
+            assert sum(steps) == pytest.approx(cost, rel=1e-12, abs=1e-9)
+
+
+def test_masked_contract__shortcuts_add_up_their_two_edges_and_climb_in_rank() -> None:
+    tails, heads, weights, masks = masked_graph(1)
+    built = contract_masked(60, tails, heads, weights, masks)
+    owners = np.repeat(np.arange(60), np.diff(built.up_ptr))
+    assert (built.rank[built.up_head] > built.rank[owners]).all()
+    shortcuts = np.flatnonzero(built.up_middle >= 0)
+    assert shortcuts.size and (built.up_mask > 0).any()
+    for e in shortcuts.tolist():
+        first, second = built.up_children[e].tolist()
+        # both edges leave the bypassed node, towards the shortcut's two ends
+        assert owners[first] == owners[second] == built.up_middle[e]
+        assert {built.up_head[first], built.up_head[second]} == {owners[e], built.up_head[e]}
+        assert built.up_weight[e] == built.up_weight[first] + built.up_weight[second]
+        assert built.up_mask[e] == built.up_mask[first] | built.up_mask[second]
+    assert (built.up_children[built.up_middle < 0] == -1).all()
 
 
 # --- the shipped hierarchy ------------------------------------------------------------------------
@@ -183,7 +280,7 @@ def test_shipped_hierarchy__costs_equal_dijkstra_on_core_pairs(graph: SeaGraph) 
     pairs = rng.integers(0, graph.core_count, (40, 2))
     expected = distances_from(graph.core_count, tails, heads, graph.core_length_m[open_], pairs)
     for (s, t), cost in zip(pairs.tolist(), expected.tolist(), strict=True):
-        found = hierarchy.shortest(one(s), ZERO, one(t), ZERO)
+        found = hierarchy.shortest(one(s), ZERO, one(t), ZERO, default_mask(graph))
         assert (found is None) == (not np.isfinite(cost))
         if found is not None:
             assert found[0] == pytest.approx(cost, rel=1e-9)
@@ -197,15 +294,65 @@ def test_route__hierarchy_and_astar_agree(
     graph: SeaGraph, monkeypatch: pytest.MonkeyPatch, origin: str, destination: str
 ) -> None:
     climbed = sealane.route(origin, destination)
-    monkeypatch.setattr(graph, "hierarchy", None)  # the same search by A*
+    monkeypatch.setattr(graph, "hierarchy", None)  # the masked hierarchy's search
+    masked = sealane.route(origin, destination)
+    monkeypatch.setattr(graph, "masked_hierarchy", None)  # A*'s
     searched = sealane.route(origin, destination)
-    assert searched.distance_m == pytest.approx(climbed.distance_m, rel=1e-9)
-    assert len(searched.coordinates) == len(climbed.coordinates)
+    for other in (masked, searched):
+        assert other.distance_m == pytest.approx(climbed.distance_m, rel=1e-9)
+        assert len(other.coordinates) == len(climbed.coordinates)
 
 
-def test_route__other_restrictions_still_searched_by_astar(graph: SeaGraph) -> None:
-    hierarchy = graph.hierarchy
-    assert hierarchy is not None
-    around = sealane.route("CNSHA", "NLRTM", avoid=["suez"])
-    assert "suez" not in around.passages
-    assert around.distance_nm > sealane.route("CNSHA", "NLRTM").distance_nm
+def test_shipped_hierarchies__which_serves_which_closed_passages(graph: SeaGraph) -> None:
+    default, masked = graph.hierarchy, graph.masked_hierarchy
+    assert default is not None and masked is not None
+    suez = default_mask(graph) | passage_mask([Passage.SUEZ], graph.passage_names)
+    assert default.serves(default_mask(graph)) and not default.serves(suez)
+    assert not default.serves(0)
+    assert masked.serves(suez) and masked.serves(0) and masked.serves(default_mask(graph))
+    assert not default.up_mask.any() and masked.up_mask.any()
+
+
+def test_shipped_masked_hierarchy__costs_equal_dijkstra_with_passages_closed(
+    graph: SeaGraph,
+) -> None:
+    hierarchy = graph.masked_hierarchy
+    assert hierarchy is not None and hierarchy.closed is None
+    rng = np.random.default_rng(12)
+    for names in [(), ("suez",), ("malacca", "sunda"), ("gibraltar", "dover"), ("panama",)]:
+        blocked = passage_mask(map(Passage, names), graph.passage_names) | default_mask(graph)
+        open_ = (graph.core_passages & np.uint32(blocked)) == 0
+        tails, heads = graph.core_u[open_], graph.core_v[open_]
+        pairs = rng.integers(0, graph.core_count, (15, 2))
+        expected = distances_from(graph.core_count, tails, heads, graph.core_length_m[open_], pairs)
+        for (s, t), cost in zip(pairs.tolist(), expected.tolist(), strict=True):
+            found = hierarchy.shortest(one(s), ZERO, one(t), ZERO, blocked)
+            assert (found is None) == (not np.isfinite(cost))
+            if found is not None:
+                assert found[0] == pytest.approx(cost, rel=1e-9)
+
+
+RESTRICTED = [
+    ("CNSHA", "NLRTM", {"avoid": ["suez"]}),
+    ("HKHKG", "LKCMB", {"avoid": ["malacca"]}),
+    ("NLRTM", "GRPIR", {"avoid": ["gibraltar"]}),
+    ("ITBRI", "TRIST", {"allow": ["corinth"]}),
+    ("JPYOK", "NLRTM", {"allow_arctic": True}),
+]
+
+
+@pytest.mark.parametrize(("origin", "destination", "options"), RESTRICTED)
+def test_route__other_restrictions__the_masked_hierarchy_and_astar_agree(
+    graph: SeaGraph,
+    monkeypatch: pytest.MonkeyPatch,
+    origin: str,
+    destination: str,
+    options: dict[str, Any],
+) -> None:
+    masked = sealane.route(origin, destination, **options)
+    monkeypatch.setattr(graph, "masked_hierarchy", None)
+    searched = sealane.route(origin, destination, **options)
+    assert searched.distance_m == pytest.approx(masked.distance_m, rel=1e-9)
+    assert searched.passages == masked.passages
+    closed = set(options.get("avoid", []))
+    assert not closed & set(masked.passages)

@@ -232,8 +232,9 @@ def test_astar__cost_equals_dijkstra(graph: SeaGraph, mask_name: str) -> None:
             assert found[0] == pytest.approx(reference, rel=COST_REL_TOL)
 
 
-def test_astar__landmarks_do_not_change_cost(graph: SeaGraph) -> None:
-    blocked = graph.default_closed_mask | mask_of(graph, Passage.SUEZ)
+@pytest.mark.parametrize("closed", [Passage.SUEZ, Passage.MALACCA, Passage.BABALMANDAB])
+def test_astar__landmarks_do_not_change_cost(graph: SeaGraph, closed: Passage) -> None:
+    blocked = graph.default_closed_mask | mask_of(graph, closed)
     for origin, destination in random_snaps(graph, 10, seed=11):
         with_alt = _search.astar(*snap_args(graph, origin, destination, blocked))
         without = _search.astar(*snap_args(graph, origin, destination, blocked, landmarks=False))
@@ -243,6 +244,24 @@ def test_astar__landmarks_do_not_change_cost(graph: SeaGraph) -> None:
         assert with_alt is not None and without is not None and python is not None
         assert with_alt[0] == pytest.approx(without[0], rel=COST_REL_TOL)
         assert python[0] == pytest.approx(without[0], rel=COST_REL_TOL)
+
+
+@pytest.mark.parametrize("closed", [Passage.SUEZ, Passage.PANAMA])
+def test_landmarks__a_closed_canal_has_its_own_table_whose_bounds_hold(
+    graph: SeaGraph, closed: Passage
+) -> None:
+    blocked = graph.default_closed_mask | mask_of(graph, closed, Passage.CORINTH)
+    table, default = graph.landmarks_for(blocked), graph.landmarks_for(graph.default_closed_mask)
+    assert table is not default
+    rng = np.random.default_rng(5)
+    tighter = 0
+    for source, target in rng.choice(graph.core_count, size=(6, 2)).tolist():
+        exact = dijkstra(node_args(graph, source, target, blocked, landmarks=False))
+        bound = np.nanmax(np.abs(table[source] - table[target]), initial=0.0)
+        if exact is not None:
+            assert bound <= exact * (1 + 1e-9)
+        tighter += bound > np.nanmax(np.abs(default[source] - default[target]), initial=0.0)
+    assert tighter
 
 
 def test_astar__blocked_edges_never_used(graph: SeaGraph) -> None:

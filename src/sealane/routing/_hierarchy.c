@@ -3,10 +3,14 @@
  *
  * The Python twin is sealane.routing.hierarchy.climb_python; both take the same arguments and
  * must return the same cost (the tests compare them). The hierarchy is undirected: up_ptr /
- * up_head / up_weight list, per node, its edges to more important nodes, and up_middle the node a
- * shortcut bypasses (-1 for a core edge). Both searches settle nodes in order of distance, skip
- * (stall) a node that one of its more important neighbours reaches more cheaply, and stop when
- * neither can improve the best meeting. The path is unpacked into core nodes.
+ * up_head / up_weight list, per node, its edges to more important nodes, up_middle the node a
+ * shortcut bypasses (-1 for a core edge), up_children the two edges it stands for and up_mask
+ * its passage bits; an edge whose mask meets `blocked` is skipped (only the masked hierarchy has
+ * masks, and there several edges in different passages may join one pair, so each side
+ * remembers the edge that reached a node and a shortcut unpacks by its children).
+ * Both searches settle nodes in order of distance, skip (stall) a node that one of its more
+ * important neighbours reaches more cheaply, and stop when neither can improve the best meeting.
+ * The path is unpacked into core nodes.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -23,7 +27,7 @@ typedef struct {
 
 /* Scratch kept between calls: per side, distance, parent node, and generation stamps. */
 static double *s_dist[2];
-static int32_t *s_parent[2];
+static int32_t *s_parent[2], *s_via[2];
 static uint32_t *s_reached[2], *s_settled[2];
 static Heap s_heap[2];
 static Py_ssize_t s_nodes = 0;
@@ -34,13 +38,16 @@ static int ensure(Py_ssize_t n, Py_ssize_t heap_cap) {
         if (n > s_nodes) {
             free(s_dist[side]);
             free(s_parent[side]);
+            free(s_via[side]);
             free(s_reached[side]);
             free(s_settled[side]);
             s_dist[side] = malloc(sizeof(double) * n);
             s_parent[side] = malloc(sizeof(int32_t) * n);
+            s_via[side] = malloc(sizeof(int32_t) * n);
             s_reached[side] = calloc(n, sizeof(uint32_t));
             s_settled[side] = calloc(n, sizeof(uint32_t));
-            if (!s_dist[side] || !s_parent[side] || !s_reached[side] || !s_settled[side]) {
+            if (!s_dist[side] || !s_parent[side] || !s_via[side] || !s_reached[side] ||
+                !s_settled[side]) {
                 s_nodes = 0;
                 return -1;
             }
@@ -65,15 +72,6 @@ static int ensure(Py_ssize_t n, Py_ssize_t heap_cap) {
     return 0;
 }
 
-/* The hierarchy edge joining a and b (listed at the less important end), or -1. */
-static int32_t edge_of(const int32_t *up_ptr, const int32_t *up_head, int32_t a, int32_t b) {
-    for (int32_t e = up_ptr[a]; e < up_ptr[a + 1]; e++)
-        if (up_head[e] == b) return e;
-    for (int32_t e = up_ptr[b]; e < up_ptr[b + 1]; e++)
-        if (up_head[e] == a) return e;
-    return -1;
-}
-
 typedef struct {
     int32_t *nodes;
     Py_ssize_t size, cap;
@@ -91,37 +89,52 @@ static int append(Path *p, int32_t node) {
     return 0;
 }
 
-/* Append the core nodes after `a` along the hierarchy edge a - b, shortcuts opened. */
-static int unpack(const int32_t *up_ptr, const int32_t *up_head, const int32_t *up_middle,
-                  int32_t a, int32_t b, Path *out, Path *stack) {
+/* Append the core nodes after `a` along hierarchy edge `edge` (joining a and b), each shortcut
+ * opened into the two edges it stands for, the one touching the nearer end first. At most
+ * `limit` edges are opened: malformed children cannot loop for ever. */
+static int unpack(const int32_t *up_head, const int32_t *up_middle, const int32_t *up_children,
+                  Py_ssize_t m, int32_t a, int32_t b, int32_t edge, Path *out, Path *stack,
+                  Py_ssize_t limit) {
     stack->size = 0;
-    if (append(stack, a) < 0 || append(stack, b) < 0) return -1;
-    while (stack->size > 0) {
+    if (append(stack, a) < 0 || append(stack, b) < 0 || append(stack, edge) < 0) return -1;
+    for (Py_ssize_t opened = 0; stack->size > 0; opened++) {
+        int32_t e = stack->nodes[--stack->size];
         int32_t y = stack->nodes[--stack->size];
         int32_t x = stack->nodes[--stack->size];
-        int32_t e = edge_of(up_ptr, up_head, x, y);
-        if (e < 0) return -2;
-        int32_t m = up_middle[e];
-        if (m < 0) {
+        if (e < 0 || e >= m || opened > limit) return -2;
+        int32_t middle = up_middle[e];
+        if (middle < 0) {
             if (append(out, y) < 0) return -1;
             continue;
         }
-        /* (x, m) is opened before (m, y): push it last */
-        if (append(stack, m) < 0 || append(stack, y) < 0) return -1;
-        if (append(stack, x) < 0 || append(stack, m) < 0) return -1;
+        int32_t first = up_children[2 * e], second = up_children[2 * e + 1];
+        if (first < 0 || first >= m || second < 0 || second >= m) return -2;
+        if (up_head[first] != x) {
+            int32_t t = first;
+            first = second;
+            second = t;
+        }
+        /* (x, middle) is opened before (middle, y): push it last */
+        if (append(stack, middle) < 0 || append(stack, y) < 0 || append(stack, second) < 0) return -1;
+        if (append(stack, x) < 0 || append(stack, middle) < 0 || append(stack, first) < 0) return -1;
     }
     return 0;
 }
 
 static PyObject *climb(PyObject *self, PyObject *args) {
-    Py_buffer b_ptr, b_head, b_weight, b_middle, b_sources, b_scosts, b_targets, b_tcosts;
+    Py_buffer b_ptr, b_head, b_weight, b_middle, b_children, b_mask, b_sources, b_scosts;
+    Py_buffer b_targets, b_tcosts;
+    unsigned long blocked;
     PyObject *result = NULL;
-    Path path = {NULL, 0, 0}, chain = {NULL, 0, 0}, stack = {NULL, 0, 0};
-    if (!PyArg_ParseTuple(args, "y*y*y*y*y*y*y*y*", &b_ptr, &b_head, &b_weight, &b_middle,
-                          &b_sources, &b_scosts, &b_targets, &b_tcosts)) {
+    Path path = {NULL, 0, 0}, chain = {NULL, 0, 0}, stack = {NULL, 0, 0}, vias = {NULL, 0, 0};
+    if (!PyArg_ParseTuple(args, "y*y*y*y*y*y*ky*y*y*y*", &b_ptr, &b_head, &b_weight, &b_middle,
+                          &b_children, &b_mask, &blocked, &b_sources, &b_scosts, &b_targets,
+                          &b_tcosts)) {
         return NULL;
     }
     const int32_t *up_ptr = b_ptr.buf, *up_head = b_head.buf, *up_middle = b_middle.buf;
+    const int32_t *up_children = b_children.buf;
+    const uint32_t *up_mask = b_mask.buf;
     const double *up_weight = b_weight.buf;
     Py_ssize_t n = b_ptr.len / (Py_ssize_t)sizeof(int32_t) - 1;
     Py_ssize_t m = b_head.len / (Py_ssize_t)sizeof(int32_t);
@@ -131,6 +144,8 @@ static PyObject *climb(PyObject *self, PyObject *args) {
                             b_targets.len / (Py_ssize_t)sizeof(int32_t)};
     if (n < 1 || b_weight.len != m * (Py_ssize_t)sizeof(double) ||
         b_middle.len != m * (Py_ssize_t)sizeof(int32_t) ||
+        b_mask.len != m * (Py_ssize_t)sizeof(uint32_t) ||
+        b_children.len != 2 * m * (Py_ssize_t)sizeof(int32_t) ||
         b_scosts.len != counts[0] * (Py_ssize_t)sizeof(double) ||
         b_tcosts.len != counts[1] * (Py_ssize_t)sizeof(double)) {
         PyErr_SetString(PyExc_ValueError, "climb: array sizes do not match the hierarchy");
@@ -157,6 +172,7 @@ static PyObject *climb(PyObject *self, PyObject *args) {
                 s_reached[side][v] = gen;
                 dist[v] = costs[side][i];
                 s_parent[side][v] = -1;
+                s_via[side][v] = -1;
                 heap_push(s_heap[side].items, &s_heap[side].size, dist[v], v);
             }
         }
@@ -181,6 +197,7 @@ static PyObject *climb(PyObject *self, PyObject *args) {
         int stalled = 0;
         for (int32_t e = up_ptr[x]; e < up_ptr[x + 1]; e++) {
             int32_t y = up_head[e];
+            if (up_mask[e] & blocked) continue;
             if (s_reached[side][y] == gen && dist[y] + up_weight[e] < item.key) {
                 stalled = 1;
                 break;
@@ -190,10 +207,12 @@ static PyObject *climb(PyObject *self, PyObject *args) {
         for (int32_t e = up_ptr[x]; e < up_ptr[x + 1]; e++) {
             int32_t y = up_head[e];
             double candidate = item.key + up_weight[e];
+            if (up_mask[e] & blocked) continue;
             if (s_reached[side][y] != gen || candidate < dist[y]) {
                 s_reached[side][y] = gen;
                 dist[y] = candidate;
                 s_parent[side][y] = x;
+                s_via[side][y] = e;
                 heap_push(s_heap[side].items, &s_heap[side].size, candidate, y);
             }
         }
@@ -203,20 +222,28 @@ static PyObject *climb(PyObject *self, PyObject *args) {
         Py_INCREF(result);
         goto done;
     }
-    /* hierarchy nodes: source side climbed back from `meet`, reversed, then the target side */
+    /* hierarchy nodes, each with the edge from the one before: the source side climbed back
+     * from `meet` and reversed (the edge that reached a node leads to it), then the target side
+     * (the edge that reached the previous node leads on to the next) */
     for (int32_t v = meet; v >= 0; v = s_parent[0][v])
-        if (append(&chain, v) < 0) goto nomem;
+        if (append(&chain, v) < 0 || append(&vias, s_via[0][v]) < 0) goto nomem;
     for (Py_ssize_t i = 0, j = chain.size - 1; i < j; i++, j--) {
         int32_t t = chain.nodes[i];
         chain.nodes[i] = chain.nodes[j];
         chain.nodes[j] = t;
     }
-    for (int32_t v = s_parent[1][meet]; v >= 0; v = s_parent[1][v])
-        if (append(&chain, v) < 0) goto nomem;
+    for (Py_ssize_t i = 0, j = vias.size - 1; i < j; i++, j--) {
+        int32_t t = vias.nodes[i];
+        vias.nodes[i] = vias.nodes[j];
+        vias.nodes[j] = t;
+    }
+    for (int32_t v = meet; s_parent[1][v] >= 0; v = s_parent[1][v])
+        if (append(&chain, s_parent[1][v]) < 0 || append(&vias, s_via[1][v]) < 0) goto nomem;
+    /* now vias[i] joins chain[i - 1] and chain[i] (vias[0] is the source side's -1) */
     if (append(&path, chain.nodes[0]) < 0) goto nomem;
     for (Py_ssize_t i = 0; i + 1 < chain.size; i++) {
-        int status = unpack(up_ptr, up_head, up_middle, chain.nodes[i], chain.nodes[i + 1],
-                            &path, &stack);
+        int status = unpack(up_head, up_middle, up_children, m, chain.nodes[i],
+                            chain.nodes[i + 1], vias.nodes[i + 1], &path, &stack, 4 * m + 4);
         if (status == -1) goto nomem;
         if (status == -2) {
             PyErr_SetString(PyExc_ValueError, "climb: a path step is not a hierarchy edge");
@@ -234,10 +261,13 @@ done:
     free(path.nodes);
     free(chain.nodes);
     free(stack.nodes);
+    free(vias.nodes);
     PyBuffer_Release(&b_ptr);
     PyBuffer_Release(&b_head);
     PyBuffer_Release(&b_weight);
     PyBuffer_Release(&b_middle);
+    PyBuffer_Release(&b_children);
+    PyBuffer_Release(&b_mask);
     PyBuffer_Release(&b_sources);
     PyBuffer_Release(&b_scosts);
     PyBuffer_Release(&b_targets);
@@ -247,8 +277,8 @@ done:
 
 static PyMethodDef methods[] = {
     {"climb", climb, METH_VARARGS,
-     "climb(up_ptr, up_head, up_weight, up_middle, sources, source_costs, targets, "
-     "target_costs) -> (cost, core path int32 bytes) | None"},
+     "climb(up_ptr, up_head, up_weight, up_middle, up_children, up_mask, blocked, sources, "
+     "source_costs, targets, target_costs) -> (cost, core path int32 bytes) | None"},
     {NULL, NULL, 0, NULL},
 };
 

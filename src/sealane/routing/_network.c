@@ -120,7 +120,9 @@ static int Network_init(Network *self, PyObject *args, PyObject *kwargs)
         self->held++;
         const char *format = view->format ? view->format : "B";
         if (*format == '<' || *format == '=' || *format == '@') format++;
-        if (format[0] != TYPES[k] || format[1] != '\0' || view->itemsize != (TYPES[k] == 'd' ? 8 : 4))
+        /* A 4-byte C long is int32 too (numpy's code for it where long has 32 bits). */
+        char code = format[0] == 'l' ? 'i' : format[0] == 'L' ? 'I' : format[0];
+        if (code != TYPES[k] || format[1] != '\0' || view->itemsize != (code == 'd' ? 8 : 4))
             return bad("an array of the wrong type (float64, int32 or uint32 expected)");
     }
     return check(self);

@@ -37,7 +37,8 @@ from .datafiles import data_dir
 from .geodesy import lengths_between_m, normalize_lon
 
 #: Closed-passage sets with their own landmark table: a search uses the table of the largest set
-#: it closes too, whose bounds are tightest (bounds from a graph with more edges stay valid).
+#: it closes too, whose bounds are tightest (bounds from a graph with more edges stay valid). A*
+#: searches only a graph file without hierarchies (and checks them in the tests).
 LANDMARK_CLOSURES: tuple[tuple[str, ...], ...] = (
     (),
     ("northwest", "northeast", "corinth"),

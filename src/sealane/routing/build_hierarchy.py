@@ -1,4 +1,5 @@
-"""A contraction hierarchy over the core graph, for routes under the default passages.
+"""A contraction hierarchy over the core graph, for routes under the default passages (any
+other set of closed passages is searched in the hierarchy of :mod:`.build_masked`).
 
 Nodes are contracted one by one, least important first (edge and hop difference, contracted
 neighbours and level, updated lazily); contracting a node adds a shortcut between two of its
@@ -40,6 +41,11 @@ class Hierarchy:
     up_head: IntArray
     up_weight: FloatArray
     up_middle: IntArray
+    #: Passage bits of each upward edge (none in a hierarchy built for one closed set).
+    up_mask: npt.NDArray[np.uint32]
+    #: (edges, 2): the two upward edges a shortcut stands for, from its owner's side first as
+    #: built (-1 for a core edge); the query unpacks by them.
+    up_children: IntArray
 
 
 def contract(count: int, tails: IntArray, heads: IntArray, weights: FloatArray) -> Hierarchy:
@@ -151,33 +157,61 @@ def _witness(
 
 
 def _packed(rank: IntArray, upward: list[list[tuple[int, float, int]]]) -> Hierarchy:
-    """The upward lists as CSR arrays."""
+    """The upward lists as CSR arrays; a shortcut's two edges are found at the node it
+    bypasses (each pair of nodes has one edge here)."""
     counts = np.array([len(edges) for edges in upward], dtype=np.int64)
-    flat = [edge for edges in upward for edge in edges]
+    flat = [(v, *edge) for v, edges in enumerate(upward) for edge in edges]
+    index = {(v, head): i for i, (v, head, _, _) in enumerate(flat)}
+    children = [
+        (-1, -1) if middle < 0 else (index[(middle, v)], index[(middle, head)])
+        for v, head, _, middle in flat
+    ]
     return Hierarchy(
         rank=rank,
         up_ptr=np.concatenate([[0], np.cumsum(counts)]).astype(np.int32),
-        up_head=np.array([e[0] for e in flat], dtype=np.int32),
-        up_weight=np.array([e[1] for e in flat], dtype=np.float64),
-        up_middle=np.array([e[2] for e in flat], dtype=np.int32),
+        up_head=np.array([e[1] for e in flat], dtype=np.int32),
+        up_weight=np.array([e[2] for e in flat], dtype=np.float64),
+        up_middle=np.array([e[3] for e in flat], dtype=np.int32),
+        up_mask=np.zeros(len(flat), dtype=np.uint32),
+        up_children=np.array(children, dtype=np.int32).reshape(-1, 2),
     )
 
 
 def hierarchy_arrays(core: dict[str, np.ndarray], names: tuple[str, ...]) -> dict[str, np.ndarray]:
     """The ``marnet.npz`` arrays of the hierarchy over the core graph's edges that stay open when
-    the ``DEFAULT_CLOSED`` passages are closed, and the mask of those passages."""
+    the ``DEFAULT_CLOSED`` passages are closed (with the mask of those passages), and of the
+    masked hierarchy over all of them, for any other closed passages."""
+    from .build_masked import contract_masked
+
     closed = np.uint32(sum(1 << names.index(name) for name in DEFAULT_CLOSED))
     open_ = (core["core_passages"] & closed) == 0
-    built = contract(
-        int(core["core_node"].size),
-        core["core_u"][open_],
-        core["core_v"][open_],
-        core["core_length_m"][open_],
-    )
-    return {
-        "hierarchy_closed": np.array(closed, dtype=np.uint32),
-        "hierarchy_up_ptr": built.up_ptr,
-        "hierarchy_up_head": built.up_head,
-        "hierarchy_up_weight": built.up_weight,
-        "hierarchy_up_middle": built.up_middle,
-    }
+    arrays: dict[str, np.ndarray] = {"hierarchy_closed": np.array(closed, dtype=np.uint32)}
+    for prefix, built in (
+        (
+            "hierarchy",
+            contract(
+                int(core["core_node"].size),
+                core["core_u"][open_],
+                core["core_v"][open_],
+                core["core_length_m"][open_],
+            ),
+        ),
+        (
+            "masked",
+            contract_masked(
+                int(core["core_node"].size),
+                core["core_u"],
+                core["core_v"],
+                core["core_length_m"],
+                np.asarray(core["core_passages"], dtype=np.uint32),
+            ),
+        ),
+    ):
+        arrays[f"{prefix}_up_ptr"] = built.up_ptr
+        arrays[f"{prefix}_up_head"] = built.up_head
+        arrays[f"{prefix}_up_weight"] = built.up_weight
+        arrays[f"{prefix}_up_middle"] = built.up_middle
+        arrays[f"{prefix}_up_children"] = built.up_children
+        if prefix == "masked":
+            arrays[f"{prefix}_up_mask"] = built.up_mask
+    return arrays

@@ -72,8 +72,6 @@ class SeaGraph:
         self.edge_snappable: npt.NDArray[np.bool_] = ~np.asarray(
             arrays.get("edge_shortcut", np.zeros(self.edge_u.size, dtype=bool)), dtype=bool
         )
-        #: The shortest edge's length: positive means only a leg's end segments can be empty.
-        self.shortest_edge_m = float(self.edge_length_m.min(initial=np.inf))
         self.passage_names: tuple[str, ...] = tuple(str(n) for n in arrays["passage_names"])
         self.cell_deg = float(arrays["cell_deg"])
         self.cell_ptr: npt.NDArray[np.int64] = np.asarray(arrays["cell_ptr"], dtype=np.int64)
@@ -86,8 +84,10 @@ class SeaGraph:
             np.ascontiguousarray(table, dtype=np.float64) for table in arrays["landmark_tables"]
         ]
         self._landmarks_by_mask: dict[int, FloatArray] = {}
-        #: The contraction hierarchy searched under its own closed passages (None if not built).
+        #: The contraction hierarchies: for the default closed passages, and masked for any
+        #: others (None for a file written without them; A* then searches).
         self.hierarchy = CoreHierarchy.load(arrays)
+        self.masked_hierarchy = CoreHierarchy.load(arrays, "masked")
         arctic = [
             self.passage_names.index(n)
             for n in ("northwest", "northeast")
@@ -205,10 +205,6 @@ class SeaGraph:
         edge = snap.edge
         into = snap.offset_u_m if self.edge_forward[edge] else snap.offset_v_m
         return float(self.edge_along_m[edge]) + into
-
-    def coordinates(self, nodes: IntArray) -> FloatArray:
-        """(lon, lat) of the given nodes as an (N, 2) array."""
-        return np.stack([self.node_lon[nodes], self.node_lat[nodes]], axis=1)
 
     def edge_between(self, tails: IntArray, heads: IntArray) -> IntArray:
         """Edge id joining each (tail, head) pair of adjacent nodes (edges are unique per pair)."""

@@ -1,13 +1,16 @@
-"""The contraction-hierarchy search: the route under the default passages in a few hundred steps.
+"""The contraction-hierarchy search: a route under any closed passages in a few hundred steps.
 
-The build (``build_hierarchy``) ranks the core nodes and keeps, per node, its edges to more
-important nodes (core edges and shortcuts, each shortcut with the node it bypasses). A query
-climbs from both ends at once, skipping a node that a more important node already reaches more
-cheaply (stall on demand), and stops when neither climb can improve the best meeting found; the
-path is then unpacked, shortcut by shortcut, into core nodes. Only the default restriction set
-has a hierarchy (shortcuts assume its passages); any other set is searched by A*.
+The build (``build_hierarchy``, ``build_masked``) ranks the core nodes and keeps, per node, its
+edges to more important nodes (core edges and shortcuts, each shortcut with the node it bypasses
+and the two edges it stands for). A query climbs from both ends at once, skipping a node that a
+more important node already reaches more cheaply (stall on demand), and stops when neither climb
+can improve the best meeting found; the path is then unpacked, shortcut by shortcut, into core
+nodes. The default restriction set has a hierarchy of its own (its shortcuts assume those
+passages closed); any other set is searched in the masked hierarchy (``build_masked``: every edge
+and shortcut carries the passage bits of the lanes it stands for), skipping the edges whose bits
+meet the closed passages.
 
-:func:`climb_python` is the pure-Python twin of the compiled kernel (``_search.c``): the oracle
+:func:`climb_python` is the pure-Python twin of the compiled kernel (``_hierarchy.c``): the oracle
 in the tests and the fallback when the extension was not compiled.
 """
 
@@ -16,6 +19,7 @@ from __future__ import annotations
 import heapq
 import math
 from dataclasses import dataclass
+from itertools import pairwise
 from typing import Protocol
 
 import numpy as np
@@ -28,26 +32,39 @@ IntArray = npt.NDArray[np.int32]
 
 @dataclass(frozen=True)
 class CoreHierarchy:
-    """The hierarchy as loaded from ``marnet.npz``, and the passages it assumes closed."""
+    """A hierarchy as loaded from ``marnet.npz``: the passages it assumes closed (None for the
+    masked hierarchy, which takes any) and its upward edges with their passage masks."""
 
-    closed: int
+    closed: int | None
     up_ptr: IntArray
     up_head: IntArray
     up_weight: FloatArray
     up_middle: IntArray
+    up_children: IntArray
+    up_mask: npt.NDArray[np.uint32]
 
     @classmethod
-    def load(cls, arrays: dict[str, np.ndarray]) -> CoreHierarchy | None:
-        """The hierarchy in ``arrays``, or None for a file written without one."""
-        if "hierarchy_up_ptr" not in arrays:
+    def load(cls, arrays: dict[str, np.ndarray], prefix: str = "hierarchy") -> CoreHierarchy | None:
+        """The hierarchy stored under ``prefix`` ("hierarchy", "masked"), or None for a file
+        written without it."""
+        if f"{prefix}_up_ptr" not in arrays:
             return None
+        head = np.ascontiguousarray(arrays[f"{prefix}_up_head"], dtype=np.int32)
+        mask = arrays.get(f"{prefix}_up_mask", np.zeros(head.size, dtype=np.uint32))
+        closed = arrays.get(f"{prefix}_closed")
         return cls(
-            closed=int(arrays["hierarchy_closed"]),
-            up_ptr=np.ascontiguousarray(arrays["hierarchy_up_ptr"], dtype=np.int32),
-            up_head=np.ascontiguousarray(arrays["hierarchy_up_head"], dtype=np.int32),
-            up_weight=np.ascontiguousarray(arrays["hierarchy_up_weight"], dtype=np.float64),
-            up_middle=np.ascontiguousarray(arrays["hierarchy_up_middle"], dtype=np.int32),
+            closed=None if closed is None else int(closed),
+            up_ptr=np.ascontiguousarray(arrays[f"{prefix}_up_ptr"], dtype=np.int32),
+            up_head=head,
+            up_weight=np.ascontiguousarray(arrays[f"{prefix}_up_weight"], dtype=np.float64),
+            up_middle=np.ascontiguousarray(arrays[f"{prefix}_up_middle"], dtype=np.int32),
+            up_children=np.ascontiguousarray(arrays[f"{prefix}_up_children"], dtype=np.int32),
+            up_mask=np.ascontiguousarray(mask, dtype=np.uint32),
         )
+
+    def serves(self, blocked: int) -> bool:
+        """Whether a search with the ``blocked`` passages closed may use this hierarchy."""
+        return self.closed is None or self.closed == blocked
 
     def shortest(
         self,
@@ -55,13 +72,18 @@ class CoreHierarchy:
         source_costs: FloatArray,
         targets: IntArray,
         target_costs: FloatArray,
+        blocked: int,
     ) -> tuple[float, bytes | IntArray] | None:
-        """Cost and core path from the cheapest source to the cheapest target, or None."""
+        """Cost and core path from the cheapest source to the cheapest target avoiding edges
+        whose mask meets ``blocked``, or None."""
         return climb(
             self.up_ptr,
             self.up_head,
             self.up_weight,
             self.up_middle,
+            self.up_children,
+            self.up_mask,
+            blocked,
             sources,
             source_costs,
             targets,
@@ -78,6 +100,9 @@ class ClimbKernel(Protocol):
         up_head: IntArray,
         up_weight: FloatArray,
         up_middle: IntArray,
+        up_children: IntArray,
+        up_mask: npt.NDArray[np.uint32],
+        blocked: int,
         sources: IntArray,
         source_costs: FloatArray,
         targets: IntArray,
@@ -91,21 +116,27 @@ def climb_python(
     up_head: IntArray,
     up_weight: FloatArray,
     up_middle: IntArray,
+    up_children: IntArray,
+    up_mask: npt.NDArray[np.uint32],
+    blocked: int,
     sources: IntArray,
     source_costs: FloatArray,
     targets: IntArray,
     target_costs: FloatArray,
 ) -> tuple[float, IntArray] | None:
     """Cost and core-node path of the shortest route from any source to any target (each with
-    its offset in metres), or None when they are not connected."""
+    its offset in metres) over the edges whose mask misses ``blocked``, or None when they are
+    not connected. Each side remembers the edge that reached a node (in the masked hierarchy
+    several edges, in different passages, may join the same pair), and each shortcut unpacks
+    into the two edges it stands for."""
     dist: tuple[dict[int, float], dict[int, float]] = ({}, {})
-    parent: tuple[dict[int, int], dict[int, int]] = ({}, {})
+    via: tuple[dict[int, int], dict[int, int]] = ({}, {})
     heaps: tuple[list[tuple[float, int]], list[tuple[float, int]]] = ([], [])
     for side, (nodes, costs) in enumerate(((sources, source_costs), (targets, target_costs))):
         for node, cost in zip(nodes.tolist(), costs.tolist(), strict=True):
             if cost < dist[side].get(node, math.inf):
                 dist[side][node] = cost
-                parent[side][node] = -1
+                via[side][node] = -1
                 heapq.heappush(heaps[side], (cost, node))
     best, meet = math.inf, -1
     while True:
@@ -119,54 +150,56 @@ def climb_python(
         across = dist[1 - side].get(x, math.inf)
         if d + across < best:
             best, meet = d + across, x
-        edges = range(int(up_ptr[x]), int(up_ptr[x + 1]))
+        edges = [
+            e for e in range(int(up_ptr[x]), int(up_ptr[x + 1])) if not int(up_mask[e]) & blocked
+        ]
         if any(dist[side].get(int(up_head[e]), math.inf) + up_weight[e] < d for e in edges):
             continue  # stalled: a more important node reaches x more cheaply
         for e in edges:
             y, nd = int(up_head[e]), d + float(up_weight[e])
             if nd < dist[side].get(y, math.inf):
                 dist[side][y] = nd
-                parent[side][y] = e
+                via[side][y] = e
                 heapq.heappush(heaps[side], (nd, y))
     if meet < 0:
         return None
-    up = _climbed(up_ptr, up_head, parent[0], meet)
-    down = _climbed(up_ptr, up_head, parent[1], meet)
-    path = [up[0]]
-    for a, b in zip(up[:-1] + down[::-1][:-1], up[1:] + down[::-1][1:], strict=True):
-        path.extend(_unpacked(up_ptr, up_head, up_middle, a, b)[1:])
+    up = _climbed(up_ptr, via[0], meet)
+    down = _climbed(up_ptr, via[1], meet)[::-1]
+    path = [up[0][0]]
+    for (a, _), (b, e) in pairwise(up):
+        path.extend(_opened(up_head, up_middle, up_children, a, b, e)[1:])
+    for (a, e), (b, _) in pairwise(down):
+        path.extend(_opened(up_head, up_middle, up_children, a, b, e)[1:])
     return best, np.array(path, dtype=np.int32)
 
 
-def _climbed(up_ptr: IntArray, up_head: IntArray, parent: dict[int, int], top: int) -> list[int]:
-    """Nodes from a search's start up to ``top``, following the edges that reached them."""
-    nodes = [top]
-    while parent[nodes[-1]] >= 0:
-        e = parent[nodes[-1]]
-        nodes.append(int(np.searchsorted(up_ptr, e, side="right")) - 1)
-    return nodes[::-1]
+def _climbed(up_ptr: IntArray, via: dict[int, int], top: int) -> list[tuple[int, int]]:
+    """Nodes from a search's start up to ``top``, each with the edge that reached it (-1 at the
+    start); an edge is listed at the node it was relaxed from."""
+    steps: list[tuple[int, int]] = []
+    node = top
+    while True:
+        edge = via[node]
+        steps.append((node, edge))
+        if edge < 0:
+            return steps[::-1]
+        node = int(np.searchsorted(up_ptr, edge, side="right")) - 1
 
 
-def _unpacked(
-    up_ptr: IntArray, up_head: IntArray, up_middle: IntArray, a: int, b: int
+def _opened(
+    up_head: IntArray, up_middle: IntArray, up_children: IntArray, a: int, b: int, edge: int
 ) -> list[int]:
-    """Core nodes from ``a`` to ``b`` along the hierarchy edge joining them, shortcuts opened."""
-    low, high = (a, b) if _has(up_ptr, up_head, a, b) else (b, a)
-    middle = int(up_middle[_edge(up_ptr, up_head, low, high)])
+    """Core nodes from ``a`` to ``b`` along hierarchy edge ``edge``, shortcuts opened into the
+    two edges each stands for (the one that touches ``a`` first)."""
+    middle = int(up_middle[edge])
     if middle < 0:
         return [a, b]
-    return _unpacked(up_ptr, up_head, up_middle, a, middle)[:-1] + _unpacked(
-        up_ptr, up_head, up_middle, middle, b
+    first, second = (int(c) for c in up_children[edge])
+    if int(up_head[first]) != a:
+        first, second = second, first
+    return _opened(up_head, up_middle, up_children, a, middle, first)[:-1] + _opened(
+        up_head, up_middle, up_children, middle, b, second
     )
-
-
-def _has(up_ptr: IntArray, up_head: IntArray, low: int, high: int) -> bool:
-    return bool((up_head[up_ptr[low] : up_ptr[low + 1]] == high).any())
-
-
-def _edge(up_ptr: IntArray, up_head: IntArray, low: int, high: int) -> int:
-    row = np.flatnonzero(up_head[up_ptr[low] : up_ptr[low + 1]] == high)
-    return int(up_ptr[low]) + int(row[0])
 
 
 def _compiled() -> ClimbKernel:

@@ -63,11 +63,12 @@ def _search(
     destination: Snap,
     blocked: int,
 ) -> tuple[float, bytes | IntArray] | None:
-    """Cost and core path between the ends: by the hierarchy when it was built for exactly
-    these closed passages, else by A* with the tightest landmark table that holds."""
-    hierarchy = graph.hierarchy
-    if hierarchy is not None and hierarchy.closed == blocked:
-        return hierarchy.shortest(sources, source_costs, targets, target_costs)
+    """Cost and core path between the ends: by the default passages' own hierarchy when they are
+    the ones closed, else by the masked hierarchy (any closed passages), and by A* with the
+    tightest landmark table that holds for a graph file without hierarchies."""
+    for hierarchy in (graph.hierarchy, graph.masked_hierarchy):
+        if hierarchy is not None and hierarchy.serves(blocked):
+            return hierarchy.shortest(sources, source_costs, targets, target_costs, blocked)
     goal = unit_vector(destination.lon, destination.lat)
     landmarks = graph.landmarks_for(blocked)
     goal_landmarks = np.fmin(
