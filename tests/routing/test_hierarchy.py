@@ -111,19 +111,27 @@ def test_climb__every_pair_costs_what_dijkstra_finds(kernel, seed: int) -> None:
     count = 60
     tails, heads, weights = random_graph(seed, count)
     arrays = hierarchy_of(count, tails, heads, weights)
-    expected = distances(count, tails, heads, weights)
-    edge_weight = lightest_edges(tails, heads, weights)
-    for s in range(count):
+    assert_every_pair(kernel, arrays, count, (tails, heads, weights), range(count))
+
+
+def assert_every_pair(
+    kernel, arrays: tuple, count: int, edges: tuple[np.ndarray, ...], sources: range
+) -> None:
+    """Every (source, node) pair costs what Dijkstra finds over ``edges`` (tails, heads,
+    weights), and its path walks those edges from the source to the node, adding up to it."""
+    expected = distances(count, *edges)
+    edge_weight = lightest_edges(*edges)
+    for s in sources:
         for t in range(count):
             found = kernel(*arrays, one(s), ZERO, one(t), ZERO)
             if not np.isfinite(expected[s, t]):
                 assert found is None
                 continue
+            assert found is not None
             cost, raw = found
             path = np.frombuffer(raw, dtype=np.int32) if isinstance(raw, bytes) else raw
             assert cost == pytest.approx(expected[s, t], rel=1e-12, abs=1e-9)
             assert path[0] == s and path[-1] == t
-            # the unpacked path walks original edges and adds up to the cost
             steps = [edge_weight[(min(a, b), max(a, b))] for a, b in pairwise(path.tolist())]
             assert sum(steps) == pytest.approx(cost, rel=1e-12, abs=1e-9)
 
@@ -218,21 +226,8 @@ def test_masked_climb__every_pair_costs_what_dijkstra_finds_with_those_passages_
     tails, heads, weights, masks = masked_graph(seed, count)
     arrays = hierarchy_of(count, tails, heads, weights, masks, blocked)
     open_ = (masks & blocked) == 0
-    expected = distances(count, tails[open_], heads[open_], weights[open_])
-    edge_weight = lightest_edges(tails[open_], heads[open_], weights[open_])
-    for s in range(0, count, 3):
-        for t in range(count):
-            found = kernel(*arrays, one(s), ZERO, one(t), ZERO)
-            if not np.isfinite(expected[s, t]):
-                assert found is None
-                continue
-            assert found is not None
-            cost, raw = found
-            path = np.frombuffer(raw, dtype=np.int32) if isinstance(raw, bytes) else raw
-            assert cost == pytest.approx(expected[s, t], rel=1e-12, abs=1e-9)
-            assert path[0] == s and path[-1] == t
-            steps = [edge_weight[(min(a, b), max(a, b))] for a, b in pairwise(path.tolist())]
-            assert sum(steps) == pytest.approx(cost, rel=1e-12, abs=1e-9)
+    edges = (tails[open_], heads[open_], weights[open_])
+    assert_every_pair(kernel, arrays, count, edges, range(0, count, 3))
 
 
 def test_masked_contract__shortcuts_add_up_their_two_edges_and_climb_in_rank() -> None:

@@ -11,6 +11,7 @@ Each shortcut keeps the node it bypasses, so a path unpacks into core nodes. Bui
 from __future__ import annotations
 
 import heapq
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 import numpy as np
@@ -127,16 +128,21 @@ def _shortcuts(adj: list[dict[int, float]], v: int) -> list[tuple[int, int, floa
     near = sorted(adj[v].items(), key=lambda item: item[1])
     for i, (a, wa) in enumerate(near[:-1]):
         limits = {b: wa + wb for b, wb in near[i + 1 :]}
-        found = _witness(adj, a, v, max(limits.values()), set(limits))
+        found = witness(lambda x: adj[x].items(), a, v, max(limits.values()), set(limits))
         out.extend((a, b, limit) for b, limit in limits.items() if found.get(b, np.inf) > limit)
     return out
 
 
-def _witness(
-    adj: list[dict[int, float]], source: int, skip: int, bound: float, wanted: set[int]
+def witness(
+    neighbours: Callable[[int], Iterable[tuple[int, float]]],
+    source: int,
+    skip: int,
+    bound: float,
+    wanted: set[int],
 ) -> dict[int, float]:
     """Distances from ``source`` avoiding ``skip``, up to ``bound`` and ``WITNESS_SETTLED``
-    settled nodes (a distance not found counts as no witness)."""
+    settled nodes (a distance not found counts as no witness); ``neighbours(x)`` gives the
+    (node, length) pairs a witness may take from ``x``."""
     dist = {source: 0.0}
     heap = [(0.0, source)]
     settled = 0
@@ -149,7 +155,7 @@ def _witness(
             break
         settled += 1
         left.discard(x)
-        for y, w in adj[x].items():
+        for y, w in neighbours(x):
             if y != skip and d + w < dist.get(y, np.inf):
                 dist[y] = d + w
                 heapq.heappush(heap, (d + w, y))

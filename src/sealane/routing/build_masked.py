@@ -14,11 +14,12 @@ from __future__ import annotations
 
 import heapq
 from collections import defaultdict
+from collections.abc import Callable, Iterator
 
 import numpy as np
 import numpy.typing as npt
 
-from .build_hierarchy import EDGE_WEIGHT, HOP_WEIGHT, WITNESS_SETTLED, Hierarchy
+from .build_hierarchy import EDGE_WEIGHT, HOP_WEIGHT, Hierarchy, witness
 from .geodesy import FloatArray
 
 IntArray = npt.NDArray[np.int32]
@@ -125,35 +126,21 @@ class _Masked:
         out: list[Shortcut] = []
         for (a, mask), candidates in wanted.items():
             bound = max(c[2] for c in candidates)
-            found = self._witness(a, v, bound, {c[1] for c in candidates}, mask)
+            found = witness(self._open_to(mask), a, v, bound, {c[1] for c in candidates})
             out.extend(c for c in candidates if found.get(c[1], np.inf) > c[2])
         return out
 
-    def _witness(
-        self, source: int, skip: int, bound: float, wanted: set[int], allowed: int
-    ) -> dict[int, float]:
-        """Distances from ``source`` avoiding ``skip`` over edges in no passage outside
-        ``allowed``, up to ``bound`` and ``WITNESS_SETTLED`` settled nodes."""
-        dist = {source: 0.0}
-        heap = [(0.0, source)]
-        settled = 0
-        left = set(wanted)
-        while heap and settled < WITNESS_SETTLED and left:
-            d, x = heapq.heappop(heap)
-            if d > dist.get(x, np.inf):
-                continue
-            if d > bound:
-                break
-            settled += 1
-            left.discard(x)
+    def _open_to(self, allowed: int) -> Callable[[int], Iterator[tuple[int, float]]]:
+        """The (neighbour, length) pairs a witness may take from a node: edges in no passage
+        outside ``allowed``."""
+
+        def neighbours(x: int) -> Iterator[tuple[int, float]]:
             for y, entries in self.adj[x].items():
-                if y == skip:
-                    continue
                 for e in entries:
-                    if not self.mask[e] & ~allowed and d + self.length[e] < dist.get(y, np.inf):
-                        dist[y] = d + self.length[e]
-                        heapq.heappush(heap, (d + self.length[e], y))
-        return dist
+                    if not self.mask[e] & ~allowed:
+                        yield y, self.length[e]
+
+        return neighbours
 
     def packed(self, rank: IntArray, upward: list[list[int]]) -> Hierarchy:
         """The upward lists as CSR arrays, each shortcut with its bypassed node and the
