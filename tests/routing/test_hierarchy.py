@@ -351,3 +351,40 @@ def test_route__other_restrictions__the_masked_hierarchy_and_astar_agree(
     assert searched.passages == masked.passages
     closed = set(options.get("avoid", []))
     assert not closed & set(masked.passages)
+
+
+def hierarchy_dict(prefix: str = "masked") -> dict[str, np.ndarray]:
+    tails, heads, weights, masks = masked_graph(2)
+    built = contract_masked(60, tails, heads, weights, masks)
+    return {
+        f"{prefix}_up_ptr": built.up_ptr,
+        f"{prefix}_up_head": built.up_head,
+        f"{prefix}_up_weight": built.up_weight,
+        f"{prefix}_up_middle": built.up_middle,
+        f"{prefix}_up_children": built.up_children,
+        f"{prefix}_up_mask": built.up_mask,
+    }
+
+
+@pytest.mark.parametrize(
+    ("name", "make"),
+    [
+        ("up_head", lambda a: np.where(a == a[0], 60, a)),  # a head outside the nodes
+        ("up_children", lambda a: np.where(a >= 0, a + 10**6, a)),  # children outside the edges
+        ("up_ptr", lambda a: a[::-1].copy()),  # pointers that run backwards
+        ("up_mask", lambda a: a[:-1]),  # a mask too few
+    ],
+)
+def test_load__arrays_that_do_not_agree__value_error(name: str, make: Any) -> None:
+    arrays = hierarchy_dict()
+    assert CoreHierarchy.load(arrays, "masked") is not None
+    arrays[f"masked_{name}"] = make(arrays[f"masked_{name}"])
+    with pytest.raises(ValueError, match="do not agree"):
+        CoreHierarchy.load(arrays, "masked")
+
+
+def test_load__a_file_without_shortcut_children__no_hierarchy() -> None:
+    arrays = hierarchy_dict()
+    del arrays["masked_up_children"]
+    assert CoreHierarchy.load(arrays, "masked") is None
+    assert CoreHierarchy.load({}, "hierarchy") is None

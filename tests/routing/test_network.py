@@ -11,6 +11,8 @@ import numpy as np
 import pytest
 
 from sealane.routing import registry
+from sealane.routing.build_core import core_arrays
+from sealane.routing.geodesy import lengths_between_m
 from sealane.routing.graph import SeaGraph, Snap, default_graph
 from sealane.routing.network import NetworkPython, as_int32, as_leg, network_arrays
 from sealane.routing.passages import Passage, passage_mask
@@ -105,25 +107,21 @@ def test_unfold__the_path_the_route_sails(graph: SeaGraph) -> None:
     np.testing.assert_array_equal(path.edges, graph.edge_between(path.nodes[:-1], path.nodes[1:]))
 
 
-def loop_free_core_node(graph: SeaGraph) -> int:
-    loops = set(graph.core_u[graph.core_u == graph.core_v].tolist())
-    return next(n for n in graph.core_u.tolist() if n not in loops)
-
-
 @pytest.mark.parametrize(
     ("path", "edge", "message"),
     [
         ("empty", 0, "an empty path"),
         ("one", -1, "an edge outside"),
         ("one", 10**9, "an edge outside"),
-        ("twice", 0, "no open core edge"),  # a node to itself, no loop there
-        ("outside", 0, "no open core edge"),
+        ("twice", None, "no open core edge"),  # a node to itself: no core edge does that
+        ("outside", None, "does not start and end"),  # a node outside the core graph
     ],
 )
 def test_unfold__arguments_that_do_not_fit__value_error(
-    graph: SeaGraph, twin: NetworkPython, path: str, edge: int, message: str
+    graph: SeaGraph, twin: NetworkPython, path: str, edge: int | None, message: str
 ) -> None:
-    node = loop_free_core_node(graph)
+    first = 0 if edge is None else edge  # an edge whose chain ends at ``node``
+    node = int(graph.core_u[graph.edge_core[0]])
     core = {
         "empty": [],
         "one": [node],
@@ -132,7 +130,7 @@ def test_unfold__arguments_that_do_not_fit__value_error(
     }[path]
     for kernel in (graph.network.unfold, twin.unfold):
         with pytest.raises(ValueError, match=message):
-            kernel(np.array(core, dtype=np.int32), 0, edge, 0.0, 0, 0.0)
+            kernel(np.array(core, dtype=np.int32), 0, first, 0.0, 0, 0.0)
 
 
 def test_leg__same_as_the_twin_with_ends_on_nodes_or_off_them(
@@ -242,3 +240,88 @@ def test_network__made_without_its_arrays__refuses_calls(graph: SeaGraph) -> Non
     held = _network.Network(*network_arrays(graph))
     with pytest.raises(TypeError, match="made once"):
         held.__init__(*network_arrays(graph))
+
+
+def test_network__a_failed_init_leaves_it_refusing_calls(graph: SeaGraph) -> None:
+    arrays = [np.array(a) for a in network_arrays(graph)]
+    arrays[4] = arrays[4] + 10**6  # edge positions outside their chains: check() refuses them
+    half_made = _network.Network.__new__(_network.Network)
+    with pytest.raises(ValueError, match="outside its chain"):
+        half_made.__init__(*arrays)
+    with pytest.raises(RuntimeError, match="without its arrays"):
+        half_made.unfold(np.zeros(2, dtype=np.int32), 0, 0, 0.0, 0, 0.0)
+    with pytest.raises(RuntimeError, match="without its arrays"):
+        half_made.leg(np.zeros(1, dtype=np.int32), np.zeros(0, dtype=np.int32), *[0.0] * 4, 0,
+                      0.0, 0.0, 0, 0.0, 0.0)  # fmt: skip
+
+
+def test_calls__int64_paths_are_type_errors_both_ways(graph: SeaGraph, twin: NetworkPython) -> None:
+    wide = np.array([0, 1], dtype=np.int64)
+    for kernel in (graph.network, twin):
+        with pytest.raises(TypeError, match="core_path must be int32"):
+            kernel.unfold(wide, 0, 0, 0.0, 0, 0.0)
+        with pytest.raises(TypeError, match="nodes must be int32"):
+            kernel.leg(wide, np.zeros(1, np.int32), *(0.0, 0.0, 0.0, 0.0, 0, 1.0, 1.0, 0, 1.0, 1.0))
+
+
+def test_unfold__a_path_that_misses_the_snapped_chains__value_error(
+    graph: SeaGraph, twin: NetworkPython
+) -> None:
+    chain = int(graph.edge_core[0])
+    ends = {int(graph.core_u[chain]), int(graph.core_v[chain])}
+    elsewhere = next(n for n in range(graph.core_count) if n not in ends)
+    path = np.array([elsewhere], dtype=np.int32)
+    for kernel in (graph.network, twin):
+        with pytest.raises(ValueError, match="does not start and end"):
+            kernel.unfold(path, 0, 0, 0.0, 0, 0.0)
+
+
+def lollipop() -> SeaGraph:
+    """A small graph with a loop 0-1-2-3-0 (the fold keeps a node of it in the core, so no chain
+    runs from a node back to itself) and a stick 0-4-5: paths of a single core node."""
+    lon = np.array([0.0, 0.1, 0.2, 0.1, -0.1, -0.2])
+    lat = np.array([0.0, 0.1, 0.0, -0.1, 0.0, 0.0])
+    u = np.array([0, 1, 2, 3, 0, 4])
+    v = np.array([1, 2, 3, 0, 4, 5])
+    masks = np.zeros(u.size, dtype=np.uint32)
+    lengths = lengths_between_m(lon[u], lat[u], lon[v], lat[v])
+    core = core_arrays(lon, lat, u, v, masks, lengths)
+    arrays = {
+        "node_lon": lon,
+        "node_lat": lat,
+        "edge_u": u,
+        "edge_v": v,
+        "edge_length_m": lengths,
+        "edge_passages": masks,
+        "passage_names": np.array(["suez"]),
+        "cell_deg": np.array(1.0),
+        "cell_ptr": np.zeros(180 * 360 + 1, dtype=np.int64),
+        "cell_edges": np.zeros(0, dtype=np.int32),
+        "landmark_masks": np.zeros(1, dtype=np.uint32),
+        "landmark_tables": np.zeros((1, core["core_node"].size, 1)),
+        **core,
+    }
+    return SeaGraph(arrays)
+
+
+def test_unfold__one_node_paths_on_a_small_graph__same_as_the_twin_and_a_walk() -> None:
+    small = lollipop()
+    twin = NetworkPython(*network_arrays(small))
+    assert not (small.core_u == small.core_v).any()
+    walked = 0
+    for a, b in [(e, f) for e in range(small.edge_count) for f in range(small.edge_count)]:
+        for fa, fb in [(0.2, 0.7), (0.8, 0.3), (0.5, 0.5)]:
+            la, lb = small.edge_length_m[a], small.edge_length_m[b]
+            origin = Snap(0.0, 0.0, a, fa * la, (1 - fa) * la, 0.0)
+            destination = Snap(0.0, 0.0, b, fb * lb, (1 - fb) * lb, 0.0)
+            core = core_path(small, origin, destination, 0)
+            assert core is not None
+            args = (core, 0, a, small.along_chain_m(origin), b, small.along_chain_m(destination))
+            nodes, edges = (as_int32(x) for x in small.network.unfold(*args))
+            twin_nodes, twin_edges = twin.unfold(*args)
+            np.testing.assert_array_equal(nodes, twin_nodes)
+            np.testing.assert_array_equal(edges, twin_edges)
+            np.testing.assert_array_equal(edges, small.edge_between(nodes[:-1], nodes[1:]))
+            assert nodes[0] in small.edge_ends[a] and nodes[-1] in small.edge_ends[b]
+            walked += core.size == 1
+    assert walked  # some paths were one core node long

@@ -101,7 +101,7 @@ static int unpack(const int32_t *up_head, const int32_t *up_middle, const int32_
         int32_t e = stack->nodes[--stack->size];
         int32_t y = stack->nodes[--stack->size];
         int32_t x = stack->nodes[--stack->size];
-        if (e < 0 || e >= m || opened > limit) return -2;
+        if (e < 0 || e >= m || opened > limit || (up_head[e] != x && up_head[e] != y)) return -2;
         int32_t middle = up_middle[e];
         if (middle < 0) {
             if (append(out, y) < 0) return -1;

@@ -29,7 +29,8 @@ static const char TYPES[ARRAYS + 1] = "ddIiiiidiIiidiii";
 typedef struct {
     PyObject_HEAD
     Py_buffer views[ARRAYS];
-    int held; /* views acquired so far */
+    int held;  /* views acquired so far */
+    int valid; /* every view held and checked: only then may a call read them */
     Py_ssize_t nodes, edges, core_nodes, core_edges, chains, chained;
 } Network;
 
@@ -45,12 +46,35 @@ static int bad(const char *what)
     return -1;
 }
 
-/* Whether the arrays are held (a Network made by __new__ alone holds none). */
+/* Whether the arrays are held and checked (a Network made by __new__ alone, or whose __init__
+ * failed, may not be read). */
 static int ready(const Network *self)
 {
-    if (self->held == ARRAYS) return 1;
+    if (self->valid) return 1;
     PyErr_SetString(PyExc_RuntimeError, "Network: made without its arrays");
     return 0;
+}
+
+/* Whether a buffer holds `code` items ('d', 'i' or 'I') of the right width (a 4-byte C long is
+ * int32 too: numpy's code for it where long has 32 bits). */
+static int typed(const Py_buffer *view, char code)
+{
+    const char *format = view->format ? view->format : "B";
+    if (*format == '<' || *format == '=' || *format == '@') format++;
+    char found = format[0] == 'l' ? 'i' : format[0] == 'L' ? 'I' : format[0];
+    return found == code && format[1] == '\0' && view->itemsize == (code == 'd' ? 8 : 4);
+}
+
+/* An int32 argument: an int32 array, or bytes holding int32 values (what the search kernels
+ * return). Anything else, an int64 array say, is a TypeError rather than misread. */
+static int int32_view(PyObject *object, Py_buffer *view, const char *what)
+{
+    if (PyBytes_Check(object)) return PyObject_GetBuffer(object, view, PyBUF_SIMPLE);
+    if (PyObject_GetBuffer(object, view, PyBUF_FORMAT | PyBUF_C_CONTIGUOUS)) return -1;
+    if (typed(view, 'i')) return 0;
+    PyBuffer_Release(view);
+    PyErr_Format(PyExc_TypeError, "%s must be int32 (an array or the kernels' bytes)", what);
+    return -1;
 }
 
 /* Every index in `k` lies in [0, bound). */
@@ -118,14 +142,12 @@ static int Network_init(Network *self, PyObject *args, PyObject *kwargs)
         if (PyObject_GetBuffer(PyTuple_GET_ITEM(args, k), view, PyBUF_FORMAT | PyBUF_C_CONTIGUOUS))
             return -1;
         self->held++;
-        const char *format = view->format ? view->format : "B";
-        if (*format == '<' || *format == '=' || *format == '@') format++;
-        /* A 4-byte C long is int32 too (numpy's code for it where long has 32 bits). */
-        char code = format[0] == 'l' ? 'i' : format[0] == 'L' ? 'I' : format[0];
-        if (code != TYPES[k] || format[1] != '\0' || view->itemsize != (code == 'd' ? 8 : 4))
+        if (!typed(view, TYPES[k]))
             return bad("an array of the wrong type (float64, int32 or uint32 expected)");
     }
-    return check(self);
+    if (check(self)) return -1;
+    self->valid = 1;
+    return 0;
 }
 
 static void Network_dealloc(Network *self)
@@ -232,12 +254,14 @@ static PyObject *trimmed(const Untrimmed *u, Py_ssize_t n)
 static PyObject *Network_unfold(Network *self, PyObject *args)
 {
     Py_buffer b_path;
+    PyObject *core_path;
     unsigned long blocked;
-    int o_edge, d_edge;
+    Py_ssize_t o_edge, d_edge;
     double o_at, d_at;
     if (!ready(self)) return NULL;
-    if (!PyArg_ParseTuple(args, "y*kidid", &b_path, &blocked, &o_edge, &o_at, &d_edge, &d_at))
+    if (!PyArg_ParseTuple(args, "Okndnd", &core_path, &blocked, &o_edge, &o_at, &d_edge, &d_at))
         return NULL;
+    if (int32_view(core_path, &b_path, "core_path")) return NULL;
     PyObject *result = NULL, *nodes = NULL, *edges = NULL;
     const int32_t *path = b_path.buf, *indptr = I32(self, INDPTR), *indices = I32(self, INDICES);
     const int32_t *edge_ids = I32(self, EDGE_IDS), *chain_ptr = I32(self, CHAIN_PTR);
@@ -251,6 +275,15 @@ static PyObject *Network_unfold(Network *self, PyObject *args)
         PyErr_SetString(PyExc_ValueError, "unfold: an empty path or an edge outside the graph");
         goto done;
     }
+    const int32_t *edge_core = I32(self, EDGE_CORE), *core_u = I32(self, CORE_U);
+    const int32_t *core_v = I32(self, CORE_V);
+    int32_t o_chain = edge_core[o_edge], d_chain = edge_core[d_edge];
+    if ((core_u[o_chain] != path[0] && core_v[o_chain] != path[0]) ||
+        (core_u[d_chain] != path[length - 1] && core_v[d_chain] != path[length - 1])) {
+        PyErr_SetString(PyExc_ValueError, "unfold: the path does not start and end at the ends "
+                                          "of the snapped edges' chains");
+        goto done;
+    }
     picked = malloc(sizeof(int32_t) * (size_t)length);
     if (!picked) {
         PyErr_NoMemory();
@@ -258,9 +291,10 @@ static PyObject *Network_unfold(Network *self, PyObject *args)
     }
     Py_ssize_t first_node, first_nodes, first_edge, first_edges;
     Py_ssize_t last_node, last_nodes, last_edge, last_edges;
-    chain_part(self, o_edge, o_at, path[0], 1, &first_node, &first_nodes, &first_edge, &first_edges);
-    chain_part(self, d_edge, d_at, path[length - 1], 0, &last_node, &last_nodes, &last_edge,
-               &last_edges);
+    chain_part(self, (int32_t)o_edge, o_at, path[0], 1, &first_node, &first_nodes, &first_edge,
+               &first_edges);
+    chain_part(self, (int32_t)d_edge, d_at, path[length - 1], 0, &last_node, &last_nodes,
+               &last_edge, &last_edges);
     Py_ssize_t count = first_nodes + last_nodes;
     for (Py_ssize_t i = 0; i + 1 < length; i++) {
         int32_t t = path[i], h = path[i + 1], best = -1;
@@ -317,12 +351,18 @@ done:
 static PyObject *Network_leg(Network *self, PyObject *args)
 {
     Py_buffer b_nodes, b_edges;
+    PyObject *node_list, *edge_list;
     double s_lon, s_lat, a_lon, a_lat, b_lon, b_lat, e_lon, e_lat;
-    int a_edge, b_edge;
+    Py_ssize_t a_edge, b_edge;
     if (!ready(self)) return NULL;
-    if (!PyArg_ParseTuple(args, "y*y*ddddiddidd", &b_nodes, &b_edges, &s_lon, &s_lat, &a_lon,
+    if (!PyArg_ParseTuple(args, "OOddddnddndd", &node_list, &edge_list, &s_lon, &s_lat, &a_lon,
                           &a_lat, &a_edge, &b_lon, &b_lat, &b_edge, &e_lon, &e_lat))
         return NULL;
+    if (int32_view(node_list, &b_nodes, "nodes")) return NULL;
+    if (int32_view(edge_list, &b_edges, "edges")) {
+        PyBuffer_Release(&b_nodes);
+        return NULL;
+    }
     PyObject *result = NULL;
     Untrimmed u = {NULL, NULL, NULL};
     const double *node_lonlat = F64(self, NODE_LONLAT), *edge_length = F64(self, EDGE_LENGTH);

@@ -1,6 +1,6 @@
 /*
  * Geodesic distance on WGS84 by Vincenty's inverse method (Survey Review XXIII, 176, 1975),
- * shared by the extensions that measure a route's short legs (_geodesic.c, _legs.c).
+ * shared by the extensions that measure a route's short legs (_geodesic.c, _network.c).
  *
  * The iteration converges to well under a millimetre of GeographicLib's answer except for nearly
  * antipodal points, where it may not converge at all: then the result is NaN and the caller

@@ -47,12 +47,12 @@ class CoreHierarchy:
     def load(cls, arrays: dict[str, np.ndarray], prefix: str = "hierarchy") -> CoreHierarchy | None:
         """The hierarchy stored under ``prefix`` ("hierarchy", "masked"), or None for a file
         written without it."""
-        if f"{prefix}_up_ptr" not in arrays:
-            return None
+        if f"{prefix}_up_ptr" not in arrays or f"{prefix}_up_children" not in arrays:
+            return None  # none, or one written before shortcuts kept their edges: A* searches
         head = np.ascontiguousarray(arrays[f"{prefix}_up_head"], dtype=np.int32)
         mask = arrays.get(f"{prefix}_up_mask", np.zeros(head.size, dtype=np.uint32))
         closed = arrays.get(f"{prefix}_closed")
-        return cls(
+        hierarchy = cls(
             closed=None if closed is None else int(closed),
             up_ptr=np.ascontiguousarray(arrays[f"{prefix}_up_ptr"], dtype=np.int32),
             up_head=head,
@@ -60,6 +60,28 @@ class CoreHierarchy:
             up_middle=np.ascontiguousarray(arrays[f"{prefix}_up_middle"], dtype=np.int32),
             up_children=np.ascontiguousarray(arrays[f"{prefix}_up_children"], dtype=np.int32),
             up_mask=np.ascontiguousarray(mask, dtype=np.uint32),
+        )
+        if not hierarchy.consistent():
+            raise ValueError(f"marnet.npz: the arrays of the {prefix} hierarchy do not agree")
+        return hierarchy
+
+    def consistent(self) -> bool:
+        """Whether the arrays fit together, so the query never reads outside them: checked once
+        at load (a millisecond) rather than on every call."""
+        nodes, edges = self.up_ptr.size - 1, self.up_head.size
+        ptr, children = self.up_ptr, self.up_children
+        return bool(
+            nodes >= 1
+            and ptr[0] == 0
+            and ptr[-1] == edges
+            and (np.diff(ptr) >= 0).all()
+            and self.up_weight.size == edges
+            and self.up_middle.size == edges
+            and self.up_mask.size == edges
+            and children.shape == (edges, 2)
+            and ((self.up_head >= 0) & (self.up_head < nodes)).all()
+            and ((self.up_middle >= -1) & (self.up_middle < nodes)).all()
+            and ((children >= -1) & (children < edges)).all()
         )
 
     def serves(self, blocked: int) -> bool:
@@ -166,10 +188,13 @@ def climb_python(
     up = _climbed(up_ptr, via[0], meet)
     down = _climbed(up_ptr, via[1], meet)[::-1]
     path = [up[0][0]]
-    for (a, _), (b, e) in pairwise(up):
-        path.extend(_opened(up_head, up_middle, up_children, a, b, e)[1:])
-    for (a, e), (b, _) in pairwise(down):
-        path.extend(_opened(up_head, up_middle, up_children, a, b, e)[1:])
+    try:
+        for (a, _), (b, e) in pairwise(up):
+            path.extend(_opened(up_head, up_middle, up_children, a, b, e)[1:])
+        for (a, e), (b, _) in pairwise(down):
+            path.extend(_opened(up_head, up_middle, up_children, a, b, e)[1:])
+    except RecursionError:  # children that lead back to themselves
+        raise ValueError("climb: a path step is not a hierarchy edge") from None
     return best, np.array(path, dtype=np.int32)
 
 
@@ -191,6 +216,8 @@ def _opened(
 ) -> list[int]:
     """Core nodes from ``a`` to ``b`` along hierarchy edge ``edge``, shortcuts opened into the
     two edges each stands for (the one that touches ``a`` first)."""
+    if int(up_head[edge]) not in (a, b):
+        raise ValueError("climb: a path step is not a hierarchy edge")
     middle = int(up_middle[edge])
     if middle < 0:
         return [a, b]

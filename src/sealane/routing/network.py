@@ -148,12 +148,19 @@ class NetworkPython:
         """Per step (t, h) of the core path, the open core edge t -> h of least weight (the one
         the search relaxed), read forwards from the unfolded chains when t is its u end and
         from their reversed second half otherwise; the snapped chains' parts at both ends."""
-        core = as_int32(core_path)
+        core = as_int32(core_path, "core_path")
         edges_in_graph = self.edge_length_m.size
         if core.size < 1 or not (
             0 <= origin_edge < edges_in_graph and 0 <= destination_edge < edges_in_graph
         ):
             raise ValueError("unfold: an empty path or an edge outside the graph")
+        for edge, end in ((origin_edge, int(core[0])), (destination_edge, int(core[-1]))):
+            chain = int(self.edge_core[edge])
+            if end not in (int(self.core_u[chain]), int(self.core_v[chain])):
+                raise ValueError(
+                    "unfold: the path does not start and end at the ends of the snapped edges' "
+                    "chains"
+                )
         first = self._part(origin_edge, origin_at_m, int(core[0]), toward=True)
         last = self._part(destination_edge, destination_at_m, int(core[-1]), toward=False)
         total, core_nodes = self.chain_heads.size // 2, self.indptr.size - 1
@@ -213,7 +220,7 @@ class NetworkPython:
         /,
     ) -> Leg:
         """:func:`untrimmed_leg` through ``nodes``, then :func:`trim`."""
-        path_nodes, path_edges = as_int32(nodes), as_int32(edges)
+        path_nodes, path_edges = as_int32(nodes, "nodes"), as_int32(edges, "edges")
         count = self.edge_length_m.size
         if (
             path_nodes.size < 1
@@ -277,6 +284,11 @@ def as_leg(made: LegBuffers) -> Leg:
     )
 
 
-def as_int32(array: bytes | IntArray) -> IntArray:
-    """An int32 array from the compiled kernels' bytes (or the twins' arrays)."""
-    return np.frombuffer(array, dtype=np.int32) if isinstance(array, bytes) else array
+def as_int32(array: bytes | IntArray, what: str = "array") -> IntArray:
+    """An int32 array from the compiled kernels' bytes, or the int32 array given; any other
+    array is a TypeError, as in the compiled network (an int64 array is never misread)."""
+    if isinstance(array, bytes):
+        return np.frombuffer(array, dtype=np.int32)
+    if np.asarray(array).dtype != np.int32:
+        raise TypeError(f"{what} must be int32 (an array or the kernels' bytes)")
+    return array
