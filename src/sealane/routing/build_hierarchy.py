@@ -13,6 +13,7 @@ from __future__ import annotations
 import heapq
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from typing import Protocol, TypeVar
 
 import numpy as np
 import numpy.typing as npt
@@ -21,6 +22,8 @@ from .geodesy import FloatArray
 from .passages import ARCTIC, SMALL_CRAFT
 
 IntArray = npt.NDArray[np.int32]
+Up = TypeVar("Up")
+Added = TypeVar("Added")
 
 #: Nodes a witness search may settle before it gives up (and the shortcut is added).
 WITNESS_SETTLED = 500
@@ -56,10 +59,30 @@ def contract(count: int, tails: IntArray, heads: IntArray, weights: FloatArray) 
     for a, b, w in zip(tails.tolist(), heads.tolist(), weights.tolist(), strict=True):
         if a != b and w < state.adj[a].get(b, np.inf):
             state.adj[a][b] = state.adj[b][a] = w
+    rank, upward = contracted(count, state)
+    return _packed(rank, upward)
+
+
+class Contractible(Protocol[Up, Added]):
+    """A graph being contracted, as :func:`contracted` drives it."""
+
+    def priority(self, v: int) -> tuple[int, Added]:
+        """How late ``v`` should go, and what contracting it now would add."""
+
+    def upward(self, v: int) -> list[Up]:
+        """The edges ``v`` has left (all to more important nodes, when it goes)."""
+
+    def remove(self, v: int, added: Added) -> None:
+        """Contract ``v``, adding what ``priority`` found."""
+
+
+def contracted(count: int, state: Contractible[Up, Added]) -> tuple[IntArray, list[list[Up]]]:
+    """Each node's rank and upward edges: nodes contracted least important first, priorities
+    updated lazily (a node whose priority got worse goes back into the queue)."""
     heap = [(state.priority(v)[0], v) for v in range(count)]
     heapq.heapify(heap)
     rank = np.full(count, -1, dtype=np.int32)
-    upward: list[list[tuple[int, float, int]]] = [[] for _ in range(count)]
+    upward: list[list[Up]] = [[] for _ in range(count)]
     order = 0
     while heap:
         _, v = heapq.heappop(heap)
@@ -67,15 +90,13 @@ def contract(count: int, tails: IntArray, heads: IntArray, weights: FloatArray) 
             continue
         now, added = state.priority(v)
         if heap and now > heap[0][0]:
-            heapq.heappush(heap, (now, v))  # lazy update: v got worse, try the next one first
+            heapq.heappush(heap, (now, v))
             continue
-        upward[v] = [
-            (w, length, state.middle.get(_key(v, w), -1)) for w, length in state.adj[v].items()
-        ]
+        upward[v] = state.upward(v)
         state.remove(v, added)
         rank[v] = order
         order += 1
-    return _packed(rank, upward)
+    return rank, upward
 
 
 class _Contraction:
@@ -100,6 +121,10 @@ class _Contraction:
         )
         rest = int(self.gone_around[v] + self.level[v])
         return EDGE_WEIGHT * edges + HOP_WEIGHT * hops + rest, added
+
+    def upward(self, v: int) -> list[tuple[int, float, int]]:
+        """The edges ``v`` has left: head, length and the node a shortcut bypasses (or -1)."""
+        return [(w, length, self.middle.get(_key(v, w), -1)) for w, length in self.adj[v].items()]
 
     def remove(self, v: int, added: list[tuple[int, int, float]]) -> None:
         """Contract ``v``: add the shortcuts it needs (``priority`` found them), then drop it."""

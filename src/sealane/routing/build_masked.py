@@ -12,14 +12,13 @@ unpacks exactly. Nodes go least important first, as in :mod:`.build_hierarchy`. 
 
 from __future__ import annotations
 
-import heapq
 from collections import defaultdict
 from collections.abc import Callable, Iterator
 
 import numpy as np
 import numpy.typing as npt
 
-from .build_hierarchy import EDGE_WEIGHT, HOP_WEIGHT, Hierarchy, witness
+from .build_hierarchy import EDGE_WEIGHT, HOP_WEIGHT, Hierarchy, contracted, witness
 from .geodesy import FloatArray
 
 IntArray = npt.NDArray[np.int32]
@@ -40,23 +39,7 @@ def contract_masked(
     for a, b, w, m in edges:
         if a != b:
             state.insert(a, b, w, m, (-1, -1))
-    heap = [(state.priority(v)[0], v) for v in range(count)]
-    heapq.heapify(heap)
-    rank = np.full(count, -1, dtype=np.int32)
-    upward: list[list[int]] = [[] for _ in range(count)]
-    order = 0
-    while heap:
-        _, v = heapq.heappop(heap)
-        if rank[v] >= 0:
-            continue
-        now, added = state.priority(v)
-        if heap and now > heap[0][0]:
-            heapq.heappush(heap, (now, v))  # lazy update, as in build_hierarchy.contract
-            continue
-        upward[v] = [e for entries in state.adj[v].values() for e in entries]
-        state.remove(v, added)
-        rank[v] = order
-        order += 1
+    rank, upward = contracted(count, state)
     return state.packed(rank, upward)
 
 
@@ -94,12 +77,16 @@ class _Masked:
         """As ``build_hierarchy``: edge and hop difference, contracted neighbours and level;
         with the shortcuts contracting ``v`` now would add."""
         added = self._shortcuts(v)
-        mine = [e for entries in self.adj[v].values() for e in entries]
+        mine = self.upward(v)
         edges = len(added) - len(mine)
         hops = sum(self.hops[x] + self.hops[y] for *_, x, y in added)
         hops -= sum(self.hops[e] for e in mine)
         rest = int(self.gone_around[v] + self.level[v])
         return EDGE_WEIGHT * edges + HOP_WEIGHT * hops + rest, added
+
+    def upward(self, v: int) -> list[int]:
+        """The edges ``v`` has left (ids), all to more important nodes when it goes."""
+        return [e for entries in self.adj[v].values() for e in entries]
 
     def remove(self, v: int, added: list[Shortcut]) -> None:
         """Contract ``v``: add its shortcuts, then drop it."""
