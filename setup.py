@@ -51,7 +51,11 @@ setup(
         Extension(
             "sealane.routing._network",
             sources=["src/sealane/routing/_network.c"],
-            depends=["src/sealane/routing/_vincenty.h"],
+            depends=[
+                "src/sealane/routing/_vincenty.h",
+                "src/sealane/routing/_network_arrays.h",
+                "src/sealane/routing/_trim.h",
+            ],
             extra_compile_args=["-O2"],
         ),
     ],
