@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import statistics
+from itertools import pairwise
 
 import numpy as np
 import pytest
@@ -386,6 +387,18 @@ def test_route__via_passes_through_waypoint() -> None:
     )
     assert min(to_singapore) <= 1_000.0
     assert result.distance_m >= sealane.route("CNSHA", "NLRTM").distance_m
+
+
+def test_route__via_is_its_legs_joined_at_the_waypoints() -> None:
+    stops = ("CNSHA", "SGSIN", "EGPSD", "NLRTM")
+    whole = sealane.route(stops[0], stops[-1], via=stops[1:-1])
+    legs = [sealane.route(a, b) for a, b in pairwise(stops)]
+    joined = np.concatenate([legs[0].coordinates] + [leg.coordinates[1:] for leg in legs[1:]])
+    np.testing.assert_array_equal(whole.coordinates, joined)
+    assert whole.distance_m == pytest.approx(sum(leg.distance_m for leg in legs), rel=1e-12)
+    for stop in stops[1:-1]:  # each waypoint is a point of the route, exactly
+        port = sealane.get_port(stop)
+        assert [port.lon, port.lat] in whole.coordinates.tolist()
 
 
 def test_route__via_order_is_respected() -> None:

@@ -29,7 +29,7 @@ from .geodesy import (
 )
 from .graph import SeaGraph, default_graph
 from .interop import lines_to_shapely
-from .legs import Leg, sail, sail_trimmed, trim
+from .legs import Leg, sail_trimmed, trim
 from .locations import Location as Location
 from .locations import LocationLike as LocationLike
 from .locations import resolve_location as resolve_location
@@ -194,10 +194,10 @@ def route(
     legs: list[Leg] = []
     for start, end in pairwise(stops):
         try:
-            if len(stops) == 2:  # one leg: its ends are the route's, trimmed as it is made
-                leg = sail_trimmed(network, start, end, blocked)
+            leg = sail_trimmed(network, start, end, blocked)
+            if len(stops) == 2:  # one leg: its ends are the route's
                 return _frozen(*leg, network.passage_names, start, end)
-            legs.append(sail(network, start, end, blocked))
+            legs.append(leg)
         except NoRouteError as error:
             closed_names = ", ".join(sorted(p.value for p in closed))
             raise NoRouteError(f"{error} (closed passages: {closed_names})") from None
