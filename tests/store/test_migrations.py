@@ -48,7 +48,7 @@ MODEL_TABLES = {
 }
 ALL_TABLES = MODEL_TABLES | {"alembic_version"}
 #: The newest migration.
-HEAD = "0008"
+HEAD = "0009_rate_limit_counts"
 
 
 def tables(engine: Engine) -> set[str]:
@@ -235,8 +235,8 @@ def test_upgrade_0004__duplicates_stored_before_it_fail_except_the_oldest(engine
 
 
 def test_upgrade__batch_table_copies_keep_rows_that_point_at_them(engine: Engine) -> None:
-    """Regression: on SQLite, migration 0010 re-created ``accounts`` (batch mode) with foreign
-    keys enforced, and dropping the old table deleted every tracking request by cascade."""
+    """Regression: on SQLite, migration 0006 (feeds) re-created ``accounts`` (batch mode) with
+    foreign keys enforced, and dropping the old table deleted every tracking request by cascade."""
     upgrade(engine, "0004")
     with engine.begin() as connection:
         connection.execute(
@@ -267,11 +267,11 @@ def test_upgrade__batch_table_copies_keep_rows_that_point_at_them(engine: Engine
     assert enforced == 1, "foreign keys are enforced again after migrating"
 
 
-def test_upgrade_0006__containers_stored_before_get_their_port_calls(engine: Engine) -> None:
+def test_upgrade_0007__containers_stored_before_get_their_port_calls(engine: Engine) -> None:
     """A container stored before route locations existed gets one per port of its shipment:
     the departure from the port of lading, the arrival (vessel, voyage, terminal) at the port
     of discharge, as the shipment kept them."""
-    upgrade(engine, "0010")
+    upgrade(engine, "0006_feeds")
     with transaction(session_factory(engine)) as session:
         account = create_account(session, "Before Co", routing=True, now=START).account_id
     rows = {
@@ -346,5 +346,5 @@ def test_upgrade_0006__containers_stored_before_get_their_port_calls(engine: Eng
         )
         assert {c.account_id for c in calls} == {account}
         assert {c.updated_at for c in calls} == {datetime(2026, 11, 2, tzinfo=UTC)}
-    downgrade(engine, "0010")
+    downgrade(engine, "0006_feeds")
     assert "route_locations" not in tables(engine)

@@ -1,6 +1,6 @@
 """live feeds: AIS port calls and course, ingest checkpoints and permission, DCSA events
 
-Revision ID: 0010
+Revision ID: 0006_feeds (0010 before the files were numbered in chain order)
 Revises: 0005
 """
 
@@ -9,7 +9,7 @@ from alembic import op
 
 from sealane.store.models import UTCDateTime
 
-revision = "0010"
+revision = "0006_feeds"
 down_revision = "0005"
 branch_labels = None
 depends_on = None

@@ -1,7 +1,7 @@
 """route locations: each container's port calls, filled in for containers stored before
 
-Revision ID: 0006
-Revises: 0010
+Revision ID: 0007_route_locations (0006 before the files were numbered in chain order)
+Revises: 0006_feeds
 """
 
 import uuid
@@ -12,8 +12,8 @@ from alembic import op
 
 from sealane.store.models import UTCDateTime
 
-revision = "0006"
-down_revision = "0010"
+revision = "0007_route_locations"
+down_revision = "0006_feeds"
 branch_labels = None
 depends_on = None
 

@@ -4,15 +4,15 @@ Checking a limit summed one row per request of the window, so its cost grew with
 (thousands of rows for a busy key); a row per second bounds it by the window's length. The
 counters are ephemeral: the old rows are dropped, which forgets at most a minute of requests.
 
-Revision ID: 0008
-Revises: 0007
+Revision ID: 0009_rate_limit_counts (0008 before the files were numbered in chain order)
+Revises: 0008_web_sessions
 """
 
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0008"
-down_revision = "0007"
+revision = "0009_rate_limit_counts"
+down_revision = "0008_web_sessions"
 branch_labels = None
 depends_on = None
 

@@ -1,7 +1,7 @@
 """web sessions: the web app's signed-in browsers, shared by every server process
 
-Revision ID: 0007
-Revises: 0006
+Revision ID: 0008_web_sessions (0007 before the files were numbered in chain order)
+Revises: 0007_route_locations
 """
 
 import sqlalchemy as sa
@@ -9,8 +9,8 @@ from alembic import op
 
 from sealane.store.models import UTCDateTime
 
-revision = "0007"
-down_revision = "0006"
+revision = "0008_web_sessions"
+down_revision = "0007_route_locations"
 branch_labels = None
 depends_on = None
 
