@@ -31,7 +31,22 @@ from .routing import (
     route,
 )
 
-__version__ = "0.1.0"
+
+def __getattr__(name: str) -> str:
+    """``sealane.__version__``: the installed distribution's version, whose one source is
+    ``pyproject.toml``. Looked up on first use and kept, because importing
+    ``importlib.metadata`` would add tens of milliseconds to every engine cold start."""
+    if name != "__version__":
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        found = version("sealane")
+    except PackageNotFoundError:  # the sources put on sys.path by hand, never installed
+        found = "0+unknown"
+    globals()["__version__"] = found
+    return found
+
 
 __all__ = [
     "ARCTIC",

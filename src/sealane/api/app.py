@@ -7,6 +7,7 @@ from contextlib import asynccontextmanager
 
 from fastapi import FastAPI
 
+from .. import __version__
 from ..clock import Clock
 from ..config import Settings
 from ..mcp.apps import endpoint_for
@@ -80,7 +81,7 @@ def create_app(
     app = FastAPI(
         lifespan=lifespan,
         title="sealane",
-        version="2",
+        version=__version__,
         description="Container tracking with vessel routing: JSON:API documents under /v2.",
         openapi_url=f"{API_PREFIX}/openapi.json",
         docs_url=None,  # served with local assets by install_api_docs
