@@ -54,7 +54,7 @@ from sealane.store.models import (
     WebhookNotification,
     WebhookNotificationLog,
 )
-from sealane.tracking.service import emit
+from sealane.tracking.carrier_sync import emit
 from sealane.webhooks import delivery
 from sealane.webhooks.delivery import DeliveryWorker
 from sealane.webhooks.notifications import fan_out

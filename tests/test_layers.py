@@ -23,7 +23,7 @@ RULES = (
         (
             "sqlalchemy",
             "sealane.store",
-            "sealane.tracking.service",
+            "sealane.tracking.carrier_sync",
             "sealane.tracking.recording",
             "sealane.tracking.changes",
         ),

@@ -14,8 +14,9 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from sealane.clock import ManualClock
 from sealane.config import Settings
+from sealane.config.dcsa_carriers import CarrierConfig
+from sealane.feeds.dcsa.carrier import DcsaCarrier
 from sealane.feeds.dcsa.client import DcsaClient
-from sealane.feeds.dcsa.config import CarrierConfig
 from sealane.service.access import Caller
 from sealane.service.context import ServiceContext
 from sealane.service.tracking_requests import NewTrackingRequest, create_request
@@ -29,8 +30,7 @@ from sealane.store.models import (
     TrackingRequest,
     TransportEvent,
 )
-from sealane.tracking.carriers.dcsa import DcsaCarrier
-from sealane.tracking.service import TrackingService
+from sealane.tracking.carrier_sync import TrackingService
 
 from .dcsa_fixtures import day, shipment_events
 from .dcsa_server import DcsaState, dcsa_server

@@ -29,8 +29,8 @@ from sealane.store.models import (
     Vessel,
     VesselPortCall,
 )
+from sealane.tracking.carrier_sync import TrackingService
 from sealane.tracking.carriers.base import PlannedContainer, PlannedEvent, ShipmentPlan, Snapshot
-from sealane.tracking.service import TrackingService
 
 from .support import T0, T0_S
 

@@ -8,8 +8,8 @@ from dataclasses import replace
 import pytest
 
 from sealane.clock import ManualClock
+from sealane.config.dcsa_carriers import OAuth2
 from sealane.feeds.dcsa.client import CarrierUnreachable, DcsaClient, UnrecognizedResponse
-from sealane.feeds.dcsa.config import OAuth2
 
 from .dcsa_fixtures import BL, day
 from .dcsa_server import CLIENT, DcsaState, Fault, dcsa_server

@@ -20,7 +20,7 @@ from sealane.store.models import (
     WebhookNotification,
     WebhookNotificationLog,
 )
-from sealane.tracking.service import emit
+from sealane.tracking.carrier_sync import emit
 from sealane.webhooks.notifications import fan_out
 from tests.api.conftest import auth
 from tests.api.jsonapi_asserts import JSONAPI

@@ -25,7 +25,7 @@ from sealane.config import Settings
 from sealane.service.runtime import delivery_worker
 from sealane.store.database import make_engine, session_factory, transaction
 from sealane.store.models import OutboxEvent, WebhookNotification, WebhookNotificationLog
-from sealane.tracking.service import emit
+from sealane.tracking.carrier_sync import emit
 from sealane.webhooks.delivery import DeliveryWorker
 
 from .receiver import Reply, receiving

@@ -8,8 +8,8 @@ an event both pushed and polled is recorded once.
 
 from __future__ import annotations
 
+from ..feeds.dcsa.carrier import DcsaCarrier
 from ..feeds.dcsa.push import PushRejected, PushResult, handle_push
-from ..tracking.carriers.dcsa import DcsaCarrier
 from .context import ServiceContext
 from .errors import BadSignature, Malformed, NotFound
 

@@ -7,8 +7,8 @@ from collections.abc import Collection
 from sqlalchemy import select
 
 from ..store.models import Container, Shipment, TransportEvent
+from ..tracking.carrier_sync import TrackingService
 from ..tracking.raw_events import milestones
-from ..tracking.service import TrackingService
 from .access import Caller
 from .context import ServiceContext
 from .errors import RateLimited

@@ -15,16 +15,16 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from ..clock import Clock, SystemClock
 from ..config import Settings
+from ..feeds.dcsa.carrier import DcsaCarrier, dcsa_carriers
 from ..jsonapi import notification_body
 from ..store.database import make_engine, session_factory, transaction
 from ..store.migrate import upgrade
 from ..store.models import WebhookNotification
 from ..store.seed import add_carrier_lines, load_reference_data
+from ..tracking.carrier_sync import TrackingService
 from ..tracking.carriers import SimulatedCarrier
 from ..tracking.carriers.base import CarrierAdapter
-from ..tracking.carriers.dcsa import DcsaCarrier, dcsa_carriers
 from ..tracking.poller import Poller
-from ..tracking.service import TrackingService
 from ..webhooks.delivery import DeliveryWorker
 from .access import Caller, Gatekeeper
 from .context import REFRESH_PER_MINUTE, ServiceContext

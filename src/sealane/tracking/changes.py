@@ -2,7 +2,7 @@
 
 Events and arrival estimates are recorded with their outbox rows (in the caller's transaction),
 container timestamps follow the events, and a request moves through its state machine only by
-:func:`set_status`. Shared by the carrier syncs (:mod:`.service`) and the AIS feeds.
+:func:`set_status`. Shared by the carrier syncs (:mod:`.carrier_sync`) and the AIS feeds.
 """
 
 from __future__ import annotations

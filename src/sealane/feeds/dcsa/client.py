@@ -16,7 +16,7 @@ from urllib.parse import urljoin, urlsplit
 import httpx
 
 from ...clock import Clock, SystemClock
-from .config import CarrierConfig
+from ...config.dcsa_carriers import CarrierConfig
 
 REFERENCE_PARAMETERS = {
     "bill_of_lading": "transportDocumentReference",

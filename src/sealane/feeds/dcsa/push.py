@@ -18,8 +18,8 @@ from typing import Any
 from sqlalchemy.orm import Session, sessionmaker
 
 from ...clock import Clock
+from ...config.dcsa_carriers import CarrierConfig
 from ...store.database import transaction
-from .config import CarrierConfig
 from .events import BadEvent, DcsaEvent, parse_event
 from .store import store_events
 

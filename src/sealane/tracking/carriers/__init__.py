@@ -1,4 +1,8 @@
-"""Carrier adapters: one per shipping line integration, behind :class:`CarrierAdapter`."""
+"""Carrier adapters: one per shipping line integration, behind :class:`CarrierAdapter`.
+
+The interface and the simulated carrier live here; real integrations (DCSA Track & Trace in
+:mod:`sealane.feeds.dcsa.carrier`) live with their feeds and are registered by the runtime.
+"""
 
 from .base import (
     AwaitingManifest,

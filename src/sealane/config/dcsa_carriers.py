@@ -1,5 +1,8 @@
 """Per-carrier configuration of DCSA T&T adapters: a TOML file, secrets from the environment.
 
+Part of the configuration (not of ``feeds``) so that :class:`~sealane.config.Settings` can carry
+the carriers without the configuration importing the feeds it configures.
+
 ``SEALANE_DCSA_CARRIERS`` names the file (TOML, or JSON when it ends in ``.json``), or holds
 the JSON itself (a list of carrier objects, for containers configured by environment only);
 each ``[[carrier]]`` table gives a name, the API's

@@ -7,8 +7,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from .feeds.dcsa.config import ENV_FILE as DCSA_CARRIERS_VARIABLE
-from .feeds.dcsa.config import CarrierConfig, carriers_from_env
+from .dcsa_carriers import ENV_FILE as DCSA_CARRIERS_VARIABLE
+from .dcsa_carriers import CarrierConfig, carriers_from_env
 
 #: About 12 attempts over about 3 days (seconds after the previous attempt).
 DEFAULT_RETRY_SCHEDULE = (60, 300, 900, 1800, 3600, 7200, 14400, 21600, 43200, 43200, 43200, 43200)

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from sealane.feeds.dcsa.config import ConfigError, OAuth2, carriers_from_env, load_carriers
+from sealane.config.dcsa_carriers import ConfigError, OAuth2, carriers_from_env, load_carriers
 
 GOOD = """
 [[carrier]]
@@ -150,8 +150,8 @@ def test_load_carriers__names_and_scacs_distinct(tmp_path: Path, second: str, me
 
 def test_dcsa_carriers__one_adapter_per_carrier_by_scac(tmp_path: Path) -> None:
     from sealane.clock import SystemClock
+    from sealane.feeds.dcsa.carrier import dcsa_carriers
     from sealane.store.database import make_engine, session_factory
-    from sealane.tracking.carriers.dcsa import dcsa_carriers
 
     engine = make_engine(f"sqlite:///{tmp_path / 'x.db'}")
     carriers = dcsa_carriers(

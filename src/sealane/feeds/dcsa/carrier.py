@@ -1,4 +1,4 @@
-"""A carrier adapter over DCSA Track & Trace 2.2 (configured per carrier, see feeds.dcsa.config).
+"""A carrier adapter over DCSA Track & Trace 2.2 (configured per carrier, see config.dcsa_carriers).
 
 ``lookup`` polls ``GET /v2/events`` for the number and reads the plan from the events;
 ``snapshot`` does the same at each sync (or, with pushes and ``poll_interval_s``, polls less
@@ -15,13 +15,20 @@ from typing import Any
 from sqlalchemy.orm import Session, sessionmaker
 
 from ...clock import Clock, SystemClock
-from ...feeds.dcsa.client import CarrierError, DcsaClient, UnrecognizedResponse
-from ...feeds.dcsa.config import CarrierConfig
-from ...feeds.dcsa.events import BadEvent, DcsaEvent, parse_event
-from ...feeds.dcsa.store import read_events
-from ...feeds.dcsa.timeline import Timeline, build_timeline
-from ..lifecycle import MANIFEST_RECHECK
-from .base import AwaitingManifest, Found, LookupResult, NotFound, Snapshot, Unreachable
+from ...config.dcsa_carriers import CarrierConfig
+from ...tracking.carriers.base import (
+    AwaitingManifest,
+    Found,
+    LookupResult,
+    NotFound,
+    Snapshot,
+    Unreachable,
+)
+from ...tracking.lifecycle import MANIFEST_RECHECK
+from .client import CarrierError, DcsaClient, UnrecognizedResponse
+from .events import BadEvent, DcsaEvent, parse_event
+from .store import read_events
+from .timeline import Timeline, build_timeline
 
 log = logging.getLogger("sealane.tracking")
 REF_PREFIX = {"bill_of_lading": "TRD", "booking_number": "BKG", "container": "EQ"}

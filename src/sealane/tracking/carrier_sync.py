@@ -1,4 +1,4 @@
-"""The tracking engine of the service: lookups, syncing shipments with their carrier, the outbox.
+"""Keeping tracked objects in sync with carriers: request lookups, shipment syncs, the outbox.
 
 Each unit of work (one request's lookup, one shipment's sync) is one transaction: the records it
 creates and their outbox rows commit together or not at all, so a restart loses nothing and a
@@ -23,11 +23,7 @@ from ..store.models import Container, Shipment, TrackingRequest, Vessel
 from .carriers.base import AwaitingManifest, CarrierAdapter, Found, NotFound, Snapshot
 from .changes import set_status, stop_tracking
 from .creation import create_shipment, vessel_for
-from .lifecycle import (
-    TRACKING_WINDOW,
-    RequestStatus,
-    next_retry_at,
-)
+from .lifecycle import TRACKING_WINDOW, RequestStatus, next_retry_at
 from .outbox import emit
 from .portcalls import sync_port_calls
 from .recording import move_vessel, record_estimate, record_events, record_updates
