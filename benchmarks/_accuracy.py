@@ -117,9 +117,9 @@ def land_figures(
     routers: dict[str, Router], codes: Sequence[str]
 ) -> dict[str, tuple[int, int, int]]:
     """Per tool: routes with a land sample outside the corridors, such samples, routes tried."""
-    from sealane.routing.build_coast import coastline, sample_geodesics
-    from sealane.routing.build_corridors import CorridorIndex, read_geojson
-    from sealane.routing.datafiles import data_dir
+    from sealane.routing.build.coast import coastline, sample_geodesics
+    from sealane.routing.build.corridors import CorridorIndex, read_geojson
+    from sealane.routing.data import data_dir
 
     coast = coastline()
     corridors = CorridorIndex(read_geojson(data_dir() / "corridors.geojson"))

@@ -12,8 +12,9 @@ from scipy.sparse import coo_matrix
 from scipy.sparse.csgraph import dijkstra
 
 import sealane
-from sealane.routing.build_hierarchy import contract
-from sealane.routing.build_masked import contract_masked
+from sealane.routing.build.contraction import contract
+from sealane.routing.build.masked_contraction import contract_masked
+from sealane.routing.data.formats import Marnet
 from sealane.routing.graph import SeaGraph, default_graph
 from sealane.routing.hierarchy import CoreHierarchy, climb_python
 from sealane.routing.passages import ARCTIC, SMALL_CRAFT, Passage, passage_mask
@@ -353,16 +354,17 @@ def test_route__other_restrictions__the_masked_hierarchy_and_astar_agree(
     assert not closed & set(masked.passages)
 
 
-def hierarchy_dict(prefix: str = "masked") -> dict[str, np.ndarray]:
+def hierarchy_dict() -> dict[str, np.ndarray]:
     tails, heads, weights, masks = masked_graph(2)
     built = contract_masked(60, tails, heads, weights, masks)
+    stored = Marnet.MASKED
     return {
-        f"{prefix}_up_ptr": built.up_ptr,
-        f"{prefix}_up_head": built.up_head,
-        f"{prefix}_up_weight": built.up_weight,
-        f"{prefix}_up_middle": built.up_middle,
-        f"{prefix}_up_children": built.up_children,
-        f"{prefix}_up_mask": built.up_mask,
+        stored.up_ptr.key: built.up_ptr,
+        stored.up_head.key: built.up_head,
+        stored.up_weight.key: built.up_weight,
+        stored.up_middle.key: built.up_middle,
+        stored.up_children.key: built.up_children,
+        stored.up_mask.key: built.up_mask,
     }
 
 
@@ -377,14 +379,14 @@ def hierarchy_dict(prefix: str = "masked") -> dict[str, np.ndarray]:
 )
 def test_load__arrays_that_do_not_agree__value_error(name: str, make: Any) -> None:
     arrays = hierarchy_dict()
-    assert CoreHierarchy.load(arrays, "masked") is not None
+    assert CoreHierarchy.load(arrays, Marnet.MASKED) is not None
     arrays[f"masked_{name}"] = make(arrays[f"masked_{name}"])
-    with pytest.raises(ValueError, match="do not agree"):
-        CoreHierarchy.load(arrays, "masked")
+    with pytest.raises(ValueError, match="masked hierarchy do not agree"):
+        CoreHierarchy.load(arrays, Marnet.MASKED)
 
 
 def test_load__a_file_without_shortcut_children__no_hierarchy() -> None:
     arrays = hierarchy_dict()
-    del arrays["masked_up_children"]
-    assert CoreHierarchy.load(arrays, "masked") is None
-    assert CoreHierarchy.load({}, "hierarchy") is None
+    del arrays[Marnet.MASKED.up_children.key]
+    assert CoreHierarchy.load(arrays, Marnet.MASKED) is None
+    assert CoreHierarchy.load({}, Marnet.HIERARCHY) is None

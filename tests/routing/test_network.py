@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from sealane.routing import registry
-from sealane.routing.build_core import core_arrays
+from sealane.routing.build.chains import core_arrays
 from sealane.routing.geodesy import lengths_between_m
 from sealane.routing.graph import SeaGraph, Snap, default_graph
 from sealane.routing.network import NetworkPython, as_int32, as_leg, network_arrays

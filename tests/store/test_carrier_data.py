@@ -7,7 +7,7 @@ import csv
 import re
 from collections import Counter
 
-from sealane.routing.datafiles import data_dir
+from sealane.routing.data import data_dir
 
 
 def rows() -> list[dict[str, str]]:

@@ -10,7 +10,7 @@ from datetime import timedelta
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session, sessionmaker
 
-from sealane.routing.datafiles import data_dir
+from sealane.routing.data import data_dir
 from sealane.store.accounts import account_for_key
 from sealane.store.database import transaction
 from sealane.store.models import Account, ShippingLine, Terminal, Vessel, VesselPosition

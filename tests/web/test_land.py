@@ -7,7 +7,7 @@ from itertools import pairwise
 
 import numpy as np
 
-from sealane.routing.datafiles import data_dir
+from sealane.routing.data import data_dir
 from sealane.web.land import _number, land_path, land_svg
 
 

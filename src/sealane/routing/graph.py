@@ -18,7 +18,8 @@ from pathlib import Path
 import numpy as np
 import numpy.typing as npt
 
-from .datafiles import data_dir, mapped_npz
+from .data import data_dir, mapped_npz
+from .data.formats import MARNET, Marnet
 from .geodesy import (
     FloatArray,
     arc_normals,
@@ -52,42 +53,44 @@ class SeaGraph:
     """Nodes, undirected edges, passage tags, CSR adjacency and the snapping index."""
 
     def __init__(self, arrays: dict[str, np.ndarray]) -> None:
-        self.node_lon: FloatArray = np.asarray(arrays["node_lon"], dtype=np.float64)
-        self.node_lat: FloatArray = np.asarray(arrays["node_lat"], dtype=np.float64)
+        self.node_lon: FloatArray = Marnet.NODE_LON.read(arrays)
+        self.node_lat: FloatArray = Marnet.NODE_LAT.read(arrays)
         #: (nodes, 2) lon/lat rows, for gathering a path's coordinates in one call.
         self.node_lonlat: FloatArray = np.ascontiguousarray(
             np.stack([self.node_lon, self.node_lat], axis=1)
         )
-        self.edge_u: IntArray = np.asarray(arrays["edge_u"], dtype=np.int32)
-        self.edge_v: IntArray = np.asarray(arrays["edge_v"], dtype=np.int32)
+        self.edge_u: IntArray = Marnet.EDGE_U.read(arrays)
+        self.edge_v: IntArray = Marnet.EDGE_V.read(arrays)
         #: (edges, 2) the two end nodes of each edge, rows contiguous for the search's buffers.
         self.edge_ends: IntArray = np.ascontiguousarray(
             np.stack([self.edge_u, self.edge_v], axis=1)
         )
-        self.edge_length_m: FloatArray = np.asarray(arrays["edge_length_m"], dtype=np.float64)
-        self.edge_passages: npt.NDArray[np.uint32] = np.asarray(
-            arrays["edge_passages"], dtype=np.uint32
-        )
+        self.edge_length_m: FloatArray = Marnet.EDGE_LENGTH_M.read(arrays)
+        self.edge_passages: npt.NDArray[np.uint32] = Marnet.EDGE_PASSAGES.read(arrays)
         #: Edges a point may snap onto: the lanes, not the build's long straight shortcuts.
-        self.edge_snappable: npt.NDArray[np.bool_] = ~np.asarray(
-            arrays.get("edge_shortcut", np.zeros(self.edge_u.size, dtype=bool)), dtype=bool
+        self.edge_snappable: npt.NDArray[np.bool_] = (
+            ~Marnet.EDGE_SHORTCUT.read(arrays)
+            if Marnet.EDGE_SHORTCUT.present(arrays)
+            else np.ones(self.edge_u.size, dtype=bool)
         )
-        self.passage_names: tuple[str, ...] = tuple(str(n) for n in arrays["passage_names"])
-        self.cell_deg = float(arrays["cell_deg"])
-        self.cell_ptr: npt.NDArray[np.int64] = np.asarray(arrays["cell_ptr"], dtype=np.int64)
-        self.cell_edges: IntArray = np.asarray(arrays["cell_edges"], dtype=np.int32)
+        self.passage_names: tuple[str, ...] = tuple(
+            str(n) for n in Marnet.PASSAGE_NAMES.read(arrays)
+        )
+        self.cell_deg = float(Marnet.CELL_DEG.read(arrays))
+        self.cell_ptr: npt.NDArray[np.int64] = Marnet.CELL_PTR.read(arrays)
+        self.cell_edges: IntArray = Marnet.CELL_EDGES.read(arrays)
         self._load_core(arrays)
         #: Landmark distance tables (core nodes, K), each over the edges open when the passages
         #: of the matching ``landmark_masks`` entry are closed (the first closes nothing).
-        self.landmark_masks: list[int] = [int(m) for m in arrays["landmark_masks"]]
+        self.landmark_masks: list[int] = [int(m) for m in Marnet.LANDMARK_MASKS.read(arrays)]
         self.landmark_tables: list[FloatArray] = [
-            np.ascontiguousarray(table, dtype=np.float64) for table in arrays["landmark_tables"]
+            np.ascontiguousarray(table) for table in Marnet.LANDMARK_TABLES.read(arrays)
         ]
         self._landmarks_by_mask: dict[int, FloatArray] = {}
         #: The contraction hierarchies: for the default closed passages, and masked for any
         #: others (None for a file written without them; A* then searches).
-        self.hierarchy = CoreHierarchy.load(arrays)
-        self.masked_hierarchy = CoreHierarchy.load(arrays, "masked")
+        self.hierarchy = CoreHierarchy.load(arrays, Marnet.HIERARCHY)
+        self.masked_hierarchy = CoreHierarchy.load(arrays, Marnet.MASKED)
         arctic = [
             self.passage_names.index(n)
             for n in ("northwest", "northeast")
@@ -111,21 +114,19 @@ class SeaGraph:
     def _load_core(self, arrays: dict[str, np.ndarray]) -> None:
         """The core graph the search walks, and how each edge sits in its chain."""
         #: Node id of each core node; core edges join core nodes by their index here.
-        self.core_node: IntArray = np.asarray(arrays["core_node"], dtype=np.int32)
-        self.core_u: IntArray = np.asarray(arrays["core_u"], dtype=np.int32)
-        self.core_v: IntArray = np.asarray(arrays["core_v"], dtype=np.int32)
-        self.core_length_m: FloatArray = np.asarray(arrays["core_length_m"], dtype=np.float64)
-        self.core_passages: npt.NDArray[np.uint32] = np.asarray(
-            arrays["core_passages"], dtype=np.uint32
-        )
+        self.core_node: IntArray = Marnet.CORE_NODE.read(arrays)
+        self.core_u: IntArray = Marnet.CORE_U.read(arrays)
+        self.core_v: IntArray = Marnet.CORE_V.read(arrays)
+        self.core_length_m: FloatArray = Marnet.CORE_LENGTH_M.read(arrays)
+        self.core_passages: npt.NDArray[np.uint32] = Marnet.CORE_PASSAGES.read(arrays)
         #: The edges of core edge c, in order from core_u[c]: chain_edge[chain_ptr[c]:...].
-        self.chain_ptr: IntArray = np.asarray(arrays["chain_ptr"], dtype=np.int32)
-        self.chain_edge: IntArray = np.asarray(arrays["chain_edge"], dtype=np.int32)
+        self.chain_ptr: IntArray = Marnet.CHAIN_PTR.read(arrays)
+        self.chain_edge: IntArray = Marnet.CHAIN_EDGE.read(arrays)
         #: Per edge: its core edge, metres from the core edge's u end to the edge's nearer end,
         #: and whether the edge runs u -> v in the chain's direction.
-        self.edge_core: IntArray = np.asarray(arrays["edge_core"], dtype=np.int32)
-        self.edge_along_m: FloatArray = np.asarray(arrays["edge_along_m"], dtype=np.float64)
-        self.edge_forward: npt.NDArray[np.bool_] = np.asarray(arrays["edge_forward"], dtype=bool)
+        self.edge_core: IntArray = Marnet.EDGE_CORE.read(arrays)
+        self.edge_along_m: FloatArray = Marnet.EDGE_ALONG_M.read(arrays)
+        self.edge_forward: npt.NDArray[np.bool_] = Marnet.EDGE_FORWARD.read(arrays)
         #: Index of each edge within its chain.
         self.edge_position: IntArray = np.empty(self.edge_core.size, dtype=np.int32)
         self.edge_position[self.chain_edge] = (
@@ -303,8 +304,11 @@ class SeaGraph:
 
 
 def load_graph(path: Path | None = None) -> SeaGraph:
-    """Load a graph file written by :mod:`sealane.routing.build`."""
-    return SeaGraph(mapped_npz(path or data_dir() / "marnet.npz"))
+    """Load a graph file written by :mod:`sealane.routing.build`, refusing one of another
+    format version (:data:`~sealane.routing.data.formats.MARNET_VERSION`)."""
+    arrays = mapped_npz(path or data_dir() / MARNET.name)
+    MARNET.check_version(arrays)
+    return SeaGraph(arrays)
 
 
 @cache

@@ -1,14 +1,14 @@
 """The contraction-hierarchy search: a route under any closed passages in a few hundred steps.
 
-The build (``build_hierarchy``, ``build_masked``) ranks the core nodes and keeps, per node, its
-edges to more important nodes (core edges and shortcuts, each shortcut with the node it bypasses
-and the two edges it stands for). A query climbs from both ends at once, skipping a node that a
-more important node already reaches more cheaply (stall on demand), and stops when neither climb
-can improve the best meeting found; the path is then unpacked, shortcut by shortcut, into core
-nodes. The default restriction set has a hierarchy of its own (its shortcuts assume those
-passages closed); any other set is searched in the masked hierarchy (``build_masked``: every edge
-and shortcut carries the passage bits of the lanes it stands for), skipping the edges whose bits
-meet the closed passages.
+The build (:mod:`.build.contraction`, :mod:`.build.masked_contraction`) ranks the core nodes and
+keeps, per node, its edges to more important nodes (core edges and shortcuts, each shortcut with
+the node it bypasses and the two edges it stands for). A query climbs from both ends at once,
+skipping a node that a more important node already reaches more cheaply (stall on demand), and
+stops when neither climb can improve the best meeting found; the path is then unpacked, shortcut
+by shortcut, into core nodes. The default restriction set has a hierarchy of its own (its
+shortcuts assume those passages closed); any other set is searched in the masked hierarchy (every
+edge and shortcut carries the passage bits of the lanes it stands for), skipping the edges whose
+bits meet the closed passages.
 
 :func:`climb_python` is the pure-Python twin of the compiled kernel (``_hierarchy.c``): the oracle
 in the tests and the fallback when the extension was not compiled.
@@ -25,6 +25,7 @@ from typing import Protocol
 import numpy as np
 import numpy.typing as npt
 
+from .data.formats import Arrays, HierarchyArrays
 from .geodesy import FloatArray
 
 IntArray = npt.NDArray[np.int32]
@@ -44,25 +45,29 @@ class CoreHierarchy:
     up_mask: npt.NDArray[np.uint32]
 
     @classmethod
-    def load(cls, arrays: dict[str, np.ndarray], prefix: str = "hierarchy") -> CoreHierarchy | None:
-        """The hierarchy stored under ``prefix`` ("hierarchy", "masked"), or None for a file
-        written without it."""
-        if f"{prefix}_up_ptr" not in arrays or f"{prefix}_up_children" not in arrays:
+    def load(cls, arrays: Arrays, stored: HierarchyArrays) -> CoreHierarchy | None:
+        """The hierarchy ``stored`` in a graph file's arrays (``Marnet.HIERARCHY`` or
+        ``Marnet.MASKED``), or None for a file written without it."""
+        if not (stored.up_ptr.present(arrays) and stored.up_children.present(arrays)):
             return None  # none, or one written before shortcuts kept their edges: A* searches
-        head = np.ascontiguousarray(arrays[f"{prefix}_up_head"], dtype=np.int32)
-        mask = arrays.get(f"{prefix}_up_mask", np.zeros(head.size, dtype=np.uint32))
-        closed = arrays.get(f"{prefix}_closed")
+        head = np.ascontiguousarray(stored.up_head.read(arrays))
+        mask = (
+            stored.up_mask.read(arrays)
+            if stored.up_mask.present(arrays)
+            else np.zeros(head.size, dtype=np.uint32)
+        )
+        closed = stored.closed.read(arrays) if stored.closed.present(arrays) else None
         hierarchy = cls(
             closed=None if closed is None else int(closed),
-            up_ptr=np.ascontiguousarray(arrays[f"{prefix}_up_ptr"], dtype=np.int32),
+            up_ptr=np.ascontiguousarray(stored.up_ptr.read(arrays)),
             up_head=head,
-            up_weight=np.ascontiguousarray(arrays[f"{prefix}_up_weight"], dtype=np.float64),
-            up_middle=np.ascontiguousarray(arrays[f"{prefix}_up_middle"], dtype=np.int32),
-            up_children=np.ascontiguousarray(arrays[f"{prefix}_up_children"], dtype=np.int32),
+            up_weight=np.ascontiguousarray(stored.up_weight.read(arrays)),
+            up_middle=np.ascontiguousarray(stored.up_middle.read(arrays)),
+            up_children=np.ascontiguousarray(stored.up_children.read(arrays)),
             up_mask=np.ascontiguousarray(mask, dtype=np.uint32),
         )
         if not hierarchy.consistent():
-            raise ValueError(f"marnet.npz: the arrays of the {prefix} hierarchy do not agree")
+            raise ValueError(f"marnet.npz: the arrays of the {stored.name} hierarchy do not agree")
         return hierarchy
 
     def consistent(self) -> bool:

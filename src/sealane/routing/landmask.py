@@ -15,7 +15,8 @@ from pathlib import Path
 import numpy as np
 import numpy.typing as npt
 
-from .datafiles import data_dir
+from .data import data_dir
+from .data.formats import LANDMASK, Landmask
 from .geodesy import distance_m
 
 
@@ -85,11 +86,11 @@ class LandMask:
 
 def load_landmask(path: Path | None = None) -> LandMask:
     """Load ``landmask.npz`` written by :mod:`sealane.routing.build`."""
-    with np.load(path or data_dir() / "landmask.npz") as archive:
+    with np.load(path or data_dir() / LANDMASK.name) as archive:
         return LandMask(
-            archive["row_ptr"].astype(np.int64),
-            archive["flips"].astype(np.uint16),
-            int(archive["per_deg"]),
+            Landmask.ROW_PTR.read(archive),
+            Landmask.FLIPS.read(archive),
+            int(Landmask.PER_DEG.read(archive)),
         )
 
 

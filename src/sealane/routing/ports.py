@@ -15,7 +15,7 @@ from functools import cache
 
 import numpy as np
 
-from .datafiles import data_dir
+from .data import data_dir
 from .errors import UnknownPortError
 from .geodesy import FloatArray, unit_vector, unit_vectors
 

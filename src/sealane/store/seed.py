@@ -11,7 +11,7 @@ from typing import Any
 from sqlalchemy import delete, select
 from sqlalchemy.orm import Session
 
-from ..routing.datafiles import data_dir
+from ..routing.data import data_dir
 from ..routing.ports import get_port
 from ..routing.voyage import future_positions
 from .accounts import NewKey, create_account, issue_key

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ..routing.datafiles import data_dir
+from ..routing.data import data_dir
 
 
 def _number(value: int, scale: int) -> str:

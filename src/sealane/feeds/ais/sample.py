@@ -18,7 +18,7 @@ from pathlib import Path
 import numpy as np
 from pyais import encode_dict
 
-from ...routing.datafiles import data_dir
+from ...routing.data import data_dir
 from ...routing.voyage import future_positions
 
 #: Where the demo sample starts (shifted to the present when the demo replays it).

@@ -12,12 +12,12 @@ from itertools import pairwise
 
 import numpy as np
 
-from .build_coast import Coastline, sample_geodesics
-from .build_corridors import CorridorIndex
-from .build_grid import Water
-from .build_network import Network
-from .build_waterpath import join_nearest
-from .geodesy import FloatArray, from_unit_vectors, unit_vectors
+from ..geodesy import FloatArray, from_unit_vectors, unit_vectors
+from .coast import Coastline, sample_geodesics
+from .corridors import CorridorIndex
+from .grid import Water
+from .lanegraph import LaneGraph
+from .waterpath import join_nearest
 
 #: Spacing of the network sample points a join may end on, metres.
 TARGET_SPACING_M = 250.0
@@ -58,7 +58,7 @@ class Join:
 class NetworkTargets:
     """Sample points along the network's edges, with a k-d tree on their unit vectors."""
 
-    def __init__(self, net: Network, exclude: set[tuple[int, int]] | None = None) -> None:
+    def __init__(self, net: LaneGraph, exclude: set[tuple[int, int]] | None = None) -> None:
         from scipy.spatial import cKDTree
 
         lon, lat, which, keys = net.edge_samples(TARGET_SPACING_M)
@@ -74,7 +74,7 @@ class NetworkTargets:
 
     @staticmethod
     def _ends(
-        net: Network, keys: list[tuple[int, int]]
+        net: LaneGraph, keys: list[tuple[int, int]]
     ) -> tuple[FloatArray, FloatArray, FloatArray, FloatArray]:
         lon, lat = np.array(net.lon), np.array(net.lat)
         a = np.array([k[0] for k in keys], dtype=np.int64)
@@ -183,7 +183,7 @@ def _bearing_deg(lon1: float, lat1: float, lon2: float, lat2: float) -> float:
     return float(np.degrees(np.arctan2(x, y)))
 
 
-def apply_joins(net: Network, joins: list[tuple[Join, int, int]]) -> list[int]:
+def apply_joins(net: LaneGraph, joins: list[tuple[Join, int, int]]) -> list[int]:
     """Insert joins (join, passage mask, start node or -1) into the network, splitting the edges
     they meet in order along each edge; returns the start node of each join."""
     by_edge: dict[tuple[int, int], list[tuple[float, int]]] = {}

@@ -16,11 +16,11 @@ from typing import Any
 
 import numpy as np
 
-from .build_coast import Coastline, sample_geodesics
-from .build_corridors import Corridor, CorridorIndex
-from .build_grid import Water
-from .build_waterpath import Grid
-from .geodesy import distance_m, unit_vectors
+from ..geodesy import distance_m, unit_vectors
+from .coast import Coastline, sample_geodesics
+from .corridors import Corridor, CorridorIndex
+from .grid import Water
+from .waterpath import Grid
 
 #: A UN/LOCODE: two-letter country code and three letters or digits 2-9.
 LOCODE = re.compile(r"[A-Z]{2}[A-Z2-9]{3}")

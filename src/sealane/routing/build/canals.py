@@ -13,11 +13,11 @@ from itertools import pairwise
 
 import numpy as np
 
-from .build_coast import sample_geodesics
-from .build_corridors import Corridor, within
-from .build_network import Network
-from .build_shortcuts import MIN_GAIN_M, pull
-from .geodesy import distance_m, lengths_between_m, segment_lengths_m
+from ..geodesy import distance_m, lengths_between_m, segment_lengths_m
+from .coast import sample_geodesics
+from .corridors import Corridor, within
+from .lanegraph import LaneGraph
+from .shortcuts import MIN_GAIN_M, pull
 
 #: A straightened leg stays within this share of the corridor's half width of its traced line.
 KEEP_TO_MIDDLE = 0.5
@@ -25,7 +25,7 @@ KEEP_TO_MIDDLE = 0.5
 SPACING_M = 25.0
 
 
-def straighten_corridors(net: Network, corridors: list[Corridor]) -> set[tuple[int, int]]:
+def straighten_corridors(net: LaneGraph, corridors: list[Corridor]) -> set[tuple[int, int]]:
     """Add the pulled legs of every corridor's run to ``net``; returns their keys."""
     added: set[tuple[int, int]] = set()
     lon, lat = np.array(net.lon), np.array(net.lat)
@@ -55,7 +55,7 @@ def straighten_corridors(net: Network, corridors: list[Corridor]) -> set[tuple[i
     return added
 
 
-def _run(net: Network, lon: np.ndarray, lat: np.ndarray, corridor: Corridor) -> list[int]:
+def _run(net: LaneGraph, lon: np.ndarray, lat: np.ndarray, corridor: Corridor) -> list[int]:
     """The network's shortest path between the corridor's ends over edges inside its strip."""
     from scipy.sparse import coo_matrix
     from scipy.sparse.csgraph import dijkstra

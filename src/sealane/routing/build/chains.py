@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from .geodesy import FloatArray
+from ..data.formats import Marnet
+from ..geodesy import FloatArray
 
 
 def core_nodes(n: int, u: np.ndarray, v: np.ndarray, masks: np.ndarray) -> np.ndarray:
@@ -115,14 +116,14 @@ def core_arrays(
         core_len.append(along)
         core_mask.append(int(masks[edges[0]]))
     return {
-        "core_node": core_node.astype(np.int32),
-        "core_u": np.array([index[c[0]] for c in chains], dtype=np.int32),
-        "core_v": np.array([index[c[1]] for c in chains], dtype=np.int32),
-        "core_length_m": np.array(core_len, dtype=np.float64),
-        "core_passages": np.array(core_mask, dtype=np.uint32),
-        "chain_ptr": np.array(chain_ptr, dtype=np.int32),
-        "chain_edge": np.array(chain_edge, dtype=np.int32),
-        "edge_core": edge_core,
-        "edge_along_m": edge_along,
-        "edge_forward": edge_forward,
+        Marnet.CORE_NODE.key: core_node.astype(np.int32),
+        Marnet.CORE_U.key: np.array([index[c[0]] for c in chains], dtype=np.int32),
+        Marnet.CORE_V.key: np.array([index[c[1]] for c in chains], dtype=np.int32),
+        Marnet.CORE_LENGTH_M.key: np.array(core_len, dtype=np.float64),
+        Marnet.CORE_PASSAGES.key: np.array(core_mask, dtype=np.uint32),
+        Marnet.CHAIN_PTR.key: np.array(chain_ptr, dtype=np.int32),
+        Marnet.CHAIN_EDGE.key: np.array(chain_edge, dtype=np.int32),
+        Marnet.EDGE_CORE.key: edge_core,
+        Marnet.EDGE_ALONG_M.key: edge_along,
+        Marnet.EDGE_FORWARD.key: edge_forward,
     }

@@ -12,10 +12,10 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .build_coast import Coastline, sample_geodesics
-from .build_corridors import CorridorIndex
-from .build_repair import CHECK_SPACING_M
-from .geodesy import FloatArray, from_unit_vectors, unit_vector
+from ..geodesy import FloatArray, from_unit_vectors, unit_vector
+from .coast import Coastline, sample_geodesics
+from .corridors import CorridorIndex
+from .repair import CHECK_SPACING_M
 
 #: Mean earth radius for the coarse spherical samples, metres.
 EARTH_M = 6_371_008.8

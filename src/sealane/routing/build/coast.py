@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from .geodesy import GEOD, FloatArray, normalize_lon
+from ..geodesy import GEOD, FloatArray, normalize_lon
 
 BoolArray = npt.NDArray[np.bool_]
 #: Cell size of the roaring-landmask raster, degrees (15 arc-seconds).

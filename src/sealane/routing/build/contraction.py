@@ -1,5 +1,5 @@
 """A contraction hierarchy over the core graph, for routes under the default passages (any
-other set of closed passages is searched in the hierarchy of :mod:`.build_masked`).
+other set of closed passages is searched in the hierarchy of :mod:`.masked_contraction`).
 
 Nodes are contracted one by one, least important first (edge and hop difference, contracted
 neighbours and level, updated lazily); contracting a node adds a shortcut between two of its
@@ -18,8 +18,9 @@ from typing import Protocol, TypeVar
 import numpy as np
 import numpy.typing as npt
 
-from .geodesy import FloatArray
-from .passages import ARCTIC, SMALL_CRAFT
+from ..data.formats import Marnet
+from ..geodesy import FloatArray
+from ..passages import ARCTIC, SMALL_CRAFT
 
 IntArray = npt.NDArray[np.int32]
 Up = TypeVar("Up")
@@ -212,37 +213,23 @@ def hierarchy_arrays(core: dict[str, np.ndarray], names: tuple[str, ...]) -> dic
     """The ``marnet.npz`` arrays of the hierarchy over the core graph's edges that stay open when
     the ``DEFAULT_CLOSED`` passages are closed (with the mask of those passages), and of the
     masked hierarchy over all of them, for any other closed passages."""
-    from .build_masked import contract_masked
+    from .masked_contraction import contract_masked
 
     closed = np.uint32(sum(1 << names.index(name) for name in DEFAULT_CLOSED))
-    open_ = (core["core_passages"] & closed) == 0
-    arrays: dict[str, np.ndarray] = {"hierarchy_closed": np.array(closed, dtype=np.uint32)}
-    for prefix, built in (
-        (
-            "hierarchy",
-            contract(
-                int(core["core_node"].size),
-                core["core_u"][open_],
-                core["core_v"][open_],
-                core["core_length_m"][open_],
-            ),
-        ),
-        (
-            "masked",
-            contract_masked(
-                int(core["core_node"].size),
-                core["core_u"],
-                core["core_v"],
-                core["core_length_m"],
-                np.asarray(core["core_passages"], dtype=np.uint32),
-            ),
-        ),
-    ):
-        arrays[f"{prefix}_up_ptr"] = built.up_ptr
-        arrays[f"{prefix}_up_head"] = built.up_head
-        arrays[f"{prefix}_up_weight"] = built.up_weight
-        arrays[f"{prefix}_up_middle"] = built.up_middle
-        arrays[f"{prefix}_up_children"] = built.up_children
-        if prefix == "masked":
-            arrays[f"{prefix}_up_mask"] = built.up_mask
+    nodes = int(core[Marnet.CORE_NODE.key].size)
+    u, v = core[Marnet.CORE_U.key], core[Marnet.CORE_V.key]
+    lengths = core[Marnet.CORE_LENGTH_M.key]
+    passages = np.asarray(core[Marnet.CORE_PASSAGES.key], dtype=np.uint32)
+    open_ = (passages & closed) == 0
+    default = contract(nodes, u[open_], v[open_], lengths[open_])
+    masked = contract_masked(nodes, u, v, lengths, passages)
+    arrays: dict[str, np.ndarray] = {Marnet.HIERARCHY.closed.key: np.array(closed, dtype=np.uint32)}
+    for stored, built in ((Marnet.HIERARCHY, default), (Marnet.MASKED, masked)):
+        arrays[stored.up_ptr.key] = built.up_ptr
+        arrays[stored.up_head.key] = built.up_head
+        arrays[stored.up_weight.key] = built.up_weight
+        arrays[stored.up_middle.key] = built.up_middle
+        arrays[stored.up_children.key] = built.up_children
+    # Only the masked hierarchy's edges carry passage bits (the default one assumes its own).
+    arrays[Marnet.MASKED.up_mask.key] = masked.up_mask
     return arrays

@@ -17,11 +17,11 @@ from typing import Any
 
 import numpy as np
 
-from .build_coast import Coastline
-from .build_grid import Water
-from .build_rivers import RiverLines
-from .build_waterpath import Grid, join
-from .geodesy import FloatArray
+from ..geodesy import FloatArray
+from .coast import Coastline
+from .grid import Water
+from .rivers import RiverLines
+from .waterpath import Grid, join
 
 #: Half size (degrees) of the box around a corridor's ends searched for rivers and canals.
 LINE_BOX_DEG = 0.3

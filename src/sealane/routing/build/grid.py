@@ -15,8 +15,8 @@ from enum import Enum
 import numpy as np
 import numpy.typing as npt
 
-from .build_coast import RASTER_DEG, BoolArray, Coastline, sample_geodesics
-from .geodesy import FloatArray, normalize_lon
+from ..geodesy import FloatArray, normalize_lon
+from .coast import RASTER_DEG, BoolArray, Coastline, sample_geodesics
 
 EARTH_RADIUS_M = 6_371_008.8
 #: Largest window, in cells; bigger areas are searched on coarser cells.

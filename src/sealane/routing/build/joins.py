@@ -11,13 +11,13 @@ import time
 
 import numpy as np
 
-from .build_attach import Join, NetworkTargets, apply_joins, attach, extra_joins
-from .build_coast import coastline
-from .build_corridors import Corridor, CorridorIndex
-from .build_network import Network
-from .build_ports import Navigable, PortSite, corrected, searoute_ports
-from .build_repair import RepairReport, reroute_edges
-from .datafiles import data_dir
+from ..data import data_dir
+from .attach import Join, NetworkTargets, apply_joins, attach, extra_joins
+from .berths import Navigable, PortSite, corrected, searoute_ports
+from .coast import coastline
+from .corridors import Corridor, CorridorIndex
+from .lanegraph import LaneGraph
+from .repair import RepairReport, reroute_edges
 
 
 def log(message: str) -> None:
@@ -25,7 +25,7 @@ def log(message: str) -> None:
     print(time.strftime("%H:%M:%S"), message, flush=True)
 
 
-def add_corridors(net: Network, corridors: list[Corridor], names: tuple[str, ...]) -> None:
+def add_corridors(net: LaneGraph, corridors: list[Corridor], names: tuple[str, ...]) -> None:
     """Each traced corridor as a chain of edges with its passage bit, its ends (only the sea end
     of a port's approach) joined to the network by water."""
     coast, index = coastline(), CorridorIndex(corridors)
@@ -44,7 +44,9 @@ def add_corridors(net: Network, corridors: list[Corridor], names: tuple[str, ...
     apply_joins(net, joins)
 
 
-def placed_ports(net: Network, corridors: list[Corridor], names: tuple[str, ...]) -> list[PortSite]:
+def placed_ports(
+    net: LaneGraph, corridors: list[Corridor], names: tuple[str, ...]
+) -> list[PortSite]:
     """Ports with corrected positions, moved onto water, each joined to the network (inland
     ports and those no water path joins are flagged, not joined)."""
     coast = coastline()
@@ -80,7 +82,7 @@ def placed_ports(net: Network, corridors: list[Corridor], names: tuple[str, ...]
     return out
 
 
-def repair_joins(net: Network, corridors: list[Corridor]) -> None:
+def repair_joins(net: LaneGraph, corridors: list[Corridor]) -> None:
     """Re-route by water the joins (of corridor ends and ports) that touch land outside the
     corridors, keeping any that no water path replaces (logged)."""
     coast, index, report = coastline(), CorridorIndex(corridors), RepairReport()
@@ -96,7 +98,7 @@ def _unjoined(site: PortSite) -> PortSite:
     )
 
 
-def flag_unjoined(net: Network, sites: list[PortSite]) -> list[PortSite]:
+def flag_unjoined(net: LaneGraph, sites: list[PortSite]) -> list[PortSite]:
     """Ports whose berth is not a node of the final network (their join was cut off with a small
     component) are flagged inland."""
     nodes = {(round(x, 6), round(y, 6)) for x, y in zip(net.lon, net.lat, strict=True)}

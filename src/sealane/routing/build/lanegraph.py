@@ -12,15 +12,15 @@ from itertools import pairwise
 
 import numpy as np
 
-from .build_coast import sample_geodesics
-from .geodesy import FloatArray, normalize_lon, segment_lengths_m
+from ..geodesy import FloatArray, normalize_lon, segment_lengths_m
+from .coast import sample_geodesics
 
 #: Two points closer than this (metres) are one node.
 SAME_NODE_M = 1.0
 
 
 @dataclass
-class Network:
+class LaneGraph:
     """Growable lists of node coordinates and a dict of edges keyed by (min node, max node)."""
 
     lon: list[float] = field(default_factory=list)
@@ -93,7 +93,7 @@ class Network:
         s_lon, s_lat, which, _ = sample_geodesics(lon[a], lat[a], lon[b], lat[b], spacing_m)
         return s_lon, s_lat, which, keys
 
-    def compact(self, keep_nodes: np.ndarray | None = None) -> Network:
+    def compact(self, keep_nodes: np.ndarray | None = None) -> LaneGraph:
         """A copy holding only nodes that have edges (and lie in ``keep_nodes``), renumbered."""
         used = np.zeros(len(self.lon), dtype=bool)
         for a, b in self.edges:
@@ -101,7 +101,7 @@ class Network:
         if keep_nodes is not None:
             used &= keep_nodes
         new_id = np.cumsum(used) - 1
-        out = Network(
+        out = LaneGraph(
             [x for x, k in zip(self.lon, used, strict=True) if k],
             [y for y, k in zip(self.lat, used, strict=True) if k],
         )
@@ -123,12 +123,12 @@ class Network:
         sizes = np.bincount(labels[degree > 0])
         return np.asarray(labels == int(np.argmax(sizes)), dtype=bool)
 
-    def merged(self) -> Network:
+    def merged(self) -> LaneGraph:
         """A copy where nodes at the same position (to 1e-7 degree) are one node: a zero-length
         edge would leave its arc without a direction, which snapping cannot use."""
         keys = np.round(np.stack([self.lon, self.lat], axis=1), 7)
         _, first, inverse = np.unique(keys, axis=0, return_index=True, return_inverse=True)
-        out = Network([self.lon[i] for i in first], [self.lat[i] for i in first])
+        out = LaneGraph([self.lon[i] for i in first], [self.lat[i] for i in first])
         for (a, b), mask in self.edges.items():
             out.add_edge(int(inverse[a]), int(inverse[b]), mask)
         return out

@@ -7,7 +7,7 @@ is as short and passes through no passage the shortcut does not (its bits a subs
 shortcut's): whatever is closed, such a witness is open whenever the shortcut would be. Two
 edges between the same nodes are both kept unless one is as short and in no more passages, so a
 pair may be joined several times. Each shortcut records the two edges it stands for, so a path
-unpacks exactly. Nodes go least important first, as in :mod:`.build_hierarchy`. Build-time only.
+unpacks exactly. Nodes go least important first, as in :mod:`.contraction`. Build-time only.
 """
 
 from __future__ import annotations
@@ -18,8 +18,8 @@ from collections.abc import Callable, Iterator
 import numpy as np
 import numpy.typing as npt
 
-from .build_hierarchy import EDGE_WEIGHT, HOP_WEIGHT, Hierarchy, contracted, witness
-from .geodesy import FloatArray
+from ..geodesy import FloatArray
+from .contraction import EDGE_WEIGHT, HOP_WEIGHT, Hierarchy, contracted, witness
 
 IntArray = npt.NDArray[np.int32]
 #: A shortcut a contraction would add: ends, length, passage bits, the two edges it stands for.
@@ -74,7 +74,7 @@ class _Masked:
         self.adj[a][b] = self.adj[b][a] = kept
 
     def priority(self, v: int) -> tuple[int, list[Shortcut]]:
-        """As ``build_hierarchy``: edge and hop difference, contracted neighbours and level;
+        """As ``contraction``: edge and hop difference, contracted neighbours and level;
         with the shortcuts contracting ``v`` now would add."""
         added = self._shortcuts(v)
         mine = self.upward(v)

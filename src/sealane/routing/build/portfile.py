@@ -10,11 +10,11 @@ import csv
 from pathlib import Path
 from typing import Any
 
-from .build_joins import log
-from .build_ports import PortSite
-from .build_shortcuts import Training
-from .datafiles import data_dir
-from .ports import port_id
+from ..data import data_dir
+from ..ports import port_id
+from .berths import PortSite
+from .joins import log
+from .shortcuts import Training
 
 
 def write_ports(out: Path, sites: list[PortSite]) -> None:

@@ -14,12 +14,12 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .build_coast import Coastline
-from .build_corridors import CorridorIndex
-from .build_grid import Water
-from .build_network import Network
-from .build_waterpath import Grid, join
-from .geodesy import segment_lengths_m
+from ..geodesy import segment_lengths_m
+from .coast import Coastline
+from .corridors import CorridorIndex
+from .grid import Water
+from .lanegraph import LaneGraph
+from .waterpath import Grid, join
 
 #: Spacing of the land test along every edge, metres.
 CHECK_SPACING_M = 50.0
@@ -42,7 +42,7 @@ class RepairReport:
 
 
 def land_edges(
-    net: Network,
+    net: LaneGraph,
     coast: Coastline,
     corridors: CorridorIndex,
     only: set[tuple[int, int]] | None = None,
@@ -61,7 +61,7 @@ def land_edges(
 
 
 def move_land_nodes(
-    net: Network, coast: Coastline, corridors: CorridorIndex, report: RepairReport
+    net: LaneGraph, coast: Coastline, corridors: CorridorIndex, report: RepairReport
 ) -> None:
     """Nodes on land go to the nearest raster water within ``NODE_MOVE_M``, or lose their edges."""
     lon, lat = np.array(net.lon), np.array(net.lat)
@@ -84,7 +84,7 @@ def move_land_nodes(
 
 
 def reroute_edges(
-    net: Network,
+    net: LaneGraph,
     coast: Coastline,
     corridors: CorridorIndex,
     report: RepairReport,

@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from .geodesy import FloatArray
+from ..geodesy import FloatArray
 
 #: Where Debian's ``gmt-gshhg-full`` installs the full-resolution files.
 RIVER_FILE = Path("/usr/share/gmt-gshhg/binned_river_f.nc")

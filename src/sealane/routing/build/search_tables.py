@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .geodesy import FloatArray, unit_vectors
+from ..geodesy import FloatArray, unit_vectors
 
 #: Spacing of the sample points that stand in for edges while the snapping index is built (rad).
 SAMPLE_SPACING_RAD = 5_000.0 / 6_371_000.0

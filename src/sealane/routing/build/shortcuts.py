@@ -18,14 +18,14 @@ from typing import Any
 
 import numpy as np
 
-from .build_clearance import EARTH_M, Clearance
-from .build_coast import Coastline
-from .build_corridors import CorridorIndex
-from .build_joins import log
-from .build_network import Network
-from .build_tags import tag_passages
-from .geodesy import FloatArray, lengths_between_m, unit_vectors
-from .passages import ARCTIC, SMALL_CRAFT
+from ..geodesy import FloatArray, lengths_between_m, unit_vectors
+from ..passages import ARCTIC, SMALL_CRAFT
+from .clearance import EARTH_M, Clearance
+from .coast import Coastline
+from .corridors import CorridorIndex
+from .joins import log
+from .lanegraph import LaneGraph
+from .tags import tag_passages
 
 #: A pulled leg becomes an edge only when it saves at least this much, metres.
 MIN_GAIN_M = 50.0
@@ -96,7 +96,7 @@ class Candidates:
 
 
 def add_shortcuts(
-    net: Network,
+    net: LaneGraph,
     ports: Training,
     corridors: CorridorIndex,
     coast: Coastline,
@@ -117,7 +117,7 @@ def add_shortcuts(
 
 
 def _pulled(
-    net: Network,
+    net: LaneGraph,
     ports: Training,
     corridors: CorridorIndex,
     coast: Coastline,
@@ -137,7 +137,7 @@ def _pulled(
 
 
 def _prune(
-    net: Network,
+    net: LaneGraph,
     ports: Training,
     spec: dict[str, Any],
     added: set[tuple[int, int]],
@@ -153,7 +153,7 @@ def _prune(
 
 
 def _paths(
-    net: Network, ports: Training, spec: dict[str, Any]
+    net: LaneGraph, ports: Training, spec: dict[str, Any]
 ) -> Iterator[tuple[list[int], np.ndarray]]:
     """Shortest paths (default passages) from each port to its training partners, with the
     distances from the path's first node."""
@@ -178,7 +178,7 @@ def _paths(
 
 
 def _accept(
-    net: Network, found: Candidates, clear: Clearance, spec: dict[str, Any]
+    net: LaneGraph, found: Candidates, clear: Clearance, spec: dict[str, Any]
 ) -> set[tuple[int, int]]:
     """Add the candidates that save ``MIN_GAIN_M``, stay clear and cross the gates of a run."""
     keys = [k for k in found.runs if k not in net.edges]

@@ -12,11 +12,11 @@ from typing import Any
 
 import numpy as np
 
-from .build_network import Network
-from .geodesy import FloatArray, normalize_lon
+from ..geodesy import FloatArray, normalize_lon
+from .lanegraph import LaneGraph
 
 
-def searoute_network(spec: dict[str, Any]) -> Network:
+def searoute_network(spec: dict[str, Any]) -> LaneGraph:
     """searoute's marine network with unique nodes, each edge tagged with its passage bits."""
     from searoute.data.marnet_dict import edge_list
 
@@ -45,7 +45,7 @@ def searoute_network(spec: dict[str, Any]) -> Network:
         if rule:
             hit = np.array([bool(t & rule) for t in edges.values()])
             masks[hit] |= np.uint32(1 << bit)
-    net = Network(coords[:, 0].tolist(), coords[:, 1].tolist())
+    net = LaneGraph(coords[:, 0].tolist(), coords[:, 1].tolist())
     for (a, b), mask in zip(edges, masks.tolist(), strict=True):
         net.edges[(a, b)] = int(mask)
     return net

@@ -1,6 +1,6 @@
 """Shortest water path from a point to another point, or to the nearest of many points.
 
-Both searches run on a :class:`~sealane.routing.build_grid.Window` around the points: the start
+Both searches run on a :class:`~sealane.routing.build.grid.Window` around the points: the start
 steps onto the water grid by a straight leg that the exact shoreline shows to be water, Dijkstra
 runs over the water cells, and the cell path is pulled tight (see :func:`pull_tight`).
 Build-time only.
@@ -11,8 +11,9 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-from .build_coast import RASTER_DEG, BoolArray, Coastline, sample_geodesics
-from .build_grid import (
+from ..geodesy import FloatArray, normalize_lon
+from .coast import RASTER_DEG, BoolArray, Coastline, sample_geodesics
+from .grid import (
     EXACT_SPACING_M,
     MAX_CELLS,
     REACH_CELLS,
@@ -23,7 +24,6 @@ from .build_grid import (
     normalised,
     water_cells,
 )
-from .geodesy import FloatArray, normalize_lon
 
 #: Cell size of the EXACT mode, degrees (a quarter of the raster cell, about 115 m).
 EXACT_STEP_DEG = RASTER_DEG / 4.0

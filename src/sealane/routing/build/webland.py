@@ -5,9 +5,9 @@ polygons as TopoJSON, public domain). Rings are simplified (Douglas-Peucker), sp
 dropped, and vertices rounded to 0.01 degree, so the shipped file stays small. Re-runnable:
 
     npm pack world-atlas@2.0.2 && tar xzf world-atlas-2.0.2.tgz
-    python -m sealane.web.landbuild package/land-50m.json
+    python -m sealane.routing.build.webland package/land-50m.json
 
-Needs shapely (the ``build`` extra); the web app only loads the result (:mod:`.land`).
+Needs shapely (the ``build`` extra); the web app only loads the result (``sealane.web.land``).
 """
 
 from __future__ import annotations
@@ -19,7 +19,8 @@ from typing import Any
 
 import numpy as np
 
-from ..routing.datafiles import data_dir
+from ..data import data_dir
+from ..data.formats import LAND, Land
 
 #: Douglas-Peucker tolerance and the smallest polygon kept, in degrees and square degrees.
 TOLERANCE_DEG = 0.04
@@ -100,22 +101,30 @@ def simplified(polygons: list[list[np.ndarray]]) -> list[np.ndarray]:
     return rings
 
 
-def build(source: Path, out: Path) -> tuple[int, int]:
+def write_land(source: Path, out: Path) -> tuple[int, int]:
     """Write ``out`` from the TopoJSON ``source``; returns (rings, vertices) written."""
     topology = json.loads(source.read_text(encoding="utf-8"))
     rings = simplified(land_polygons(topology))
     offsets = np.cumsum([0] + [len(r) for r in rings]).astype(np.int32)
-    np.savez_compressed(out, points=np.concatenate(rings), offsets=offsets, scale=SCALE)
+    arrays = {
+        Land.POINTS.key: np.concatenate(rings),
+        Land.OFFSETS.key: offsets,
+        Land.SCALE.key: np.array(SCALE),
+    }
+    LAND.save(out, arrays)
     return len(rings), int(offsets[-1])
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Command line: ``python -m sealane.web.landbuild land-50m.json [--out data/land.npz]``."""
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    """Command line: ``python -m sealane.routing.build.webland land-50m.json [--out FILE]``
+    (default ``data/land.npz``)."""
+    parser = argparse.ArgumentParser(
+        prog="python -m sealane.routing.build.webland", description=__doc__.splitlines()[0]
+    )
     parser.add_argument("source", type=Path, help="land-50m.json of the world-atlas package")
-    parser.add_argument("--out", type=Path, default=data_dir() / "land.npz")
+    parser.add_argument("--out", type=Path, default=data_dir() / LAND.name)
     args = parser.parse_args(argv)
-    count, vertices = build(args.source, args.out)
+    count, vertices = write_land(args.source, args.out)
     print(f"{args.out}: {count} rings, {vertices} vertices, {args.out.stat().st_size} bytes")
     return 0
 

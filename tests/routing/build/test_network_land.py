@@ -17,14 +17,14 @@ import numpy as np
 import pytest
 
 import sealane
-from sealane.routing.datafiles import data_dir
+from sealane.routing.data import data_dir
 
 pytest.importorskip("roaring_landmask")
 
-from sealane.routing.build_coast import coastline, sample_geodesics
-from sealane.routing.build_corridors import CorridorIndex, read_geojson
+from sealane.routing.build.coast import coastline, sample_geodesics
+from sealane.routing.build.corridors import CorridorIndex, read_geojson
 
-TOP100 = Path(__file__).parent / "data" / "top100_container_ports.csv"
+TOP100 = Path(__file__).parents[1] / "data" / "top100_container_ports.csv"
 SPACING_M = 100.0
 
 

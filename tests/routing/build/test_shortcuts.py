@@ -10,14 +10,15 @@ import numpy as np
 import pytest
 
 import sealane
-from sealane.routing import build_shortcuts
-from sealane.routing.build_canals import straighten_corridors
-from sealane.routing.build_clearance import Clearance, dense_samples, great_circle
-from sealane.routing.build_coast import coastline
-from sealane.routing.build_corridors import Corridor, CorridorIndex, read_geojson
-from sealane.routing.build_network import Network
-from sealane.routing.build_shortcuts import PER_SECTOR, Training, _each_way, _training, pull
-from sealane.routing.datafiles import data_dir
+from sealane.routing.build import shortcuts as build_shortcuts
+from sealane.routing.build.canals import straighten_corridors
+from sealane.routing.build.clearance import Clearance, dense_samples, great_circle
+from sealane.routing.build.coast import coastline
+from sealane.routing.build.corridors import Corridor, CorridorIndex, read_geojson
+from sealane.routing.build.lanegraph import LaneGraph
+from sealane.routing.build.shortcuts import PER_SECTOR, Training, _each_way, _training, pull
+from sealane.routing.data import data_dir, mapped_npz
+from sealane.routing.data.formats import MARNET, Marnet
 from sealane.routing.geodesy import GEOD, densify, drawn_parts, segment_lengths_m, unit_vectors
 from sealane.routing.graph import default_graph
 
@@ -85,7 +86,7 @@ def test_dense__every_point_within_spacing_and_on_the_geodesic() -> None:
         np.array([-150.0]),
         np.array([48.0]),
     )
-    from sealane.routing.build_coast import sample_geodesics
+    from sealane.routing.build.coast import sample_geodesics
 
     knots = sample_geodesics(lon1, lat1, lon2, lat2, 5_000.0)
     pieces = list(dense_samples(*knots, 50.0))
@@ -149,10 +150,7 @@ def test_drawn_parts__split_at_the_antimeridian() -> None:
 
 def test_shipped_network__has_shortcuts() -> None:
     graph = default_graph()
-    from sealane.routing.datafiles import data_dir
-    from sealane.routing.graph import mapped_npz
-
-    flags = mapped_npz(data_dir() / "marnet.npz")["edge_shortcut"]
+    flags = Marnet.EDGE_SHORTCUT.read(mapped_npz(data_dir() / MARNET.name))
     assert flags.shape == graph.edge_u.shape
     assert 1_000 < int(flags.sum()) < graph.edge_count
 
@@ -174,11 +172,11 @@ def test_shortcut__restrictions_still_hold() -> None:
 # --- corridors pulled straight -------------------------------------------------------------------
 
 
-def zigzag_canal(amplitude_deg: float) -> tuple[Network, Corridor]:
+def zigzag_canal(amplitude_deg: float) -> tuple[LaneGraph, Corridor]:
     """A canal traced as a zigzag along 54 N, its edges tagged with passage bit 11."""
     lons = np.linspace(9.0, 9.5, 51)
     lats = 54.0 + amplitude_deg * (np.arange(51) % 2)
-    net = Network()
+    net = LaneGraph()
     net.add_chain(np.stack([lons, lats], 1), mask=1 << 11)
     canal = Corridor("Zigzag canal", "kiel", 1_000.0, np.stack([lons, lats], 1))
     return net, canal

@@ -1,5 +1,6 @@
 """Where the engine's data files live (inside an installed wheel, or ``data/`` in a checkout),
-and how the uncompressed ``.npz`` graph file is read straight into arrays."""
+and how the uncompressed ``.npz`` graph file is read straight into arrays (what its arrays are
+is :mod:`.formats`' business)."""
 
 from __future__ import annotations
 
@@ -16,10 +17,10 @@ import numpy as np
 @cache
 def data_dir() -> Path:
     """The directory holding ``marnet.npz``, ``ports.csv`` and ``passages.json``."""
-    packaged = Path(__file__).resolve().parents[1] / "_data"
+    packaged = Path(__file__).resolve().parents[2] / "_data"
     if (packaged / "ports.csv").exists():
         return packaged
-    return Path(__file__).resolve().parents[3] / "data"
+    return Path(__file__).resolve().parents[4] / "data"
 
 
 def mapped_npz(path: Path) -> dict[str, np.ndarray]:

@@ -1,0 +1,100 @@
+"""The data files' one format declaration: what a writer may store, and a graph file of another
+format version refused at load with both versions named."""
+
+from __future__ import annotations
+
+import zipfile
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from sealane.routing.data import data_dir, mapped_npz
+from sealane.routing.data.formats import (
+    LAND,
+    LANDMASK,
+    MARNET,
+    MARNET_VERSION,
+    VERSION_KEY,
+    DataFormatError,
+    FileFormat,
+    Landmask,
+    Marnet,
+)
+from sealane.routing.graph import load_graph
+from sealane.routing.landmask import load_landmask
+
+
+def small_mask() -> dict[str, np.ndarray]:
+    return {
+        Landmask.ROW_PTR.key: np.zeros(180 * 2 + 1, dtype=np.int64),
+        Landmask.FLIPS.key: np.zeros(0, dtype=np.uint16),
+        Landmask.PER_DEG.key: np.array(2),
+    }
+
+
+def test_shipped_marnet__current_version_and_stored_uncompressed() -> None:
+    path = data_dir() / MARNET.name
+    arrays = mapped_npz(path)
+    assert int(arrays[VERSION_KEY]) == MARNET_VERSION
+    with zipfile.ZipFile(path) as archive:
+        assert {i.compress_type for i in archive.infolist()} == {zipfile.ZIP_STORED}
+
+
+@pytest.mark.parametrize("fmt", [MARNET, LANDMASK, LAND], ids=lambda f: f.name)
+def test_shipped_file__every_array_declared_with_its_dtype(fmt: FileFormat) -> None:
+    with np.load(data_dir() / fmt.name) as stored:
+        found = {key: stored[key].dtype for key in stored.files if key != VERSION_KEY}
+    declared = {a.key: a.dtype for a in fmt.arrays}
+    assert set(found) <= set(declared)
+    assert all(a.key in found for a in fmt.arrays if not a.optional)
+    for key, dtype in found.items():
+        assert dtype.kind == declared[key].kind, key
+        assert declared[key].itemsize in (0, dtype.itemsize), key
+
+
+def test_load_graph__file_of_another_version__refused_naming_both(tmp_path: Path) -> None:
+    path = tmp_path / "marnet.npz"
+    np.savez(path, **{Marnet.NODE_LON.key: np.zeros(1), VERSION_KEY: np.array(1)})
+    with pytest.raises(DataFormatError) as raised:
+        load_graph(path)
+    message = str(raised.value)
+    assert f"format version 1, this sealane reads version {MARNET_VERSION}" in message
+    assert "python -m sealane.routing.build" in message
+
+
+def test_load_graph__file_without_a_version__refused_as_version_1(tmp_path: Path) -> None:
+    path = tmp_path / "marnet.npz"
+    np.savez(path, **{Marnet.NODE_LON.key: np.zeros(1)})
+    with pytest.raises(DataFormatError, match="format version 1 \\(it names none\\)"):
+        load_graph(path)
+
+
+def test_encode__version_stored_last() -> None:
+    encoded = LANDMASK.encode(small_mask())
+    assert VERSION_KEY not in encoded  # the land mask carries no version
+    arrays = {a.key: np.zeros(2, dtype=a.dtype) for a in MARNET.arrays if not a.optional}
+    assert list(MARNET.encode(arrays))[-1] == VERSION_KEY
+
+
+def test_encode__unknown_or_missing_array__refused() -> None:
+    with pytest.raises(DataFormatError, match=r"unknown arrays \['rows'\]"):
+        LANDMASK.encode({**small_mask(), "rows": np.zeros(1)})
+    without = small_mask()
+    del without[Landmask.FLIPS.key]
+    with pytest.raises(DataFormatError, match=r"missing \['flips'\]"):
+        LANDMASK.encode(without)
+
+
+def test_encode__narrowed_within_its_kind_but_never_across() -> None:
+    arrays = {**small_mask(), Landmask.FLIPS.key: np.arange(3, dtype=np.uint32)}
+    assert LANDMASK.encode(arrays)[Landmask.FLIPS.key].dtype == np.uint16
+    with pytest.raises(TypeError):
+        LANDMASK.encode({**small_mask(), Landmask.ROW_PTR.key: np.zeros(361)})
+
+
+def test_save__landmask_round_trip(tmp_path: Path) -> None:
+    path = tmp_path / LANDMASK.name
+    LANDMASK.save(path, small_mask())
+    loaded = load_landmask(path)
+    assert loaded.per_deg == 2 and not loaded.is_land(0.0, 0.0)
