@@ -3,6 +3,10 @@ refresh from the carrier limited to ten a minute, and what transport events incl
 
 from __future__ import annotations
 
+from datetime import datetime, timedelta
+
+from sealane.tracking.carriers.simulated import plan_voyage
+from tests.api.conftest import START
 from tests.api.jsonapi_asserts import assert_error
 
 from .world import World, document
@@ -38,14 +42,47 @@ def test_raw_events__past_then_estimated_with_stable_ids(world: World) -> None:
         assert (event["attributes"]["actual_at"] is not None) is not estimated
 
 
+def stamp(moment: datetime) -> str:
+    """How the API writes an instant."""
+    return moment.strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
 def test_container__new_fields(world: World) -> None:
+    """Each field against what the simulated carrier planned for the world's bill of lading
+    (asked for at START, its voyage anchored 12 hours before), not against another field."""
     data = world.get(f"/containers/{world.ids['container']}").json()["data"]
     attributes = data["attributes"]
-    assert attributes["import_deadlines"]["pickup_lfd_terminal"] == attributes["pickup_lfd"]
-    assert (
-        attributes["pod_arrived_at"] is not None and attributes["terminal_checked_at"] is not None
-    )
-    assert data["relationships"]["pickup_facility"] == data["relationships"]["pod_terminal"]
+    plan = plan_voyage("bill_of_lading", "TEST-TR-SUCCEEDED", START - timedelta(hours=12))
+    [index] = [i for i, c in enumerate(plan.containers) if c.number == attributes["number"]]
+    [lfd] = [
+        u.changes["pickup_lfd"]
+        for u in plan.updates
+        if u.container == index and "pickup_lfd" in u.changes
+    ]
+    [arrived] = [
+        e.at
+        for e in plan.events
+        if e.container == index
+        and e.event == "container.transport.vessel_arrived"
+        and e.locode == plan.port_of_discharge
+    ]
+    assert attributes["pickup_lfd"] == stamp(lfd)
+    assert attributes["import_deadlines"] == {
+        "pickup_lfd_terminal": stamp(lfd),
+        "pickup_lfd_rail": None,
+        "pickup_lfd_line": None,
+    }
+    assert attributes["pod_arrived_at"] == stamp(arrived)
+    # The terminal was last checked by the shipment's last sync: the world's last tick (52 days
+    # on) or a later refresh by another test.
+    shipment = world.get(f"/shipments/{world.ids['shipment']}").json()["data"]["attributes"]
+    assert attributes["terminal_checked_at"] == shipment["line_tracking_last_succeeded_at"]
+    assert attributes["terminal_checked_at"] >= stamp(START + timedelta(days=52))
+    facility = data["relationships"]["pickup_facility"]["data"]
+    assert facility["type"] == "terminal"
+    terminal = world.get(f"/terminals/{facility['id']}").json()["data"]["attributes"]
+    assert terminal["port_code"] == plan.port_of_discharge
+    assert data["relationships"]["pod_terminal"]["data"] == facility
 
 
 def test_refresh__ten_a_minute_then_429_with_retry_after(world: World) -> None:
