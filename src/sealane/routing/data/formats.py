@@ -166,8 +166,8 @@ class FileFormat:
     compressed: bool
 
     def save(self, path: Path, arrays: Arrays) -> None:
-        """Write ``arrays`` to ``path`` as this format (see :meth:`encode`), in declaration order
-        of the caller's mapping with the version last, so earlier members keep their offsets."""
+        """Write ``arrays`` to ``path`` in this format (see :meth:`encode`): members in the order
+        of ``arrays`` and the version last, so adding it moves no other member in the file."""
         members: dict[str, Any] = self.encode(arrays)
         if self.compressed:
             np.savez_compressed(path, **members)
