@@ -27,9 +27,9 @@ from sqlalchemy.orm import Session
 import sealane
 from sealane.api.app import create_app
 from sealane.config import Settings
-from sealane.service.access import Caller
-from sealane.service.context import ServiceContext
-from sealane.service.routes import container_map
+from sealane.service.access.gatekeeper import Caller
+from sealane.service.container_routes.reading import container_map
+from sealane.service.core.context import ServiceContext
 from sealane.store.accounts import create_account
 from sealane.store.database import transaction
 from sealane.store.models import Container, RouteLocation, Shipment, Vessel, VesselPosition

@@ -37,12 +37,12 @@ from mcp.client.streamable_http import streamable_http_client
 from _util import fmt, fmt_ms, machine_lines, render_table
 from api import free_port, percentile, samples_ms, stop_server, wait_ready
 from sealane.config import Settings
-from sealane.service.access import Caller
-from sealane.service.containers import get_container, list_containers
-from sealane.service.demo import seed_demo
-from sealane.service.filters import TrackingFilter
-from sealane.service.paging import PageRequest
-from sealane.service.runtime import Runtime, build_runtime
+from sealane.demo import seed_demo
+from sealane.runtime import Runtime, build_runtime
+from sealane.service.access.gatekeeper import Caller
+from sealane.service.core.paging import PageRequest
+from sealane.service.tracking.containers import get_container, list_containers
+from sealane.service.tracking.filters import TrackingFilter
 
 HOST = "127.0.0.1"
 

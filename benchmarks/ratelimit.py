@@ -22,8 +22,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _util import machine_lines, render_table
 from sealane.clock import ManualClock
 from sealane.config import Settings
-from sealane.service.ratelimit import RateLimiter
-from sealane.service.runtime import build_runtime
+from sealane.runtime import build_runtime
+from sealane.service.core.ratelimit import RateLimiter
 
 FILLS = (0, 1_000, 5_000, 20_000)
 

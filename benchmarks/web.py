@@ -28,11 +28,11 @@ from _util import fmt, fmt_ms, machine_lines, render_table
 from sealane.api.app import create_app
 from sealane.clock import ManualClock
 from sealane.config import Settings
-from sealane.service.access import Caller
-from sealane.service.demo import seed_demo
-from sealane.service.filters import TrackingFilter
-from sealane.service.paging import PageRequest
-from sealane.service.shipments import list_shipments
+from sealane.demo import seed_demo
+from sealane.service.access.gatekeeper import Caller
+from sealane.service.core.paging import PageRequest
+from sealane.service.tracking.filters import TrackingFilter
+from sealane.service.tracking.shipments import list_shipments
 
 INCLUDE = ",".join(
     (

@@ -45,7 +45,7 @@ from _util import fmt, machine_lines, render_table
 from sealane.api.app import create_app
 from sealane.clock import SystemClock
 from sealane.config import Settings
-from sealane.service.runtime import delivery_worker
+from sealane.runtime import delivery_worker
 from sealane.store.accounts import create_account
 from sealane.store.database import transaction
 from sealane.store.models import (

@@ -40,7 +40,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     import uvicorn
 
     from .api.app import create_app
-    from .service.demo import add_ais_replay, seed_demo
+    from .demo import add_ais_replay, seed_demo
 
     settings = _settings(args)
     _warn_private(settings)
@@ -100,7 +100,7 @@ def cmd_webhooks_worker(args: argparse.Namespace) -> int:
     """``sealane webhooks worker``: deliver webhook notifications from the database, forever."""
     import time
 
-    from .service.runtime import build_runtime
+    from .runtime import build_runtime
 
     settings = _settings(args)
     _warn_private(settings)

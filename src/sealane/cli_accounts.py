@@ -7,7 +7,7 @@ import argparse
 import os
 from typing import Any
 
-from .service.features import FEATURES
+from .service.access.features import FEATURES
 
 
 def add_account_commands(commands: Any) -> None:
@@ -48,7 +48,7 @@ def add_account_commands(commands: Any) -> None:
 
 def cmd_create(args: argparse.Namespace) -> int:
     """``accounts create NAME``: prints the new API key alone on the last line."""
-    from .service.accounts import create_account
+    from .service.access.accounts import create_account
 
     key = _run(
         args, lambda ctx: create_account(ctx, args.name, routing=args.routing, ingest=args.ingest)
@@ -61,7 +61,7 @@ def cmd_create(args: argparse.Namespace) -> int:
 
 def cmd_list(args: argparse.Namespace) -> int:
     """``accounts list``: one line per account, then one indented line per key."""
-    from .service.accounts import list_accounts
+    from .service.access.accounts import list_accounts
 
     for account in _run(args, list_accounts):
         features = f"routing {_on(account.routing_enabled)}, ingest {_on(account.ingest_enabled)}"
@@ -74,7 +74,7 @@ def cmd_list(args: argparse.Namespace) -> int:
 
 def cmd_issue_key(args: argparse.Namespace) -> int:
     """``accounts issue-key ACCOUNT_ID``: prints the new key alone on the last line."""
-    from .service.accounts import issue_account_key
+    from .service.access.accounts import issue_account_key
 
     key = _run(args, lambda ctx: issue_account_key(ctx, args.account_id))
     print(f"key {key.key_id} for account {key.account_id}")
@@ -85,7 +85,7 @@ def cmd_issue_key(args: argparse.Namespace) -> int:
 def cmd_revoke_key(args: argparse.Namespace) -> int:
     """``accounts revoke-key KEY``: API requests with it stop within the key cache's lifetime,
     web sessions signed in with it end at once."""
-    from .service.accounts import revoke_key
+    from .service.access.accounts import revoke_key
 
     key = _run(args, lambda ctx: revoke_key(ctx, args.key))
     print(f"key {key.id} ({key.prefix}...) of account {key.account_id} revoked")
@@ -94,7 +94,7 @@ def cmd_revoke_key(args: argparse.Namespace) -> int:
 
 def cmd_feature(args: argparse.Namespace) -> int:
     """``accounts routing|ingest ACCOUNT_ID on|off``."""
-    from .service.accounts import set_feature
+    from .service.access.accounts import set_feature
 
     enabled = args.state == "on"
     account = _run(
@@ -112,8 +112,8 @@ def _run(args: argparse.Namespace, call: Any) -> Any:
     """``call(context)`` on the database of ``--database`` or the environment; a domain error
     becomes the one-line error the CLI prints (exit status 2)."""
     from .config import Settings
-    from .service.errors import ServiceError
-    from .service.runtime import build_runtime
+    from .runtime import build_runtime
+    from .service.core.errors import ServiceError
 
     settings = Settings.from_env(os.environ, database_url=args.database)
     try:

@@ -24,7 +24,7 @@ from sealane.clock import ManualClock
 from sealane.config import Settings
 from sealane.store.accounts import create_account
 from sealane.store.database import transaction
-from tests.service.routes_support import (
+from tests.service.container_routes.routes_support import (
     DIRECT,
     TRANSSHIPPED,
     assert_joined,

@@ -200,7 +200,7 @@ def test_push__larger_than_the_body_limit_413(carrier: Carrier) -> None:
 
 def test_runtime__one_adapter_per_carrier_closed_on_stop(tmp_path: Any) -> None:
     from sealane.feeds.dcsa.carrier import DcsaCarrier
-    from sealane.service.runtime import build_runtime
+    from sealane.runtime import build_runtime
 
     config = config_for("http://127.0.0.1:9", scacs=(SCAC, "DCSZ"))
     settings = Settings(database_url=f"sqlite:///{tmp_path / 'x.db'}", dcsa_carriers=(config,))

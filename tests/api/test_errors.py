@@ -105,7 +105,7 @@ def test_unexpected_error__routing_endpoint_500_document(
     monkeypatch: pytest.MonkeyPatch,
     caplog: pytest.LogCaptureFixture,
 ) -> None:
-    monkeypatch.setattr("sealane.service.vessels.future_positions", boom)
+    monkeypatch.setattr("sealane.service.reference.vessels.future_positions", boom)
     response = shared_client.get(
         f"/v2/vessels/{ship_id}/future_positions_with_coordinates",
         params={"port_id": "NLRTM", "previous_port_id": "CNSHA", "latitude": 1, "longitude": 2},
@@ -121,7 +121,7 @@ def test_unexpected_error__routing_endpoint_500_document(
 def test_unexpected_error__reference_endpoint_500_document(
     shared_client: TestClient, shared_keys: Keys, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr("sealane.service.reference.registry", boom)
+    monkeypatch.setattr("sealane.service.reference.lookups.registry", boom)
     response = shared_client.get("/v2/ports", headers=auth(shared_keys.plain))
     assert_error(response, 500)
     assert SECRET_MESSAGE not in response.text
@@ -134,7 +134,7 @@ def test_unexpected_error__in_authentication_500_document(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     shared_app.state.sealane.keys.clear()  # so the key is looked up again
-    monkeypatch.setattr("sealane.service.access.account_for_key", boom)
+    monkeypatch.setattr("sealane.service.access.gatekeeper.account_for_key", boom)
     response = shared_client.get("/v2/ports/NLRTM", headers=auth(shared_keys.plain))
     assert_error(response, 500)
     assert SECRET_MESSAGE not in response.text
@@ -144,7 +144,7 @@ def test_unexpected_error__next_request_is_served(
     shared_client: TestClient, shared_keys: Keys, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     with monkeypatch.context() as patch:
-        patch.setattr("sealane.service.reference.registry", boom)
+        patch.setattr("sealane.service.reference.lookups.registry", boom)
         assert shared_client.get("/v2/ports", headers=auth(shared_keys.plain)).status_code == 500
     assert shared_client.get("/v2/ports", headers=auth(shared_keys.plain)).status_code == 200
 

@@ -13,8 +13,8 @@ from sqlalchemy import update
 from sealane.api.app import create_app
 from sealane.clock import ManualClock
 from sealane.config import Settings
-from sealane.service import access as auth_module
-from sealane.service.keycache import KeyCache
+from sealane.service.access import gatekeeper as auth_module
+from sealane.service.access.keycache import KeyCache
 from sealane.store.accounts import create_account, hash_key
 from sealane.store.database import transaction
 from sealane.store.models import Account, ApiKey

@@ -13,7 +13,7 @@ from fastapi.testclient import TestClient
 
 from sealane.api.app import create_app
 from sealane.config import Settings
-from sealane.service.paging import MAX_PAGE_SIZE
+from sealane.service.core.paging import MAX_PAGE_SIZE
 
 from .conftest import Keys, auth
 from .jsonapi_asserts import assert_error

@@ -460,6 +460,6 @@ def test_with_coordinates__no_sea_route_422(
     def no_route(*args: object, **kwargs: object) -> None:
         raise NoRouteError("no sea route joins the start and NLRTM")
 
-    monkeypatch.setattr("sealane.service.vessels.future_positions", no_route)
+    monkeypatch.setattr("sealane.service.reference.vessels.future_positions", no_route)
     response = with_coordinates(shared_client, shared_keys.routing, ships["fast"].id)
     assert_error(response, 422, code="no_route")

@@ -17,9 +17,9 @@ from sealane.config import Settings
 from sealane.config.dcsa_carriers import CarrierConfig
 from sealane.feeds.dcsa.carrier import DcsaCarrier
 from sealane.feeds.dcsa.client import DcsaClient
-from sealane.service.access import Caller
-from sealane.service.context import ServiceContext
-from sealane.service.tracking_requests import NewTrackingRequest, create_request
+from sealane.service.access.gatekeeper import Caller
+from sealane.service.core.context import ServiceContext
+from sealane.service.tracking.requests import NewTrackingRequest, create_request
 from sealane.store.accounts import create_account
 from sealane.store.database import transaction
 from sealane.store.models import (

@@ -59,8 +59,8 @@ def test_demo_replay__stops_when_asked(sessions: sessionmaker[Session]) -> None:
 
 def test_add_ais_replay__runs_with_the_runtime_and_not_at_speed_0(tmp_path: Path) -> None:
     from sealane.config import Settings
-    from sealane.service.demo import add_ais_replay
-    from sealane.service.runtime import build_runtime
+    from sealane.demo import add_ais_replay
+    from sealane.runtime import build_runtime
 
     runtime = build_runtime(Settings(database_url=f"sqlite:///{tmp_path / 'x.db'}"))
     try:

@@ -14,8 +14,8 @@ from typing import Any
 
 from sealane.config import Settings
 from sealane.feeds.dcsa.push import signature_of
-from sealane.service.accounts import create_account
-from sealane.service.runtime import build_runtime
+from sealane.runtime import build_runtime
+from sealane.service.access.accounts import create_account
 from tests.servers import serving
 from tests.store.conftest import database_url, fresh_postgres_url, postgres_database_url
 

@@ -14,14 +14,14 @@ from mcp import Client, StdioServerParameters
 from mcp.client.streamable_http import streamable_http_client
 
 from sealane.config import Settings
-from sealane.service.access import Caller
-from sealane.service.accounts import create_account
-from sealane.service.containers import list_containers
-from sealane.service.demo import seed_demo
-from sealane.service.filters import TrackingFilter
-from sealane.service.paging import PageRequest
-from sealane.service.runtime import build_runtime
-from sealane.service.tracking_requests import NewTrackingRequest, create_request
+from sealane.demo import seed_demo
+from sealane.runtime import build_runtime
+from sealane.service.access.accounts import create_account
+from sealane.service.access.gatekeeper import Caller
+from sealane.service.core.paging import PageRequest
+from sealane.service.tracking.containers import list_containers
+from sealane.service.tracking.filters import TrackingFilter
+from sealane.service.tracking.requests import NewTrackingRequest, create_request
 from tests.servers import environment, free_port, sealane_command, serving, wait_until_listening
 
 

@@ -16,7 +16,7 @@ import uvicorn
 
 from sealane.api.app import create_app
 from sealane.config import Settings
-from sealane.service.accounts import create_account
+from sealane.service.access.accounts import create_account
 from tests.mcp.conftest import World
 from tests.servers import free_port
 

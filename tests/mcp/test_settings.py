@@ -7,7 +7,7 @@ from starlette.datastructures import Headers
 
 from sealane.config import Settings
 from sealane.mcp.http import HostPolicy, credential
-from sealane.service.errors import Unauthenticated
+from sealane.service.core.errors import Unauthenticated
 
 
 def test_settings__service_variables() -> None:

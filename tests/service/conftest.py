@@ -10,9 +10,9 @@ import pytest
 
 from sealane.clock import ManualClock
 from sealane.config import Settings
-from sealane.service.access import Caller
-from sealane.service.accounts import create_account
-from sealane.service.runtime import Runtime, build_runtime
+from sealane.runtime import Runtime, build_runtime
+from sealane.service.access.accounts import create_account
+from sealane.service.access.gatekeeper import Caller
 from tests.api.conftest import START
 from tests.store.conftest import BACKENDS, postgres_admin, postgres_url, schema_url
 

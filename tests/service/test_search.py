@@ -8,14 +8,16 @@ from pathlib import Path
 
 import pytest
 
-from sealane.service import search, shipments, tracking_requests
-from sealane.service.access import Caller
-from sealane.service.errors import InvalidInput
-from sealane.service.filters import TrackingFilter
-from sealane.service.paging import PageRequest
+from sealane.service import search
+from sealane.service.access.gatekeeper import Caller
+from sealane.service.core.errors import InvalidInput
+from sealane.service.core.paging import PageRequest
 from sealane.service.records import ShipmentRecord
 from sealane.service.search import HitKind, ResolutionKind
-from sealane.service.tracking_requests import NewTrackingRequest
+from sealane.service.tracking import requests as tracking_requests
+from sealane.service.tracking import shipments
+from sealane.service.tracking.filters import TrackingFilter
+from sealane.service.tracking.requests import NewTrackingRequest
 
 from .conftest import World, make_world
 from .test_statement_counts import counting

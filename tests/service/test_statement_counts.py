@@ -13,12 +13,14 @@ from typing import Any
 import pytest
 from sqlalchemy import event
 
-from sealane.service import containers, notifications, parties, shipments, tracking_requests
+from sealane.service.core.paging import Page, PageRequest
 from sealane.service.fields import definitions, options, values
-from sealane.service.filters import TrackingFilter
-from sealane.service.paging import Page, PageRequest
-from sealane.service.tracking_requests import NewTrackingRequest, RequestFilter
-from sealane.service.webhooks import WebhookChanges, create_webhook
+from sealane.service.tracking import containers, parties, shipments
+from sealane.service.tracking import requests as tracking_requests
+from sealane.service.tracking.filters import TrackingFilter
+from sealane.service.tracking.requests import NewTrackingRequest, RequestFilter
+from sealane.service.webhooks import notifications
+from sealane.service.webhooks.subscriptions import WebhookChanges, create_webhook
 
 from .conftest import World, make_world
 

@@ -16,7 +16,7 @@ from sealane.tracking.carriers.base import PlannedLeg
 from sealane.tracking.portcalls import planned_estimates
 from tests.api.conftest import START
 from tests.service.conftest import World, make_world
-from tests.service.routes_support import DIRECT, TRANSSHIPPED, plan_of, track
+from tests.service.container_routes.routes_support import DIRECT, TRANSSHIPPED, plan_of, track
 
 #: Three containers on CNNGB -> AEJEA -> USLAX (asserted below).
 THREE_CONTAINERS = "TEST-TR-ROUTE01"

@@ -19,9 +19,9 @@ from fastapi.testclient import TestClient
 from sealane.api.app import create_app
 from sealane.clock import ManualClock
 from sealane.config import Settings
-from sealane.service.access import Caller
-from sealane.service.demo import seed_demo
-from sealane.service.tracking_requests import NewTrackingRequest, create_request
+from sealane.demo import seed_demo
+from sealane.service.access.gatekeeper import Caller
+from sealane.service.tracking.requests import NewTrackingRequest, create_request
 from tests.servers import free_port
 from tests.web import chromium
 

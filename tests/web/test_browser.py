@@ -19,10 +19,10 @@ from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
-from sealane.service.containers import list_containers
-from sealane.service.filters import TrackingFilter
-from sealane.service.paging import PageRequest
-from sealane.service.shipments import list_shipments
+from sealane.service.core.paging import PageRequest
+from sealane.service.tracking.containers import list_containers
+from sealane.service.tracking.filters import TrackingFilter
+from sealane.service.tracking.shipments import list_shipments
 from tests.web import chromium
 
 from .conftest import OTHER_NUMBER, LiveServer

@@ -7,9 +7,9 @@ import re
 import pytest
 from fastapi.testclient import TestClient
 
-from sealane.service.filters import TrackingFilter
-from sealane.service.paging import PageRequest
-from sealane.service.shipments import list_shipments
+from sealane.service.core.paging import PageRequest
+from sealane.service.tracking.filters import TrackingFilter
+from sealane.service.tracking.shipments import list_shipments
 from sealane.web.present import when
 
 from .conftest import OTHER_NUMBER, Demo, csrf_of

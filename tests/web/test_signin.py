@@ -12,7 +12,7 @@ from fastapi.testclient import TestClient
 from sealane.api.app import create_app
 from sealane.clock import ManualClock
 from sealane.config import Settings
-from sealane.service.accounts import create_account, revoke_key
+from sealane.service.access.accounts import create_account, revoke_key
 from sealane.web.guard import SESSION_COOKIE, safe_back
 
 from .conftest import START, Demo, csrf_of, sign_in

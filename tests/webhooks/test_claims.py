@@ -22,7 +22,7 @@ from sqlalchemy import Engine, event, select
 from sealane.api.app import create_app
 from sealane.clock import ManualClock
 from sealane.config import Settings
-from sealane.service.runtime import delivery_worker
+from sealane.runtime import delivery_worker
 from sealane.store.database import make_engine, session_factory, transaction
 from sealane.store.models import OutboxEvent, WebhookNotification, WebhookNotificationLog
 from sealane.tracking.carrier_sync import emit

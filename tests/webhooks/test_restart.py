@@ -8,7 +8,7 @@ from fastapi import FastAPI
 from sealane.api.app import create_app
 from sealane.clock import ManualClock
 from sealane.config import Settings
-from sealane.service.runtime import delivery_worker
+from sealane.runtime import delivery_worker
 from sealane.store.database import make_engine, session_factory
 
 from .receiver import free_port, receiving

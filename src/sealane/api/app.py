@@ -12,7 +12,7 @@ from ..clock import Clock
 from ..config import Settings
 from ..mcp.apps import endpoint_for
 from ..mcp.http import McpMount
-from ..service.runtime import build_runtime
+from ..runtime import build_runtime
 from ..web.apidocs import install_api_docs
 from ..web.app import create_web_app
 from ..web.mount import WebShell

@@ -1,7 +1,7 @@
 """The HTTP side of authentication: ``Authorization: Token <key>``, checked by the gatekeeper.
 
 The key check, its cache and the rate limit are the application layer's
-(:class:`sealane.service.access.Gatekeeper`), shared with the MCP server and the web app.
+(:class:`sealane.service.access.gatekeeper.Gatekeeper`), shared with the MCP server and the web app.
 """
 
 from __future__ import annotations
@@ -9,8 +9,8 @@ from __future__ import annotations
 from fastapi import Request
 from starlette.concurrency import run_in_threadpool
 
-from ..service.access import Caller
-from ..service.errors import Unauthenticated
+from ..service.access.gatekeeper import Caller
+from ..service.core.errors import Unauthenticated
 from .state import state_of
 
 

@@ -14,7 +14,7 @@ from starlette.responses import Response
 from starlette.routing import BaseRoute, Match
 
 from ..routing.errors import RoutingError
-from ..service import errors as domain
+from ..service.core import errors as domain
 from .jsonapi import JsonApiResponse
 from .shapes import NON_BLANK, PATTERN_MEANINGS
 

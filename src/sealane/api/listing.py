@@ -12,7 +12,7 @@ from typing import Annotated, Any
 from fastapi import Depends, Query
 from pydantic import BeforeValidator
 
-from ..service.paging import DEFAULT_PAGE_SIZE, MAX_PAGE_NUMBER, MAX_PAGE_SIZE, PageRequest
+from ..service.core.paging import DEFAULT_PAGE_SIZE, MAX_PAGE_NUMBER, MAX_PAGE_SIZE, PageRequest
 from .shapes import NO_NUL, NON_BLANK, RFC3339, one_of
 
 #: Longest value of a text filter, in characters.

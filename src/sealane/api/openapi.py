@@ -9,7 +9,7 @@ from typing import Any
 from fastapi import FastAPI
 from fastapi.openapi.utils import get_openapi
 
-from ..service import reference
+from ..service.reference import lookups as reference
 from .bodies import COMPONENTS, SCAC
 from .geojson import GEOJSON
 from .jsonapi import MEDIA_TYPE

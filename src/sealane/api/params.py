@@ -9,7 +9,7 @@ from typing import Any
 from fastapi import Request
 from fastapi.routing import APIRoute
 
-from ..service.access import Caller
+from ..service.access.gatekeeper import Caller
 from .auth import authenticate, authenticate_routing
 from .errors import BadRequest, Unprocessable
 

@@ -8,7 +8,7 @@ from typing import Any, TypeVar
 from fastapi import Request
 
 from ..jsonapi import Included, collection_document, single_document
-from ..service.paging import Page
+from ..service.core.paging import Page
 from .jsonapi import JsonApiResponse
 from .state import state_of
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from fastapi import Request
 
-from ..service.context import ServiceContext
-from ..service.runtime import Runtime
+from ..runtime import Runtime
+from ..service.core.context import ServiceContext
 
 
 def state_of(request: Request) -> Runtime:

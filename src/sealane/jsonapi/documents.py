@@ -14,7 +14,7 @@ from urllib.parse import urlencode
 import orjson
 
 from ..routing.ports import Port, get_port
-from ..service.paging import Page
+from ..service.core.paging import Page
 from ..service.records import (
     ContainerRecord,
     NotificationRecord,

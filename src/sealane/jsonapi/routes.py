@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Collection
 from typing import Any
 
-from ..service.route_records import ContainerRoute, RouteLocationRecord
+from ..service.container_routes.records import ContainerRoute, RouteLocationRecord
 from .documents import Included
 from .objects import iso, resource, to_many, to_one
 from .reference import vessel_resource

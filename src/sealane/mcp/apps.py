@@ -9,7 +9,7 @@ from contextlib import AsyncExitStack, asynccontextmanager
 from starlette.applications import Starlette
 
 from ..config import Settings
-from ..service.runtime import Runtime, build_runtime
+from ..runtime import Runtime, build_runtime
 from .backend import Backend
 from .calls import McpState
 from .http import HostPolicy, McpEndpoint, routes

@@ -1,7 +1,7 @@
 """Tool arguments: their JSON Schemas, and their checking into the application layer's inputs.
 
 The schemas tell a model the formats and bounds (``format: uuid``, ``minimum``/``maximum``);
-the checks here enforce them and raise :class:`~sealane.service.errors.InvalidInput` naming the
+the checks here enforce them and raise :class:`~sealane.service.core.errors.InvalidInput` naming the
 argument, so a bad argument is reported like every other domain error (see :mod:`.errors`).
 """
 
@@ -15,9 +15,9 @@ from typing import Annotated, TypeVar
 
 from pydantic import Field
 
-from ..service.errors import InvalidInput
-from ..service.inputs import check_text
-from ..service.paging import PageRequest
+from ..service.core.errors import InvalidInput
+from ..service.core.inputs import check_text
+from ..service.core.paging import PageRequest
 from .listings import MAX_PAGE_SIZE
 
 E = TypeVar("E", bound=StrEnum)

@@ -3,7 +3,7 @@ process (:mod:`.local`) or a sealane API over HTTP (:mod:`.remote`, with ``SERVI
 
 Both answer with JSON:API documents (the local one renders its records with the API's own
 renderers), which :mod:`.documents` maps to the tool outputs, so a tool answers alike whichever
-backend it runs on. Errors are the application layer's (:mod:`sealane.service.errors`).
+backend it runs on. Errors are the application layer's (:mod:`sealane.service.core.errors`).
 """
 
 from __future__ import annotations
@@ -12,9 +12,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from ..service.filters import TrackingFilter
-from ..service.paging import PageRequest
-from ..service.tracking_requests import NewTrackingRequest, RequestFilter
+from ..service.core.paging import PageRequest
+from ..service.tracking.filters import TrackingFilter
+from ..service.tracking.requests import NewTrackingRequest, RequestFilter
 
 Document = dict[str, Any]
 Query = list[tuple[str, str]]

@@ -15,7 +15,7 @@ from typing import Any
 from mcp.server.mcpserver import Context
 from mcp.types import CallToolResult, TextContent
 
-from ..service.errors import Unauthenticated
+from ..service.core.errors import Unauthenticated
 from .backend import Account, Backend
 from .errors import FAILURES, tool_error
 from .outputs import Output

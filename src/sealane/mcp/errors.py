@@ -13,7 +13,7 @@ from mcp.types import INVALID_PARAMS, CallToolResult, TextContent
 from starlette.responses import JSONResponse
 
 from ..routing.errors import RoutingError
-from ..service.errors import (
+from ..service.core.errors import (
     FeatureDisabled,
     NotFound,
     RateLimited,

@@ -21,7 +21,7 @@ from starlette.routing import Route
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from ..config import Settings
-from ..service.errors import RateLimited, ServiceError, Unauthenticated
+from ..service.core.errors import RateLimited, ServiceError, Unauthenticated
 from .calls import ACCOUNT_KEY, McpState
 from .errors import http_error, problem
 from .server import build_server

@@ -14,10 +14,10 @@ from pydantic import Field
 
 from ..routing.errors import UnknownPortError
 from ..routing.ports import registry
-from ..service.errors import InvalidInput
-from ..service.filters import TrackingFilter
-from ..service.paging import PageRequest
-from ..service.tracking_requests import RequestFilter
+from ..service.core.errors import InvalidInput
+from ..service.core.paging import PageRequest
+from ..service.tracking.filters import TrackingFilter
+from ..service.tracking.requests import RequestFilter
 from ..tracking.events import ContainerStatus
 from ..tracking.lifecycle import REQUEST_TYPES, RequestStatus
 from . import documents

@@ -14,21 +14,17 @@ from ..jsonapi.lookups import inference_resource, search_hit_resource
 from ..jsonapi.reference import shipping_line_resource, vessel_attributes
 from ..jsonapi.routes import include_route
 from ..jsonapi.tracking import transport_event_resource
-from ..service import (
-    containers,
-    numbers,
-    reference,
-    routes,
-    search,
-    shipments,
-    tracking_requests,
-    vessels,
-)
-from ..service.access import Caller, Gatekeeper
-from ..service.context import ServiceContext
-from ..service.filters import TrackingFilter
-from ..service.paging import Page, PageRequest
-from ..service.tracking_requests import NewTrackingRequest, RequestFilter
+from ..service import search
+from ..service.access.gatekeeper import Caller, Gatekeeper
+from ..service.container_routes import reading as routes
+from ..service.core.context import ServiceContext
+from ..service.core.paging import Page, PageRequest
+from ..service.reference import lookups as reference
+from ..service.reference import vessels
+from ..service.tracking import containers, numbers, shipments
+from ..service.tracking import requests as tracking_requests
+from ..service.tracking.filters import TrackingFilter
+from ..service.tracking.requests import NewTrackingRequest, RequestFilter
 from .backend import Document, Positions, Query, page_query, request_query, tracking_query
 
 T = TypeVar("T")

@@ -9,7 +9,7 @@ from typing import Annotated, TypeVar
 from mcp.server.mcpserver.prompts.base import Message, UserMessage
 from pydantic import Field
 
-from ..service.errors import InvalidInput
+from ..service.core.errors import InvalidInput
 from .arguments import parse_id, parse_text
 from .errors import prompt_error
 

@@ -16,7 +16,7 @@ from typing import Any
 
 import httpx
 
-from ..service.errors import (
+from ..service.core.errors import (
     ROUTING_DISABLED,
     FeatureDisabled,
     InvalidInput,
@@ -25,9 +25,9 @@ from ..service.errors import (
     Unauthenticated,
     Unprocessable,
 )
-from ..service.filters import TrackingFilter
-from ..service.paging import PageRequest
-from ..service.tracking_requests import NewTrackingRequest, RequestFilter
+from ..service.core.paging import PageRequest
+from ..service.tracking.filters import TrackingFilter
+from ..service.tracking.requests import NewTrackingRequest, RequestFilter
 from .backend import Document, Positions, Query, page_query, request_query, tracking_query
 
 JSONAPI = "application/vnd.api+json"

@@ -15,7 +15,7 @@ from ..routing.errors import UnknownPortError
 from ..routing.geodesy import segment_lengths_m
 from ..routing.ports import Port, registry
 from ..routing.routes import Location
-from ..service.errors import InvalidInput
+from ..service.core.errors import InvalidInput
 from ..service.sea_routes import plan_sea_route as plan
 from .arguments import parse_text
 from .backend import Account, Positions

@@ -9,8 +9,8 @@ from typing import Annotated, Any
 from mcp.types import CallToolResult
 from pydantic import Field
 
-from ..service.errors import InvalidInput
-from ..service.tracking_requests import NewTrackingRequest
+from ..service.core.errors import InvalidInput
+from ..service.tracking.requests import NewTrackingRequest
 from ..tracking.lifecycle import REQUEST_TYPES
 from . import documents
 from .arguments import parse_text

@@ -8,7 +8,7 @@ from typing import Annotated
 from mcp.types import CallToolResult
 from pydantic import Field
 
-from ..service.paging import MAX_PAGE_SIZE, PageRequest
+from ..service.core.paging import MAX_PAGE_SIZE, PageRequest
 from . import documents
 from .arguments import Id, PageNumber, PageSize, parse_id, parse_includes, parse_page, parse_text
 from .backend import Account

@@ -3,26 +3,25 @@
 Shells render these; they never see a database row, so nothing they touch can run a query. A
 related object is ``None`` (or an empty tuple) when it was not asked for; relationship ids are
 always filled, since every rendering of an object names what it points to. They are defined by
-family in :mod:`.reference_records`, :mod:`.tracking_records` and :mod:`.webhook_records`, and
+family in :mod:`.reference.records`, :mod:`.tracking.records` and :mod:`.webhooks.records`, and
 gathered here.
 """
 
 from __future__ import annotations
 
 from ..store.vessels import VesselRecord
-from .reference_records import MetroAreaRecord, ShippingLineRecord, TerminalRecord
-from .tracking_records import (
+from .reference.records import MetroAreaRecord, RecordedPosition, ShippingLineRecord, TerminalRecord
+from .tracking.records import (
     ContainerRecord,
     ContainerUpdatedEventRecord,
     EstimatedEventRecord,
     PartyRecord,
     RawEventRecord,
-    RecordedPosition,
     ShipmentRecord,
     TrackingRequestRecord,
     TransportEventRecord,
 )
-from .webhook_records import NotificationLogRecord, NotificationRecord, Reference, WebhookRecord
+from .webhooks.records import NotificationLogRecord, NotificationRecord, Reference, WebhookRecord
 
 __all__ = [
     "ContainerRecord",

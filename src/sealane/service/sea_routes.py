@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from ..routing.routes import Route, route
 from ..routing.voyage import DEFAULT_SPEED_KN
-from .errors import InvalidInput
+from .core.errors import InvalidInput
 
 Place = str | tuple[float, float]
 #: Fastest speed accepted, knots (no merchant ship sails faster).

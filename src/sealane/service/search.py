@@ -20,11 +20,11 @@ from sqlalchemy.orm import Session
 from ..routing.ports import get_port
 from ..store.models import Container, Shipment, TrackingRequest
 from ..tracking.numbers import normalize_container_number
-from .access import Caller
-from .context import ServiceContext
-from .errors import InvalidInput
-from .inputs import check_text
-from .queries import contains_text, json_array_contains, json_array_contains_text
+from .access.gatekeeper import Caller
+from .core.context import ServiceContext
+from .core.errors import InvalidInput
+from .core.inputs import check_text
+from .core.queries import contains_text, json_array_contains, json_array_contains_text
 
 #: Most hits a search returns by default, and at most.
 DEFAULT_LIMIT = 25

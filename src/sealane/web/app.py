@@ -12,8 +12,8 @@ from starlette.responses import RedirectResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from ..service.browser_sessions import BrowserSessions
-from ..service.runtime import Runtime
+from ..runtime import Runtime
+from ..service.access.browser_sessions import BrowserSessions
 from .errors import install_error_pages
 from .land import land_svg
 from .pages.shipment import shipment_page

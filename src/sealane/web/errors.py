@@ -18,7 +18,7 @@ from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 
 from ..routing.errors import RoutingError
-from ..service import errors as domain
+from ..service.core import errors as domain
 from .state import web_of
 
 log = logging.getLogger("sealane.web")

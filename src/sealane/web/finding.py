@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from urllib.parse import quote, urlencode
 
-from ..service.access import Caller
-from ..service.context import ServiceContext
+from ..service.access.gatekeeper import Caller
+from ..service.core.context import ServiceContext
 from ..service.search import ResolutionKind, resolve
 
 

@@ -10,8 +10,8 @@ from urllib.parse import urlsplit
 from starlette.requests import Request
 from starlette.responses import Response
 
-from ..service.access import Caller
-from ..service.browser_sessions import WebSession
+from ..service.access.browser_sessions import WebSession
+from ..service.access.gatekeeper import Caller
 from .errors import CsrfRejected, SignInRequired
 from .state import web_of
 

@@ -8,9 +8,9 @@ from typing import Any
 from ..routing.errors import RoutingError
 from ..routing.mapfeatures import iso
 from ..routing.ports import get_port
-from ..service import routes
-from ..service.access import Caller
-from ..service.context import ServiceContext
+from ..service.access.gatekeeper import Caller
+from ..service.container_routes import reading as routes
+from ..service.core.context import ServiceContext
 from ..service.records import ContainerRecord, ShipmentRecord
 from .mapview import MapView, map_view
 

@@ -6,9 +6,9 @@ from dataclasses import dataclass
 
 from starlette.requests import Request
 
-from ..service.access import Gatekeeper
-from ..service.browser_sessions import BrowserSessions
-from ..service.context import ServiceContext
+from ..service.access.browser_sessions import BrowserSessions
+from ..service.access.gatekeeper import Gatekeeper
+from ..service.core.context import ServiceContext
 from .render import Pages
 from .signer import Signer
 

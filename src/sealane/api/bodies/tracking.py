@@ -6,8 +6,9 @@ from __future__ import annotations
 from collections.abc import Collection
 from typing import Any
 
-from ...service import containers, numbers, parties, shipments, tracking_requests
-from ...service.inputs import MAX_ENTRY_CHARS
+from ...service.core.inputs import MAX_ENTRY_CHARS
+from ...service.tracking import containers, numbers, parties, shipments
+from ...service.tracking import requests as tracking_requests
 from ...tracking.lifecycle import REQUEST_TYPES
 from ..shapes import WHITESPACE, nullable, stripped, text
 from .document import SCAC, STRING_LIST, ref, resource, to_one

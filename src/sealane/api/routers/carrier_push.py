@@ -13,7 +13,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Header, Request, Response
 from starlette.concurrency import run_in_threadpool
 
-from ...service.carrier_push import receive_push
+from ...service.ingest.carrier_push import receive_push
 from ..route import check_media_type, read_body
 from ..state import context_of, state_of
 from .responses import ERRORS

@@ -9,10 +9,10 @@ from fastapi import APIRouter, Depends, Request
 
 from ...jsonapi import Included
 from ...jsonapi.tracking import raw_event_resource
-from ...service import containers
-from ...service.access import Caller
+from ...service.access.gatekeeper import Caller
 from ...service.records import ContainerRecord, TransportEventRecord
-from ...service.tracking_requests import ListChanges
+from ...service.tracking import containers
+from ...service.tracking.requests import ListChanges
 from .. import bodies
 from ..bodies import body
 from ..documents import attributes_of

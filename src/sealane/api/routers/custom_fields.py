@@ -10,11 +10,11 @@ from starlette.responses import Response
 
 from ...jsonapi import Included
 from ...jsonapi.fields import custom_field_resource, definition_resource, option_resource
-from ...service.access import Caller
+from ...service.access.gatekeeper import Caller
+from ...service.core.inputs import known_only
 from ...service.fields import definitions, options, values
 from ...service.fields.records import CustomFieldRecord, DefinitionRecord, OptionRecord
 from ...service.fields.types import DATA_TYPES, ENTITY_TYPES
-from ...service.inputs import known_only
 from .. import bodies
 from ..bodies import body
 from ..documents import attributes_of, relationship

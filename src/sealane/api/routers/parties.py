@@ -8,9 +8,9 @@ from fastapi import APIRouter, Depends, Request
 
 from ...jsonapi import Included
 from ...jsonapi.fields import party_resource
-from ...service import parties
-from ...service.access import Caller
+from ...service.access.gatekeeper import Caller
 from ...service.records import PartyRecord
+from ...service.tracking import parties
 from .. import bodies
 from ..bodies import body
 from ..documents import attributes_of

@@ -15,9 +15,9 @@ from ...jsonapi.reference import (
     terminal_resource,
 )
 from ...routing.ports import Port
-from ...service import reference
-from ...service.access import Caller
+from ...service.access.gatekeeper import Caller
 from ...service.records import ShippingLineRecord, TerminalRecord
+from ...service.reference import lookups as reference
 from ..jsonapi import JsonApiResponse
 from ..listing import Paging, include_paths, text
 from ..params import authenticated, blank_none, parse_include

@@ -9,9 +9,9 @@ from fastapi import APIRouter, Depends, Request
 
 from ...jsonapi import Included
 from ...jsonapi.routes import include_route
-from ...service import routes
-from ...service.access import Caller
-from ...service.route_records import ContainerRoute
+from ...service.access.gatekeeper import Caller
+from ...service.container_routes import reading as routes
+from ...service.container_routes.records import ContainerRoute
 from ..geojson import GEOJSON, PLAIN_JSON, GeoJsonResponse, geojson_type
 from ..jsonapi import JsonApiResponse
 from ..listing import include_paths

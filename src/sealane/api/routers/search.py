@@ -8,7 +8,7 @@ from fastapi import APIRouter, Depends, Request
 
 from ...jsonapi.lookups import search_hit_resource
 from ...service import search
-from ...service.access import Caller
+from ...service.access.gatekeeper import Caller
 from ..jsonapi import JsonApiResponse
 from ..listing import required_text
 from ..params import authenticated

@@ -8,11 +8,11 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Depends, Query, Request
 
 from ...jsonapi import Included
-from ...service import shipments
-from ...service.access import Caller
-from ...service.filters import TrackingFilter
+from ...service.access.gatekeeper import Caller
 from ...service.records import ShipmentRecord
-from ...service.tracking_requests import ListChanges
+from ...service.tracking import shipments
+from ...service.tracking.filters import TrackingFilter
+from ...service.tracking.requests import ListChanges
 from ...tracking.events import ContainerStatus
 from .. import bodies
 from ..bodies import body

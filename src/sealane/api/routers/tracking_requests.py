@@ -9,10 +9,9 @@ from fastapi import APIRouter, Depends, Query, Request
 
 from ...jsonapi import Included
 from ...jsonapi.lookups import inference_resource
-from ...service import numbers
-from ...service import tracking_requests as requests
-from ...service.access import Caller
+from ...service.access.gatekeeper import Caller
 from ...service.records import TrackingRequestRecord
+from ...service.tracking import numbers, requests
 from ...tracking.lifecycle import REQUEST_TYPES, RequestStatus
 from .. import bodies
 from ..bodies import body

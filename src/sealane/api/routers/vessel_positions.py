@@ -12,8 +12,8 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Body, Depends, Request
 
 from ...feeds.ais.batch import MAX_POSITIONS, RESOURCE_TYPE
-from ...service import ingest
-from ...service.access import Caller
+from ...service.access.gatekeeper import Caller
+from ...service.ingest import positions as ingest
 from ..jsonapi import JsonApiResponse
 from ..params import authenticated
 from ..route import ApiRoute

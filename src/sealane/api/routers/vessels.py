@@ -16,9 +16,9 @@ from starlette.concurrency import run_in_threadpool
 
 from ...jsonapi import Included, resource
 from ...jsonapi.reference import vessel_attributes, vessel_resource
-from ...service import vessels
-from ...service.access import Caller
+from ...service.access.gatekeeper import Caller
 from ...service.records import VesselRecord
+from ...service.reference import vessels
 from ..jsonapi import JsonApiResponse
 from ..listing import DECIMAL, INSTANT, Paging, moment, required_text, text
 from ..params import authenticated, authenticated_routing, blank_none

@@ -8,10 +8,11 @@ from fastapi import APIRouter, Depends, Request
 
 from ...jsonapi import Included, iso
 from ...jsonapi.webhooks import event_category_resource, webhook_resource
-from ...service import examples, notifications, trials, webhooks
-from ...service.access import Caller
-from ...service.paging import MAX_PAGE_SIZE, Page, PageRequest
+from ...service.access.gatekeeper import Caller
+from ...service.core.paging import MAX_PAGE_SIZE, Page, PageRequest
 from ...service.records import NotificationRecord, WebhookRecord
+from ...service.webhooks import examples, notifications, trials
+from ...service.webhooks import subscriptions as webhooks
 from ...tracking.events import EVENT_NAMES
 from .. import bodies
 from ..bodies import body
@@ -21,7 +22,7 @@ from ..listing import Paging, choice, include_paths, text
 from ..params import authenticated, blank_none, parse_include, plain_object
 from ..render import deleted, many, one
 from ..route import ApiRoute
-from ..state import context_of
+from ..state import context_of, state_of
 from .responses import DELETED, ERRORS, IPS_SCHEMA, TRIAL_SCHEMA, answering
 
 router = APIRouter(tags=["webhooks"], route_class=ApiRoute)
@@ -75,7 +76,10 @@ def trigger_webhook(
     """Send the example notification of ``event`` to ``url`` once, signed with ``secret`` (or
     a fresh one); the body is ``{"url", "event", "secret"?}``."""
     trial = trials.WebhookTrial.of(plain_object(request, payload))
-    result = trials.trigger_webhook(context_of(request), caller, trial)
+    runtime = state_of(request)
+    result = trials.trigger_webhook(
+        runtime.context, caller, trial, render=runtime.notification_body
+    )
     return JsonApiResponse(
         {
             "url": result.url,

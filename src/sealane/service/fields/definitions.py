@@ -9,12 +9,12 @@ from typing import Any
 from sqlalchemy import func, select
 
 from ...store.models import CustomFieldDefinition
-from ..access import Caller
-from ..context import ServiceContext
-from ..errors import InvalidInput
-from ..inputs import check_text, editable_only
-from ..paging import Page, PageRequest
-from ..queries import fetch_page, like_pattern, owned
+from ..access.gatekeeper import Caller
+from ..core.context import ServiceContext
+from ..core.errors import InvalidInput
+from ..core.inputs import check_text, editable_only
+from ..core.paging import Page, PageRequest
+from ..core.queries import fetch_page, like_pattern, owned
 from .records import DefinitionRecord
 from .types import (
     DATA_TYPES,

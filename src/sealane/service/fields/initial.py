@@ -8,7 +8,7 @@ from typing import Any
 
 from sqlalchemy.orm import Session
 
-from ..errors import InvalidInput
+from ..core.errors import InvalidInput
 from .values import checked_value, find_definition
 
 FIELD = "initial_custom_fields"

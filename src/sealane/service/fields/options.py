@@ -10,12 +10,12 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from ...store.models import CustomFieldDefinition, CustomFieldOption
-from ..access import Caller
-from ..context import ServiceContext
-from ..errors import InvalidInput, NotFound
-from ..inputs import check_text, editable_only
-from ..paging import Page, PageRequest
-from ..queries import fetch_page, owned
+from ..access.gatekeeper import Caller
+from ..core.context import ServiceContext
+from ..core.errors import InvalidInput, NotFound
+from ..core.inputs import check_text, editable_only
+from ..core.paging import Page, PageRequest
+from ..core.queries import fetch_page, owned
 from .records import OptionRecord
 from .types import ENUMERATIONS
 

@@ -8,8 +8,8 @@ from collections.abc import Mapping, Sequence
 from datetime import UTC, date, datetime
 from typing import Any
 
-from ..errors import InvalidInput
-from ..inputs import check_text
+from ..core.errors import InvalidInput
+from ..core.inputs import check_text
 
 DATA_TYPES = (
     "short_text",

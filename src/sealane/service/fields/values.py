@@ -19,11 +19,11 @@ from ...store.models import (
     Shipment,
     TrackingRequest,
 )
-from ..access import Caller
-from ..context import ServiceContext
-from ..errors import InvalidInput, NotFound
-from ..paging import Page, PageRequest
-from ..queries import fetch_page, owned
+from ..access.gatekeeper import Caller
+from ..core.context import ServiceContext
+from ..core.errors import InvalidInput, NotFound
+from ..core.paging import Page, PageRequest
+from ..core.queries import fetch_page, owned
 from .records import CustomFieldRecord
 from .types import ENTITY_TYPES, ENUMERATIONS, check_value, display_value
 

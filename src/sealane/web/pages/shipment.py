@@ -6,10 +6,10 @@ from __future__ import annotations
 from starlette.requests import Request
 from starlette.responses import Response
 
-from ...service.errors import NotFound
+from ...service.core.errors import NotFound
 from ...service.records import ContainerRecord, ShipmentRecord
-from ...service.shipments import get_shipment
-from ...service.timeline import container_timeline
+from ...service.tracking.shipments import get_shipment
+from ...service.tracking.timeline import container_timeline
 from ..guard import signed_in
 from ..mapdata import container_map
 from ..state import web_of

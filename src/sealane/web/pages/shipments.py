@@ -10,12 +10,12 @@ from starlette.datastructures import QueryParams
 from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 
-from ...service.browse import ArrivalWindow, ShipmentOrder, filter_choices
-from ...service.errors import InvalidInput
-from ...service.filters import TrackingFilter
-from ...service.paging import PageRequest
-from ...service.shipments import list_shipments
-from ...service.tracking_requests import RequestFilter, list_requests
+from ...service.core.errors import InvalidInput
+from ...service.core.paging import PageRequest
+from ...service.tracking.browse import ArrivalWindow, ShipmentOrder, filter_choices
+from ...service.tracking.filters import TrackingFilter
+from ...service.tracking.requests import RequestFilter, list_requests
+from ...service.tracking.shipments import list_shipments
 from ...tracking.events import ContainerStatus
 from ..finding import resolve_link
 from ..guard import signed_in

@@ -8,7 +8,7 @@ from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 
-from ...service.errors import Unauthenticated
+from ...service.core.errors import Unauthenticated
 from ..errors import CsrfRejected
 from ..forms import read_form
 from ..guard import (

@@ -8,12 +8,12 @@ from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 
-from ...service.access import Caller
-from ...service.context import ServiceContext
-from ...service.errors import InvalidInput
-from ...service.paging import PageRequest
-from ...service.reference import list_shipping_lines
-from ...service.tracking_requests import (
+from ...service.access.gatekeeper import Caller
+from ...service.core.context import ServiceContext
+from ...service.core.errors import InvalidInput
+from ...service.core.paging import PageRequest
+from ...service.reference.lookups import list_shipping_lines
+from ...service.tracking.requests import (
     NewTrackingRequest,
     RequestFilter,
     create_request,

@@ -1,0 +1,66 @@
+"""The demo of ``sealane serve --demo``: two accounts, sailing vessels and tracked shipments.
+
+It drives a whole :class:`~sealane.runtime.Runtime` (seeds, ticks tracking, adds the AIS replay to
+its background work), so it sits beside the composition root, above the application layer.
+"""
+
+from __future__ import annotations
+
+from .feeds.ais.demo import DemoReplay
+from .runtime import Runtime
+from .service.access.gatekeeper import Caller
+from .service.core.errors import InvalidInput
+from .service.tracking.requests import NewTrackingRequest, create_request
+from .store.accounts import NewKey
+from .store.seed import seed_demo as seed_demo_rows
+
+#: Numbers whose simulated voyages begin 0-45 days before the request, so they are spread
+#: across the voyage; plus the special lifecycle numbers.
+DEMO_REQUESTS = (
+    ("bill_of_lading", "TESTDEMO0001"),
+    ("bill_of_lading", "TESTDEMO0002"),
+    ("bill_of_lading", "TESTDEMO0003"),
+    ("booking_number", "TESTBK0004"),
+    ("container", "TSTU1000019"),
+    ("bill_of_lading", "TEST-TR-AWAITING"),
+    ("bill_of_lading", "TEST-TR-FAILED"),
+)
+
+
+def seed_demo(runtime: Runtime) -> list[tuple[str, NewKey]]:
+    """Seed the demo and look its requests up once, so shipments exist before the first request.
+
+    Returns each demo account's name and a new key (the routing account first); an existing demo
+    database keeps its accounts and gets new keys.
+    """
+    with runtime.context.writing() as session:
+        keys = seed_demo_rows(session, runtime.clock.now())
+    caller = Caller(keys[0][1].account_id, routing_enabled=True)
+    for request_type, number in DEMO_REQUESTS:
+        attributes = {
+            "request_type": request_type,
+            "request_number": number,
+            "scac": "TEST",
+            "ref_numbers": [f"PO-{number[-4:]}"],
+            "tags": ["demo"],
+        }
+        try:
+            create_request(runtime.context, caller, NewTrackingRequest.of(attributes))
+        except InvalidInput:  # already tracked in this database
+            continue
+    runtime.tracking.tick()
+    return keys
+
+
+def add_ais_replay(runtime: Runtime, *, speed: float) -> DemoReplay | None:
+    """Have the runtime replay the bundled AIS sample while it runs, so the demo vessels seeded
+    by :func:`seed_demo` move on from where they are (none when ``speed`` is 0).
+
+    The replay starts and stops with the runtime (the server's lifespan), in a thread of its own;
+    ``speed`` is in times real time.
+    """
+    if speed <= 0:
+        return None
+    replay = DemoReplay(runtime.sessions, runtime.clock, speed=speed)
+    runtime.background.append(replay)
+    return replay

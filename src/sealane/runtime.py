@@ -1,0 +1,197 @@
+"""A running service, wired from its settings: database, key checks, tracking, carriers (the
+simulation and the configured DCSA carriers), webhook delivery and the notification renderer.
+
+The composition root: every shell builds one :class:`Runtime` (the API app, the MCP server, the
+web app, the worker command) and passes its :attr:`Runtime.context` to the use cases. It sits
+above the application layer, so the layer itself imports no feed adapter and no renderer;
+nothing here speaks HTTP.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Protocol
+
+from sqlalchemy import Engine
+from sqlalchemy.orm import Session, sessionmaker
+
+from .clock import Clock, SystemClock
+from .config import Settings
+from .feeds.dcsa.carrier import DcsaCarrier, dcsa_carriers
+from .jsonapi import notification_body
+from .service.access.gatekeeper import Caller, Gatekeeper
+from .service.access.keycache import KeyCache
+from .service.core.context import REFRESH_PER_MINUTE, ServiceContext
+from .service.core.ratelimit import RateLimiter
+from .service.webhooks.notifications import load_notifications
+from .service.webhooks.records import NotificationRecord
+from .store.database import make_engine, session_factory, transaction
+from .store.migrate import upgrade
+from .store.models import WebhookNotification
+from .store.seed import add_carrier_lines, load_reference_data
+from .tracking.carrier_sync import TrackingService
+from .tracking.carriers import SimulatedCarrier
+from .tracking.carriers.base import CarrierAdapter
+from .tracking.poller import Poller
+from .webhooks.delivery import DeliveryWorker
+
+
+class Background(Protocol):
+    """Work that runs beside the service while it serves (a feed replay, say)."""
+
+    def start(self) -> None: ...
+
+    def stop(self) -> None: ...
+
+
+@dataclass
+class Runtime:
+    """The parts of one running service, and the background pollers that drive them."""
+
+    context: ServiceContext
+    gate: Gatekeeper
+    tracking: TrackingService
+    webhooks: DeliveryWorker
+    pollers: list[Poller] = field(default_factory=list)
+    #: Started after the pollers and stopped before them (see :meth:`start`).
+    background: list[Background] = field(default_factory=list)
+
+    # Short names for what tests and shells reach for most.
+    @property
+    def settings(self) -> Settings:
+        """The settings the service runs with."""
+        return self.context.settings
+
+    @property
+    def sessions(self) -> sessionmaker[Session]:
+        """The database sessions."""
+        return self.context.sessions
+
+    @property
+    def engine(self) -> Engine:
+        """The database engine."""
+        return self.context.engine
+
+    @property
+    def clock(self) -> Clock:
+        """The service's clock."""
+        return self.context.clock
+
+    @property
+    def keys(self) -> KeyCache[Caller]:
+        """The cache of checked API keys."""
+        return self.gate.keys
+
+    def notification_body(self, notification: NotificationRecord) -> bytes:
+        """The JSON:API body a webhook receives for ``notification`` (test deliveries send it)."""
+        return notification_body(notification, self.settings.base_url)
+
+    def start(self) -> None:
+        """Start the background pollers (tracking and webhook delivery) and other background
+        work, if any."""
+        for poller in self.pollers:
+            poller.start()
+        for work in self.background:
+            work.start()
+
+    def stop(self) -> None:
+        """Stop the background work and the pollers; release the delivery worker's and the
+        DCSA carriers' connections."""
+        for work in self.background:
+            work.stop()
+        for poller in self.pollers:
+            poller.stop()
+        self.webhooks.close()
+        for adapter in {id(a): a for a in self.context.carriers.values()}.values():
+            if isinstance(adapter, DcsaCarrier):  # one adapter may serve several SCACs
+                adapter.close()
+
+
+def build_runtime(
+    settings: Settings,
+    *,
+    clock: Clock | None = None,
+    migrate: bool = True,
+    poll_interval_s: float | None = None,
+    webhook_lease_s: float = 120.0,
+) -> Runtime:
+    """The service for ``settings``; the database schema is brought up to date first.
+
+    With ``poll_interval_s``, background pollers advance tracking and deliver webhooks once
+    :meth:`Runtime.start` is called; without, callers run ``runtime.tracking.tick()`` themselves.
+    ``webhook_lease_s`` is how long a claimed notification stays with this process's worker.
+    """
+    engine = make_engine(settings.database_url)
+    sessions = session_factory(engine)
+    if migrate:
+        upgrade(engine)
+        with transaction(sessions) as session:
+            load_reference_data(session)
+            lines = {scac: c.name for c in settings.dcsa_carriers for scac in c.scacs}
+            add_carrier_lines(session, lines)
+    the_clock = clock or SystemClock()
+    carriers = carrier_adapters(settings, sessions, the_clock)
+    context = ServiceContext(
+        settings,
+        engine,
+        sessions,
+        the_clock,
+        carriers=carriers,
+        refresh_limiter=RateLimiter(engine, REFRESH_PER_MINUTE, the_clock),
+        started_at=the_clock.now(),
+    )
+    gate = Gatekeeper(
+        context.sessions,
+        KeyCache(settings.auth_cache_seconds, the_clock),
+        RateLimiter(engine, settings.rate_limit_per_minute, the_clock),
+        RateLimiter(engine, settings.auth_failures_per_minute, the_clock),
+    )
+    tracking = TrackingService(context.sessions, the_clock, carriers)
+    webhooks = delivery_worker(settings, context.sessions, the_clock, lease_s=webhook_lease_s)
+    pollers = (
+        [Poller(tracking, poll_interval_s), Poller(webhooks, poll_interval_s)]
+        if poll_interval_s
+        else []
+    )
+    return Runtime(context, gate, tracking, webhooks, pollers)
+
+
+def carrier_adapters(
+    settings: Settings, sessions: sessionmaker[Session], clock: Clock
+) -> dict[str, CarrierAdapter]:
+    """The adapter of each SCAC: the configured DCSA carriers', and the simulation's ``TEST``
+    (which a configured carrier cannot take over: the test numbers rely on it)."""
+    adapters: dict[str, CarrierAdapter] = dict(
+        dcsa_carriers(list(settings.dcsa_carriers), sessions, clock)
+    )
+    adapters["TEST"] = SimulatedCarrier()
+    return adapters
+
+
+def delivery_worker(
+    settings: Settings, sessions: sessionmaker[Session], clock: Clock, *, lease_s: float = 120.0
+) -> DeliveryWorker:
+    """The webhook delivery worker configured by ``settings``.
+
+    ``lease_s`` is how long a claimed notification stays with this worker; after a crash it is
+    sent again once the lease runs out (keep it above the 10 s delivery timeout).
+    """
+    return DeliveryWorker(
+        sessions,
+        clock,
+        render=notification_renderer(settings.base_url),
+        schedule=settings.webhook_retry_schedule,
+        allow_private=settings.webhook_allow_private,
+        lease_s=lease_s,
+    )
+
+
+def notification_renderer(base_url: str) -> Callable[[Session, WebhookNotification], bytes]:
+    """The body of each notification, rendered once when it is created."""
+
+    def render(session: Session, row: WebhookNotification) -> bytes:
+        record = load_notifications(session, [row], ("reference_object",))[0]
+        return notification_body(record, base_url)
+
+    return render

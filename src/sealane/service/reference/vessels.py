@@ -1,0 +1,136 @@
+"""Vessels, and the paid routing feature: a vessel's estimated future positions."""
+
+from __future__ import annotations
+
+import math
+from datetime import UTC, datetime, timedelta
+
+from sqlalchemy import select
+
+from ...routing.errors import UnknownPortError
+from ...routing.ports import Port, registry
+from ...routing.positions import Positions
+from ...routing.voyage import future_positions
+from ...store.models import Vessel, VesselPosition
+from ...store.vessels import VesselRecord, find_vessel
+from ..access.gatekeeper import Caller
+from ..core.context import ServiceContext
+from ..core.errors import InvalidInput, NotFound, Unprocessable
+from ..core.paging import Page, PageRequest
+from ..core.queries import contains_text, fetch_page, plausible_key
+from .convert import vessel_record
+from .records import RecordedPosition
+
+#: Recorded positions shown when no window is given, and the longest window served.
+DEFAULT_WINDOW = timedelta(days=7)
+MAX_WINDOW = timedelta(days=31)
+
+
+def list_vessels(
+    ctx: ServiceContext, page: PageRequest, *, name: str | None = None, imo: str | None = None
+) -> Page[VesselRecord]:
+    """Vessels by name, filtered by name (case-insensitive substring) or IMO number."""
+    query = select(Vessel)
+    if name:
+        query = query.where(contains_text(Vessel.name, name))
+    if imo:
+        query = query.where(Vessel.imo == imo)
+    with ctx.reading() as session:
+        total, rows = fetch_page(session, query.order_by(Vessel.name, Vessel.id), page)
+    return Page(tuple(vessel_record(row) for row in rows), total, page)
+
+
+def get_vessel(ctx: ServiceContext, key: str) -> VesselRecord:
+    """One vessel by id or IMO number, with its latest known position."""
+    vessel = find_vessel(ctx.engine, key) if plausible_key(key) else None
+    if vessel is None:
+        raise NotFound("vessel", key, by="id or IMO")
+    return vessel
+
+
+def vessel_positions(
+    ctx: ServiceContext,
+    key: str,
+    *,
+    start: datetime | None = None,
+    end: datetime | None = None,
+) -> tuple[VesselRecord, tuple[RecordedPosition, ...]]:
+    """A vessel with the positions it reported from ``start`` to ``end`` (inclusive; default:
+    the :data:`DEFAULT_WINDOW` up to now), oldest first; windows over :data:`MAX_WINDOW` are
+    refused so one answer stays bounded."""
+    end = end or ctx.clock.now()
+    if start is None:
+        try:
+            start = end - DEFAULT_WINDOW
+        except OverflowError:  # an end in the first days of year 1
+            start = datetime.min.replace(tzinfo=UTC)
+    if start > end:
+        raise InvalidInput("the window starts after it ends", field="positions_from")
+    if end - start > MAX_WINDOW:
+        raise InvalidInput(
+            f"the window is longer than {MAX_WINDOW.days} days", field="positions_from"
+        )
+    vessel = get_vessel(ctx, key)
+    query = (
+        select(VesselPosition)
+        .where(
+            VesselPosition.vessel_id == vessel.id,
+            VesselPosition.timestamp >= start,
+            VesselPosition.timestamp <= end,
+        )
+        .order_by(VesselPosition.timestamp, VesselPosition.id)
+    )
+    with ctx.reading() as session:
+        positions = tuple(
+            RecordedPosition(
+                longitude=row.longitude,
+                latitude=row.latitude,
+                heading_degrees=row.heading_degrees,
+                speed_knots=row.speed_knots,
+                timestamp=row.timestamp,
+            )
+            for row in session.scalars(query)
+        )
+    return vessel, positions
+
+
+def vessel_future_positions(
+    ctx: ServiceContext,
+    caller: Caller,
+    vessel_key: str,
+    *,
+    previous_port: str,
+    destination_port: str,
+    start: tuple[float, float] | None = None,
+) -> tuple[VesselRecord, Positions]:
+    """The vessel and its positions one minute apart from ``start`` (lon, lat; None: its last
+    known position) to the destination, at its reported speed (blocking: database and CPU).
+
+    Checked in this order: routing feature (403), unknown vessel (404), no known position (422),
+    unknown port (422, naming ``previous_port_id`` or ``port_id``).
+    """
+    caller.require_routing()
+    vessel = get_vessel(ctx, vessel_key)
+    if start is None:
+        if vessel.latitude is None or vessel.longitude is None:
+            raise Unprocessable(f"vessel {vessel.id} has no known position yet", code="no_position")
+        start = (vessel.longitude, vessel.latitude)
+    previous = _port(previous_port, "previous_port_id")
+    destination = _port(destination_port, "port_id")
+    speed = vessel.nautical_speed_knots
+    usable = speed is not None and math.isfinite(speed) and speed >= 0
+    positions = future_positions(
+        start,
+        previous,
+        destination,
+        speed_kn=speed if usable else None,  # a bad stored speed is no speed: use the default
+        start_time=ctx.clock.now(),
+    )
+    return vessel, positions
+
+
+def _port(key: str, field: str) -> Port:
+    try:
+        return registry().get(key)
+    except UnknownPortError as error:
+        raise Unprocessable(str(error), code=error.code, field=field) from None

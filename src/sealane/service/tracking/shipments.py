@@ -1,0 +1,90 @@
+"""Shipments: list, read, edit reference numbers, stop and resume tracking."""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+
+from sqlalchemy import select
+
+from ...store.models import Shipment
+from ...tracking import changes as tracking
+from ..access.gatekeeper import Caller
+from ..core.context import ServiceContext
+from ..core.list_changes import ListChanges, apply_list_changes
+from ..core.paging import Page, PageRequest
+from ..core.queries import fetch_page, owned
+from .browse import ArrivalWindow, ShipmentOrder, ordered
+from .filters import TrackingFilter, filter_shipments
+from .loading import Loader
+from .records import ShipmentRecord
+from .requests import open_request_unique
+
+INCLUDES = (
+    "containers",
+    "containers.transport_events",
+    "port_of_lading",
+    "port_of_discharge",
+    "pod_terminal",
+    "pod_vessel",
+    # Inland legs are not tracked yet: these relationships are always empty.
+    "destination",
+    "destination_terminal",
+)
+EDITABLE = ("ref_numbers", "tags")
+
+
+def list_shipments(
+    ctx: ServiceContext,
+    caller: Caller,
+    filters: TrackingFilter,
+    page: PageRequest,
+    includes: Collection[str] = (),
+    *,
+    arriving: ArrivalWindow | None = None,
+    order: ShipmentOrder = ShipmentOrder.UPDATED,
+) -> Page[ShipmentRecord]:
+    """The account's shipments, most recently updated first unless ``order`` says otherwise;
+    ``arriving`` keeps those due at their port of discharge within some days."""
+    query = filter_shipments(
+        select(Shipment).where(Shipment.account_id == caller.account_id), filters
+    )
+    if arriving is not None:
+        query = query.where(arriving.condition(ctx.clock.now()))
+    query = ordered(query, order)
+    with ctx.reading() as session:
+        total, rows = fetch_page(session, query, page)
+        return Page(tuple(Loader(session).shipments(rows, includes)), total, page)
+
+
+def get_shipment(
+    ctx: ServiceContext, caller: Caller, shipment_id: str, includes: Collection[str] = ()
+) -> ShipmentRecord:
+    """One of the account's shipments."""
+    with ctx.reading() as session:
+        row = owned(session, Shipment, shipment_id, caller.account_id, "shipment")
+        return Loader(session).shipments([row], includes)[0]
+
+
+def update_shipment(
+    ctx: ServiceContext, caller: Caller, shipment_id: str, changes: ListChanges
+) -> ShipmentRecord:
+    """Replace a shipment's ``ref_numbers`` (its containers keep their own) and ``tags``."""
+    with ctx.writing() as session:
+        row = owned(session, Shipment, shipment_id, caller.account_id, "shipment")
+        apply_list_changes(row, changes, ctx.clock.now())
+        session.flush()
+        return Loader(session).shipments([row])[0]
+
+
+def set_tracking(
+    ctx: ServiceContext, caller: Caller, shipment_id: str, *, stop: bool
+) -> ShipmentRecord:
+    """Stop following a shipment (its tracking request becomes tracking_stopped), or resume
+    (refused as a duplicate when the number was asked again while it was stopped)."""
+    with ctx.writing() as session:
+        row = owned(session, Shipment, shipment_id, caller.account_id, "shipment")
+        change = tracking.stop_tracking if stop else tracking.resume_tracking
+        change(session, row, ctx.clock.now())
+        with open_request_unique(row.carrier_number, row.shipping_line_scac):
+            session.flush()
+        return Loader(session).shipments([row])[0]

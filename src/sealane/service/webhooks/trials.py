@@ -1,0 +1,117 @@
+"""Test deliveries: an example notification of one event, signed and sent once to a URL, with
+what was sent and what came back, so an integrator can check a receiver before subscribing it.
+
+The URL passes the same policy as a webhook's (https, public addresses only unless the
+development setting allows more); nothing is stored and nothing is retried.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import time
+import uuid
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import httpx
+
+from ...webhooks.delivery import TIMEOUT_S, USER_AGENT, Sender, http_sender
+from ...webhooks.signing import SECRET_PREFIX, new_secret, signed_headers
+from ...webhooks.urlpolicy import UnsafeUrl, check_url
+from ..access.gatekeeper import Caller
+from ..core.context import ServiceContext
+from ..core.errors import InvalidInput
+from .examples import notification_examples
+from .records import NotificationRecord
+
+MAX_SECRET_CHARS = 200
+
+
+@dataclass(frozen=True, slots=True)
+class WebhookTrial:
+    """Where to send a test notification, of which event, signed with which secret (None: a
+    fresh one, returned with the result)."""
+
+    url: str
+    event: str
+    secret: str | None = None
+
+    @classmethod
+    def of(cls, fields: Mapping[str, Any]) -> WebhookTrial:
+        """Checked from an untyped object with ``url``, ``event`` and maybe ``secret``."""
+        url, event, secret = fields.get("url"), fields.get("event"), fields.get("secret")
+        if not isinstance(url, str) or not url.strip():
+            raise InvalidInput("url must be a non-blank string", field="url")
+        if not isinstance(event, str) or not event:
+            raise InvalidInput("event must be an event name", field="event")
+        if secret is not None:
+            _check_secret(secret)
+        return cls(url.strip(), event, secret)
+
+
+@dataclass(frozen=True, slots=True)
+class TrialResult:
+    """What was sent and what the receiver answered (``status_code`` None: no answer)."""
+
+    url: str
+    succeeded: bool
+    error: str | None
+    status_code: int | None
+    request_headers: dict[str, str]
+    request_body: str
+    response_body: str | None
+    secret: str
+
+
+def trigger_webhook(
+    ctx: ServiceContext,
+    caller: Caller,
+    trial: WebhookTrial,
+    *,
+    render: Callable[[NotificationRecord], bytes],
+    sender: Sender | None = None,
+) -> TrialResult:
+    """Send the example notification of ``trial.event`` to ``trial.url`` once (blocking, at
+    most the delivery timeout). ``render`` gives the body a webhook receives (the runtime's
+    renderer, so this layer renders no documents itself); ``sender`` replaces the HTTP client
+    (tests)."""
+    example = notification_examples(trial.event)[0]
+    try:
+        target = check_url(trial.url, allow_private=ctx.settings.webhook_allow_private)
+    except UnsafeUrl as error:
+        raise InvalidInput(f"url is not allowed: {error}", field="url", code="unsafe_url") from None
+    secret = trial.secret or new_secret()
+    body = render(example)
+    message_id = f"msg_{uuid.uuid4().hex}"
+    headers = {"Content-Type": "application/json", "User-Agent": USER_AGENT}
+    headers.update(signed_headers(secret, message_id, int(time.time()), body))
+    if sender is None:
+        with httpx.Client(follow_redirects=False, timeout=TIMEOUT_S) as client:
+            attempt = http_sender(client)(target, headers, body)
+    else:
+        attempt = sender(target, headers, body)
+    return TrialResult(
+        url=target.url,
+        succeeded=attempt.succeeded,
+        error=attempt.error,
+        status_code=attempt.status_code,
+        request_headers=headers,
+        request_body=body.decode(),
+        response_body=attempt.excerpt,
+        secret=secret,
+    )
+
+
+def _check_secret(secret: Any) -> None:
+    """A Standard Webhooks secret: ``whsec_`` and base64 of at least 16 bytes."""
+    problem = "secret must be whsec_ followed by base64 of at least 16 bytes"
+    if not isinstance(secret, str) or len(secret) > MAX_SECRET_CHARS:
+        raise InvalidInput(problem, field="secret")
+    try:
+        key = base64.b64decode(secret.removeprefix(SECRET_PREFIX), validate=True)
+    except (binascii.Error, ValueError):
+        raise InvalidInput(problem, field="secret") from None
+    if not secret.startswith(SECRET_PREFIX) or len(key) < 16:
+        raise InvalidInput(problem, field="secret")
