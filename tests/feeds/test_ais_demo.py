@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import time
+import threading
 from datetime import timedelta
 from pathlib import Path
 
@@ -48,13 +48,27 @@ def test_demo_replay__vessels_continue_from_their_seeded_positions(
             assert 70 < moved < 6 * 21  # about six hours at 16-20 kn, the lanes bend
 
 
+class PacedReplay(DemoReplay):
+    """A demo replay that says when it first waits between two sentences."""
+
+    def __init__(self, sessions: sessionmaker[Session]) -> None:
+        super().__init__(sessions, ManualClock(T0), speed=1.0)
+        self.pacing = threading.Event()
+
+    def _sleep(self, seconds: float) -> None:
+        self.pacing.set()
+        super()._sleep(seconds)
+
+
 def test_demo_replay__stops_when_asked(sessions: sessionmaker[Session]) -> None:
-    replay = DemoReplay(sessions, ManualClock(T0), speed=1.0)
+    """Asked to stop while it waits to keep pace, the replay ends there: at speed 1 the sample
+    lasts six hours, so a thread still alive after ``stop`` returned has not stopped."""
+    replay = PacedReplay(sessions)
     replay.start()
-    time.sleep(0.5)
-    started = time.monotonic()
-    replay.stop(timeout_s=30)
-    assert time.monotonic() - started < 5
+    assert replay.pacing.wait(timeout=120), "the replay never paced its sentences"
+    replay.stop(timeout_s=120)
+    assert not replay._thread.is_alive()
+    assert replay.report is None  # interrupted: a replay that ran to its end leaves a report
 
 
 def test_add_ais_replay__runs_with_the_runtime_and_not_at_speed_0(tmp_path: Path) -> None:
