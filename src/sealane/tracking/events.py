@@ -1,8 +1,12 @@
-"""Event names, and the container status that the latest transport event implies."""
+"""Event names (from the event table), and the container status that the latest transport event
+implies."""
 
 from __future__ import annotations
 
 from enum import StrEnum
+
+from .vocabulary import EVENTS
+from .vocabulary import TRANSPORT as TRANSPORT  # where the other tracking modules find it
 
 
 class ContainerStatus(StrEnum):
@@ -23,7 +27,6 @@ class ContainerStatus(StrEnum):
     AWAITING_INLAND_TRANSFER = "awaiting_inland_transfer"
 
 
-TRANSPORT = "container.transport."
 #: Status after each transport event (by the part after ``container.transport.``).
 STATUS_AFTER = {
     "empty_out": ContainerStatus.NEW,
@@ -48,49 +51,7 @@ STATUS_AFTER = {
 }
 
 #: Every event name a webhook may subscribe to (the interface document's Events part).
-EVENT_NAMES = (
-    *(
-        f"{TRANSPORT}{name}"
-        for name in (
-            "vessel_arrived",
-            "vessel_discharged",
-            "vessel_loaded",
-            "vessel_departed",
-            "vessel_berthed",
-            "rail_departed",
-            "rail_arrived",
-            "rail_loaded",
-            "rail_unloaded",
-            "transshipment_arrived",
-            "transshipment_discharged",
-            "transshipment_loaded",
-            "transshipment_departed",
-            "feeder_arrived",
-            "feeder_discharged",
-            "feeder_loaded",
-            "feeder_departed",
-            "empty_out",
-            "full_in",
-            "full_out",
-            "empty_in",
-            "arrived_at_inland_destination",
-            "estimated.arrived_at_inland_destination",
-            "available",
-        )
-    ),
-    "shipment.estimated.arrival",
-    "tracking_request.succeeded",
-    "tracking_request.failed",
-    "tracking_request.awaiting_manifest",
-    "tracking_request.tracking_stopped",
-    "container.created",
-    "container.updated",
-    "container.pod_terminal_changed",
-    "container.pickup_lfd.changed",
-    "container.pickup_lfd_line.changed",
-    "document.extracted",
-    "document.extraction_failed",
-)
+EVENT_NAMES = tuple(term.name for term in EVENTS)
 
 
 def status_after(event: str, *, available: bool | None = None) -> ContainerStatus | None:
