@@ -14,9 +14,9 @@ from sealane.routing.ports import registry
 from sealane.tracking.carriers import (
     AwaitingManifest,
     Found,
-    NotFound,
     ShipmentPlan,
     SimulatedCarrier,
+    UnknownNumber,
     Unreachable,
 )
 from sealane.tracking.carriers.simulated import plan_voyage
@@ -227,12 +227,12 @@ def lookup(number: str, after: timedelta) -> object:
 
 @pytest.mark.parametrize("after", [timedelta(0), timedelta(days=3), timedelta(days=300)])
 def test_lookup__test_tr_failed_not_found(after: timedelta) -> None:
-    assert lookup("TEST-TR-FAILED", after) == NotFound("not_found", final=True)
+    assert lookup("TEST-TR-FAILED", after) == UnknownNumber("not_found", final=True)
 
 
 @pytest.mark.parametrize("after", [timedelta(0), timedelta(days=30)])
 def test_lookup__test_tr_retrying_not_found_to_retry(after: timedelta) -> None:
-    assert lookup("TEST-TR-RETRYING", after) == NotFound("not_found")
+    assert lookup("TEST-TR-RETRYING", after) == UnknownNumber("not_found")
 
 
 @pytest.mark.parametrize("after", [timedelta(0), timedelta(hours=1, minutes=59, seconds=59)])
@@ -261,7 +261,7 @@ def test_lookup__test_tr_succeeded_found_at_once() -> None:
 
 
 def test_lookup__special_numbers_case_insensitive() -> None:
-    assert lookup("test-tr-failed", timedelta(0)) == NotFound("not_found", final=True)
+    assert lookup("test-tr-failed", timedelta(0)) == UnknownNumber("not_found", final=True)
 
 
 # -- snapshots: events so far, estimate, vessel position ------------------------------------------

@@ -13,7 +13,6 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.responses import Response
 from starlette.routing import BaseRoute, Match
 
-from ..routing.errors import RoutingError
 from ..service.core import errors as domain
 from .jsonapi import JsonApiResponse
 from .shapes import NON_BLANK, PATTERN_MEANINGS
@@ -72,7 +71,7 @@ class Forbidden(ApiError):
     status, title = 403, "Forbidden"
 
 
-class NotFound(ApiError):
+class HttpNotFound(ApiError):
     status, title = 404, "Not Found"
 
 
@@ -132,8 +131,8 @@ _QUERY_METHODS = frozenset({"GET", "HEAD", "DELETE", "OPTIONS"})
 def from_service(error: domain.ServiceError, request: Request) -> ApiError:
     """The API error for an application-layer error: where the input came from decides whether
     the field is a query parameter (400) or a body attribute (422, JSON pointer)."""
-    if isinstance(error, domain.NotFound):
-        return NotFound(error.detail, code=error.code)
+    if isinstance(error, domain.ObjectNotFound):
+        return HttpNotFound(error.detail, code=error.code)
     if isinstance(error, domain.FeatureDisabled):
         return Forbidden(error.detail, code=error.code)
     if isinstance(error, domain.BadSignature):  # no API key would help: no challenge
@@ -260,7 +259,7 @@ def install_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(StarletteHTTPException)
     async def _http(request: Request, exc: StarletteHTTPException) -> Response:
         if exc.status_code == 404:
-            return error_response(NotFound(f"no route for {request.method} {_path(request)}"))
+            return error_response(HttpNotFound(f"no route for {request.method} {_path(request)}"))
         if exc.status_code == 405:
             allowed = ", ".join(allowed_methods(request))
             if request.method == "OPTIONS":
@@ -277,10 +276,6 @@ def install_error_handlers(app: FastAPI) -> None:
         if isinstance(exc, domain.InvalidFields):
             return error_response(*field_errors(exc))
         return error_response(from_service(exc, request))
-
-    @app.exception_handler(RoutingError)
-    async def _routing(_request: Request, exc: RoutingError) -> Response:
-        return error_response(Unprocessable(str(exc), code=exc.code))
 
     @app.exception_handler(Exception)
     async def _unexpected(_request: Request, exc: Exception) -> Response:

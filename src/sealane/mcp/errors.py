@@ -12,10 +12,9 @@ from mcp.shared.exceptions import MCPError
 from mcp.types import INVALID_PARAMS, CallToolResult, TextContent
 from starlette.responses import JSONResponse
 
-from ..routing.errors import RoutingError
 from ..service.core.errors import (
     FeatureDisabled,
-    NotFound,
+    ObjectNotFound,
     RateLimited,
     ServiceError,
     Unauthenticated,
@@ -35,16 +34,13 @@ HINTS = {
     "rate_limited": "Wait before calling again.",
     "duplicate": "It is already tracked: find it with search_container.",
 }
-FAILURES = (ServiceError, RoutingError)
+FAILURES = (ServiceError,)
 
 
-def describe(error: ServiceError | RoutingError) -> dict[str, Any]:
+def describe(error: ServiceError) -> dict[str, Any]:
     """``code``, ``detail``, the offending ``field`` (when known) and a ``hint``."""
-    if isinstance(error, ServiceError):
-        info: dict[str, Any] = {"code": error.code, "detail": error.detail, "field": error.field}
-    else:
-        info = {"code": error.code, "detail": str(error), "field": None}
-    if isinstance(error, NotFound) or error.code == "not_found":
+    info: dict[str, Any] = {"code": error.code, "detail": error.detail, "field": error.field}
+    if isinstance(error, ObjectNotFound) or error.code == "not_found":
         info["code"] = "not_found"
     if isinstance(error, RateLimited):
         info["retry_after_s"] = round(error.retry_after_s, 1)
@@ -53,7 +49,7 @@ def describe(error: ServiceError | RoutingError) -> dict[str, Any]:
     return info
 
 
-def tool_error(error: ServiceError | RoutingError) -> CallToolResult:
+def tool_error(error: ServiceError) -> CallToolResult:
     """A tool result with ``isError``: the detail and hint as text, the same as ``error`` in
     ``structuredContent``."""
     info = describe(error)
@@ -69,7 +65,7 @@ def tool_error(error: ServiceError | RoutingError) -> CallToolResult:
     )
 
 
-def resource_error(error: ServiceError | RoutingError) -> ResourceError:
+def resource_error(error: ServiceError) -> ResourceError:
     """The SDK's resource error for a failed read (not found: invalid params, as MCP says)."""
     info = describe(error)
     text = f"{info['code']}: {info['detail']}"

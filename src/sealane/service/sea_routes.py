@@ -3,7 +3,7 @@ duration at a speed and the passages it sails (the MCP ``plan_sea_route`` tool).
 
 Part of the paid routing feature: the shell checks the caller's feature before calling (the
 account knows it; this use case needs no database). Engine errors (an unknown port or passage,
-no way through) are raised as they are, each a ``RoutingError`` with its ``code``.
+no way through) are raised as :class:`~.core.errors.CannotRoute` with the engine's ``code``.
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from ..routing.routes import Route, route
 from ..routing.voyage import DEFAULT_SPEED_KN
+from .core.engine import engine_errors
 from .core.errors import InvalidInput
 
 Place = str | tuple[float, float]
@@ -48,5 +49,6 @@ def plan_sea_route(
             field="speed_kn",
         )
     names = tuple(dict.fromkeys(name.strip().lower() for name in avoid))
-    found = route(origin, destination, avoid=names)
+    with engine_errors():
+        found = route(origin, destination, avoid=names)
     return SeaRoutePlan(found, speed, found.duration_h(speed), names)

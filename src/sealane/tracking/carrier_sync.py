@@ -20,7 +20,7 @@ from sqlalchemy.orm import Session, sessionmaker
 from ..clock import Clock
 from ..store.database import transaction
 from ..store.models import Container, Shipment, TrackingRequest, Vessel
-from .carriers.base import AwaitingManifest, CarrierAdapter, Found, NotFound, Snapshot
+from .carriers.base import AwaitingManifest, CarrierAdapter, Found, Snapshot, UnknownNumber
 from .changes import set_status, stop_tracking
 from .creation import create_shipment, vessel_for
 from .lifecycle import TRACKING_WINDOW, RequestStatus, next_retry_at
@@ -33,7 +33,7 @@ __all__ = ["FINAL_REASONS", "TickReport", "TrackingService", "emit"]
 log = logging.getLogger("sealane.tracking")
 #: Reasons a request keeps as its failed_reason when its retries run out (others become
 #: retries_exhausted): the carrier said so, it was not a passing failure.
-FINAL_REASONS = frozenset({NotFound().reason, "booking_cancelled"})
+FINAL_REASONS = frozenset({UnknownNumber().reason, "booking_cancelled"})
 
 
 @dataclass
@@ -125,7 +125,7 @@ class TrackingService:
             request.next_attempt_at = result.retry_at
             request.updated_at = now
         else:
-            final = isinstance(result, NotFound) and result.final
+            final = isinstance(result, UnknownNumber) and result.final
             self._failed_attempt(session, request, result.reason, now, final=final)
 
     def _failed_attempt(

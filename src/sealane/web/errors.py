@@ -17,7 +17,6 @@ from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 
-from ..routing.errors import RoutingError
 from ..service.core import errors as domain
 from .state import web_of
 
@@ -80,7 +79,7 @@ def _service_error(request: Request, exc: domain.ServiceError) -> Response:
     if isinstance(exc, domain.RateLimited):
         wait = str(max(1, math.ceil(exc.retry_after_s)))
         return error_page(request, 429, exc.detail, headers={"Retry-After": wait})
-    status = {domain.NotFound: 404, domain.FeatureDisabled: 403, domain.InvalidInput: 400}
+    status = {domain.ObjectNotFound: 404, domain.FeatureDisabled: 403, domain.InvalidInput: 400}
     return error_page(request, status.get(type(exc), 422), exc.detail)
 
 
@@ -112,10 +111,6 @@ async def _service(request: Request, exc: Exception) -> Response:
     return _service_error(request, exc)
 
 
-async def _routing(request: Request, exc: Exception) -> Response:
-    return error_page(request, 422, str(exc))
-
-
 async def _http(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, HTTPException)
     if exc.status_code == 404:
@@ -136,6 +131,5 @@ def install_error_pages(app: Starlette) -> None:
     app.add_exception_handler(CsrfRejected, _csrf)
     app.add_exception_handler(BadForm, _bad_form)
     app.add_exception_handler(domain.ServiceError, _service)
-    app.add_exception_handler(RoutingError, _routing)
     app.add_exception_handler(HTTPException, _http)
     app.add_exception_handler(Exception, _unexpected)

@@ -5,12 +5,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..routing.errors import RoutingError
 from ..routing.mapfeatures import iso
 from ..routing.ports import get_port
 from ..service.access.gatekeeper import Caller
 from ..service.container_routes import reading as routes
 from ..service.core.context import ServiceContext
+from ..service.core.errors import CannotRoute
 from ..service.records import ContainerRecord, ShipmentRecord
 from .mapview import MapView, map_view
 
@@ -34,7 +34,7 @@ def container_map(
         return map_view(port_features(shipment)), NO_ROUTE
     try:
         features = routes.container_map(ctx, caller, container.id)
-    except RoutingError:  # no sea route between its ports, a position on land ...
+    except CannotRoute:  # no sea route between its ports, a position on land ...
         return map_view(port_features(shipment)), NO_ROUTE
     return map_view(features.to_geojson()), None
 

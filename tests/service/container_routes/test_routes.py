@@ -17,7 +17,7 @@ from sealane.service.access.gatekeeper import Caller
 from sealane.service.container_routes import reading as routes
 from sealane.service.container_routes.map_features import map_features
 from sealane.service.container_routes.records import ContainerRoute, MapFeatures, Phase
-from sealane.service.core.errors import FeatureDisabled, NotFound
+from sealane.service.core.errors import FeatureDisabled, ObjectNotFound
 from sealane.service.tracking.requests import get_request
 from sealane.service.tracking.shipments import get_shipment
 from tests.api.conftest import START
@@ -162,7 +162,7 @@ def test_route__another_accounts_container_is_not_found(journey: Journey) -> Non
     stranger = Caller("another-account", True)
     for use_case in (routes.container_route, routes.container_map):
         for container_id in (journey.containers[DIRECT], "no-such-container", "x" * 500):
-            with pytest.raises(NotFound):
+            with pytest.raises(ObjectNotFound):
                 use_case(ctx, stranger, container_id)
 
 

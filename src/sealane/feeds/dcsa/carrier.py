@@ -20,8 +20,8 @@ from ...tracking.carriers.base import (
     AwaitingManifest,
     Found,
     LookupResult,
-    NotFound,
     Snapshot,
+    UnknownNumber,
     Unreachable,
 )
 from ...tracking.lifecycle import MANIFEST_RECHECK
@@ -66,9 +66,9 @@ class DcsaCarrier:
             log.warning("%s lookup of %s failed: %s", self.config.name, number, error)
             return Unreachable(error.reason)
         if timeline.cancelled:
-            return NotFound("booking_cancelled")
+            return UnknownNumber("booking_cancelled")
         if timeline.plan is None:
-            return AwaitingManifest(now + MANIFEST_RECHECK) if seen else NotFound()
+            return AwaitingManifest(now + MANIFEST_RECHECK) if seen else UnknownNumber()
         return Found(timeline.plan)
 
     def snapshot(self, plan_key: tuple[str, str, datetime], now: datetime) -> Snapshot:

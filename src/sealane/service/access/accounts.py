@@ -12,7 +12,7 @@ from ...store.accounts import NewKey, issue_key
 from ...store.accounts import create_account as create_account_row
 from ...store.models import Account, ApiKey
 from ..core.context import ServiceContext
-from ..core.errors import InvalidInput, NotFound, Unprocessable
+from ..core.errors import InvalidInput, ObjectNotFound, Unprocessable
 from .features import FEATURES
 
 
@@ -67,7 +67,7 @@ def issue_account_key(ctx: ServiceContext, account_id: str) -> NewKey:
     with ctx.writing() as session:
         account = session.get(Account, account_id)
         if account is None:
-            raise NotFound("account", account_id)
+            raise ObjectNotFound("account", account_id)
         return issue_key(session, account, now=ctx.clock.now())
 
 
@@ -80,7 +80,7 @@ def revoke_key(ctx: ServiceContext, key: str) -> KeySummary:
             session.scalars(select(ApiKey).where((ApiKey.id == key) | (ApiKey.prefix == key)))
         )
         if not found:
-            raise NotFound("API key", key, by="id or prefix")
+            raise ObjectNotFound("API key", key, by="id or prefix")
         if len(found) > 1:
             raise Unprocessable("several keys have this prefix: give the key's id", field="key")
         if found[0].revoked_at is None:
@@ -97,7 +97,7 @@ def set_feature(
     with ctx.writing() as session:
         account = session.get(Account, account_id)
         if account is None:
-            raise NotFound("account", account_id)
+            raise ObjectNotFound("account", account_id)
         if feature == "routing":
             account.routing_enabled = enabled
         else:

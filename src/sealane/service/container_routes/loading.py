@@ -22,7 +22,7 @@ from ...routing.errors import UnknownPortError
 from ...routing.ports import get_port
 from ...store.models import Container, RouteLocation, Vessel, VesselPosition
 from ...store.vessels import VesselRecord
-from ..core.errors import NotFound
+from ..core.errors import ObjectNotFound
 from ..core.queries import plausible_key
 from .map_features import current_leg
 from .past_track import ReportedTrack, reported_track
@@ -99,13 +99,13 @@ def route_id(container_id: str) -> str:
 
 def read_route(session: Session, account_id: str, container_id: str) -> RouteRows:
     """The account's container ``container_id`` with its calls and their vessels (one
-    statement); :class:`NotFound` for another account's container or none."""
+    statement); :class:`ObjectNotFound` for another account's container or none."""
     rows: Sequence[Row[Any]] = ()
     if plausible_key(container_id):
         keys = {"container_id": container_id, "account_id": account_id}
         rows = session.execute(_QUERY, keys).all()
     if not rows:
-        raise NotFound("container", container_id)
+        raise ObjectNotFound("container", container_id)
     the_id, first = route_id(container_id), rows[0]._mapping
     calls = tuple(_call(row._mapping, the_id) for row in rows if row.id is not None)
     return RouteRows(

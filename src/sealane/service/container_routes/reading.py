@@ -1,9 +1,10 @@
 """A container's route (its port calls) and its map: the paid routing feature for containers.
 
-Both use cases check the routing feature first (:class:`~..core.errors.FeatureDisabled`), then that
-the container belongs to the caller's account (:class:`~..core.errors.NotFound` otherwise, like any
-container of another account). The route is read in a fixed number of statements whatever it holds
-(:mod:`.loading`); the map is computed by the engine after the session is closed.
+Both use cases check the routing feature first (:class:`~..core.errors.FeatureDisabled`), then
+that the container belongs to the caller's account (:class:`~..core.errors.ObjectNotFound`
+otherwise, like any container of another account). The route is read in a fixed number of
+statements whatever it holds (:mod:`.loading`); the map is computed by the engine after the
+session is closed (what it cannot draw: :class:`~..core.errors.CannotRoute`).
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from sqlalchemy.orm import Session
 from ...store.models import Shipment
 from ..access.gatekeeper import Caller
 from ..core.context import ServiceContext
+from ..core.engine import engine_errors
 from ..tracking.loading import Loader
 from .loading import read_route, recorded_tracks, route_id
 from .map_features import map_features, mappable_calls
@@ -58,7 +60,8 @@ def container_map(ctx: ServiceContext, caller: Caller, container_id: str) -> Map
     with ctx.reading() as session:
         route = load_route(session, caller.account_id, container_id)
         tracks = recorded_tracks(session, mappable_calls(route.locations), ctx.clock.now())
-    return map_features(route, tracks)
+    with engine_errors():
+        return map_features(route, tracks)
 
 
 def load_route(

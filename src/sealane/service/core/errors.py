@@ -44,7 +44,7 @@ class Unprocessable(ServiceError):
     code = "unprocessable"
 
 
-class NotFound(ServiceError):
+class ObjectNotFound(ServiceError):
     """No such object in the caller's account (another account's objects are not found either)."""
 
     code = "not_found"
@@ -53,6 +53,14 @@ class NotFound(ServiceError):
         super().__init__(f"no {kind} with {by} {echo(key)}")
         self.kind = kind
         self.key = key
+
+
+class CannotRoute(Unprocessable):
+    """The routing engine cannot answer: an unknown port or passage, a point it cannot place, no
+    sea route between two places. ``code`` and ``detail`` are the engine's own
+    (``unknown_port``, ``no_route``, ``on_land``, ...); see :mod:`.engine`."""
+
+    code = "routing_error"
 
 
 class Malformed(ServiceError):

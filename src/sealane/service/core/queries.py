@@ -9,7 +9,7 @@ from sqlalchemy import ColumnElement, String, cast, func, select
 from sqlalchemy.orm import Session
 from sqlalchemy.sql import Select
 
-from .errors import NotFound
+from .errors import ObjectNotFound
 from .paging import PageRequest
 
 T = TypeVar("T")
@@ -33,7 +33,7 @@ def owned(session: Session, model: type[T], object_id: str, account_id: str, kin
     """The account's object ``object_id``; another account's object is not found, like none."""
     obj = session.get(model, object_id) if plausible_key(object_id) else None
     if obj is None or getattr(obj, "account_id", None) != account_id:
-        raise NotFound(kind, object_id)
+        raise ObjectNotFound(kind, object_id)
     return obj
 
 

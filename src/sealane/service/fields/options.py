@@ -12,7 +12,7 @@ from sqlalchemy.orm import Session
 from ...store.models import CustomFieldDefinition, CustomFieldOption
 from ..access.gatekeeper import Caller
 from ..core.context import ServiceContext
-from ..core.errors import InvalidInput, NotFound
+from ..core.errors import InvalidInput, ObjectNotFound
 from ..core.inputs import check_text, editable_only
 from ..core.paging import Page, PageRequest
 from ..core.queries import fetch_page, owned
@@ -145,7 +145,7 @@ def _option(
     plausible = 0 < len(option_id) <= 64 and "\x00" not in option_id
     row = session.get(CustomFieldOption, option_id) if plausible else None
     if row is None or row.definition_id != definition_id:
-        raise NotFound("custom field option", option_id)
+        raise ObjectNotFound("custom field option", option_id)
     return row
 
 

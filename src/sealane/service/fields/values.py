@@ -21,7 +21,7 @@ from ...store.models import (
 )
 from ..access.gatekeeper import Caller
 from ..core.context import ServiceContext
-from ..core.errors import InvalidInput, NotFound
+from ..core.errors import InvalidInput, ObjectNotFound
 from ..core.paging import Page, PageRequest
 from ..core.queries import fetch_page, owned
 from .records import CustomFieldRecord
@@ -253,7 +253,7 @@ def _by_slug(session: Session, caller: Caller, entity: Entity, api_slug: str) ->
         .where(CustomField.entity_id == entity.id, CustomFieldDefinition.api_slug == api_slug)
     )
     if row is None or row.account_id != caller.account_id:
-        raise NotFound("custom field", api_slug, by="api_slug")
+        raise ObjectNotFound("custom field", api_slug, by="api_slug")
     return row
 
 

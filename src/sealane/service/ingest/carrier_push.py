@@ -11,7 +11,7 @@ from __future__ import annotations
 from ...feeds.dcsa.carrier import DcsaCarrier
 from ...feeds.dcsa.push import PushRejected, PushResult, handle_push
 from ..core.context import ServiceContext
-from ..core.errors import BadSignature, Malformed, NotFound
+from ..core.errors import BadSignature, Malformed, ObjectNotFound
 
 #: What a carrier's callback is called in errors.
 KIND = "DCSA carrier with a push subscription"
@@ -22,10 +22,10 @@ def receive_push(
 ) -> PushResult:
     """Verify and keep one callback of the carrier named ``carrier`` (its configured name).
 
-    Raises :class:`~..core.errors.NotFound` for a carrier that is not configured or has no push
-    secret, :class:`~..core.errors.BadSignature` when ``signature`` (the ``Notification-Signature``
-    header) does not sign ``body``, :class:`~..core.errors.Malformed` when the body is not a JSON
-    array of events.
+    Raises :class:`~..core.errors.ObjectNotFound` for a carrier that is not configured or has no
+    push secret, :class:`~..core.errors.BadSignature` when ``signature`` (the
+    ``Notification-Signature`` header) does not sign ``body``, :class:`~..core.errors.Malformed`
+    when the body is not a JSON array of events.
     """
     adapter = next(
         (
@@ -36,12 +36,12 @@ def receive_push(
         None,
     )
     if adapter is None:
-        raise NotFound(KIND, carrier, by="name")
+        raise ObjectNotFound(KIND, carrier, by="name")
     try:
         return handle_push(ctx.sessions, adapter.config, body, signature, ctx.clock)
     except PushRejected as rejected:
         if rejected.status == 404:
-            raise NotFound(KIND, carrier, by="name") from None
+            raise ObjectNotFound(KIND, carrier, by="name") from None
         if rejected.status == 401:
             raise BadSignature(rejected.detail) from None
         raise Malformed(rejected.detail) from None

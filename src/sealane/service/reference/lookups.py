@@ -12,7 +12,7 @@ from ...routing.ports import Port, registry
 from ...store.models import ShippingLine, Terminal
 from ...store.seed import shipped_scacs
 from ..core.context import ServiceContext
-from ..core.errors import NotFound
+from ..core.errors import ObjectNotFound
 from ..core.paging import Page, PageRequest
 from ..core.queries import contains_text, fetch_page, plausible_key
 from .convert import shipping_line_record, terminal_record
@@ -50,7 +50,7 @@ def get_port(key: str) -> Port:
     try:
         return registry().get(key)
     except UnknownPortError:
-        raise NotFound("port", key, by="id or LOCODE") from None
+        raise ObjectNotFound("port", key, by="id or LOCODE") from None
 
 
 def list_terminals(
@@ -75,7 +75,7 @@ def get_metro_area(key: str) -> MetroAreaRecord:
     for port in (_port_or_none(key), _METRO_AREAS.get(key.lower())):
         if port is not None:
             return MetroAreaRecord(metro_area_id(port.locode), port)
-    raise NotFound("metro area", key, by="id or LOCODE")
+    raise ObjectNotFound("metro area", key, by="id or LOCODE")
 
 
 def metro_area_id(locode: str) -> str:
@@ -116,7 +116,7 @@ def get_terminal(ctx: ServiceContext, key: str) -> TerminalRecord:
                 select(Terminal).where(Terminal.firms_code == key.upper())
             )
     if row is None:
-        raise NotFound("terminal", key, by="id or FIRMS code")
+        raise ObjectNotFound("terminal", key, by="id or FIRMS code")
     return terminal_record(row)
 
 
@@ -147,7 +147,7 @@ def get_shipping_line(ctx: ServiceContext, key: str) -> ShippingLineRecord:
                 select(ShippingLine).where(ShippingLine.scac == key.upper())
             )
     if row is None:
-        raise NotFound("shipping line", key, by="id or SCAC")
+        raise ObjectNotFound("shipping line", key, by="id or SCAC")
     return shipping_line_record(row)
 
 

@@ -7,7 +7,6 @@ from datetime import UTC, datetime, timedelta
 
 from sqlalchemy import select
 
-from ...routing.errors import UnknownPortError
 from ...routing.ports import Port, registry
 from ...routing.positions import Positions
 from ...routing.voyage import future_positions
@@ -15,7 +14,8 @@ from ...store.models import Vessel, VesselPosition
 from ...store.vessels import VesselRecord, find_vessel
 from ..access.gatekeeper import Caller
 from ..core.context import ServiceContext
-from ..core.errors import InvalidInput, NotFound, Unprocessable
+from ..core.engine import engine_errors
+from ..core.errors import InvalidInput, ObjectNotFound, Unprocessable
 from ..core.paging import Page, PageRequest
 from ..core.queries import contains_text, fetch_page, plausible_key
 from .convert import vessel_record
@@ -44,7 +44,7 @@ def get_vessel(ctx: ServiceContext, key: str) -> VesselRecord:
     """One vessel by id or IMO number, with its latest known position."""
     vessel = find_vessel(ctx.engine, key) if plausible_key(key) else None
     if vessel is None:
-        raise NotFound("vessel", key, by="id or IMO")
+        raise ObjectNotFound("vessel", key, by="id or IMO")
     return vessel
 
 
@@ -107,7 +107,8 @@ def vessel_future_positions(
     known position) to the destination, at its reported speed (blocking: database and CPU).
 
     Checked in this order: routing feature (403), unknown vessel (404), no known position (422),
-    unknown port (422, naming ``previous_port_id`` or ``port_id``).
+    unknown port (422, naming ``previous_port_id`` or ``port_id``), then the engine's own refusals
+    (422 :class:`~..core.errors.CannotRoute`: a start on land, no sea route).
     """
     caller.require_routing()
     vessel = get_vessel(ctx, vessel_key)
@@ -119,18 +120,17 @@ def vessel_future_positions(
     destination = _port(destination_port, "port_id")
     speed = vessel.nautical_speed_knots
     usable = speed is not None and math.isfinite(speed) and speed >= 0
-    positions = future_positions(
-        start,
-        previous,
-        destination,
-        speed_kn=speed if usable else None,  # a bad stored speed is no speed: use the default
-        start_time=ctx.clock.now(),
-    )
+    with engine_errors():
+        positions = future_positions(
+            start,
+            previous,
+            destination,
+            speed_kn=speed if usable else None,  # a bad stored speed is no speed: use the default
+            start_time=ctx.clock.now(),
+        )
     return vessel, positions
 
 
 def _port(key: str, field: str) -> Port:
-    try:
+    with engine_errors(field):
         return registry().get(key)
-    except UnknownPortError as error:
-        raise Unprocessable(str(error), code=error.code, field=field) from None

@@ -23,7 +23,7 @@ from ...tracking.numbers import infer_number as classify
 from ...tracking.numbers import normalize_container_number
 from ..access.gatekeeper import Caller
 from ..core.context import ServiceContext
-from ..core.errors import InvalidInput, NotFound
+from ..core.errors import InvalidInput, ObjectNotFound
 from ..core.list_changes import ListChanges, apply_list_changes
 from ..core.paging import Page, PageRequest
 from ..core.queries import contains_text, fetch_page, json_array_contains_text, owned
@@ -197,7 +197,7 @@ def _carrier(session: Session, new: NewTrackingRequest) -> str:
 def _customer(session: Session, caller: Caller, party_id: str) -> None:
     try:
         owned_party(session, caller.account_id, party_id)
-    except NotFound:
+    except ObjectNotFound:
         raise InvalidInput(
             f"no party with id {party_id[:80]!r} in this account",
             field="customer",

@@ -10,13 +10,13 @@ from .base import (
     CarrierAdapter,
     Found,
     LookupResult,
-    NotFound,
     PlannedContainer,
     PlannedEvent,
     PlannedLeg,
     PlannedUpdate,
     ShipmentPlan,
     Snapshot,
+    UnknownNumber,
     Unreachable,
 )
 from .simulated import SimulatedCarrier
@@ -27,7 +27,6 @@ __all__ = [
     "CarrierAdapter",
     "Found",
     "LookupResult",
-    "NotFound",
     "PlannedContainer",
     "PlannedEvent",
     "PlannedLeg",
@@ -35,5 +34,6 @@ __all__ = [
     "ShipmentPlan",
     "SimulatedCarrier",
     "Snapshot",
+    "UnknownNumber",
     "Unreachable",
 ]

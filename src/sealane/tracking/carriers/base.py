@@ -123,7 +123,7 @@ class AwaitingManifest:
 
 
 @dataclass(frozen=True, slots=True)
-class NotFound:
+class UnknownNumber:
     """The carrier does not know the number; ``final`` when asking again cannot help (the
     request fails at once instead of retrying with backoff)."""
 
@@ -138,7 +138,7 @@ class Unreachable:
     reason: str = "shipping_line_unreachable"
 
 
-LookupResult = Found | AwaitingManifest | NotFound | Unreachable
+LookupResult = Found | AwaitingManifest | UnknownNumber | Unreachable
 
 
 class CarrierAdapter(Protocol):

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
-from .base import AwaitingManifest, Found, LookupResult, NotFound, Snapshot, Unreachable
+from .base import AwaitingManifest, Found, LookupResult, Snapshot, UnknownNumber, Unreachable
 from .simulated_sailing import call_estimates, vessel_position
 from .simulated_voyage import HOLDS, plan_voyage, seeded
 
@@ -35,9 +35,9 @@ class SimulatedCarrier:
         """Find ``number``; the special TEST-TR-* numbers give each lookup outcome."""
         key = number.upper()
         if key == "TEST-TR-FAILED":
-            return NotFound("not_found", final=True)
+            return UnknownNumber("not_found", final=True)
         if key == "TEST-TR-RETRYING":
-            return NotFound("not_found")
+            return UnknownNumber("not_found")
         if key == "TEST-TR-AWAITING" and now < requested_at + timedelta(hours=2):
             return AwaitingManifest(retry_at=requested_at + timedelta(hours=2))
         if key == "TEST-TR-FLAKY" and now < requested_at + timedelta(hours=1):

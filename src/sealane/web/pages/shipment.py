@@ -6,7 +6,7 @@ from __future__ import annotations
 from starlette.requests import Request
 from starlette.responses import Response
 
-from ...service.core.errors import NotFound
+from ...service.core.errors import ObjectNotFound
 from ...service.records import ContainerRecord, ShipmentRecord
 from ...service.tracking.shipments import get_shipment
 from ...service.tracking.timeline import container_timeline
@@ -48,7 +48,7 @@ def selected(shipment: ShipmentRecord, container_id: str | None) -> ContainerRec
     for container in containers:
         if container.id == container_id:
             return container
-    raise NotFound("container in this shipment", container_id)
+    raise ObjectNotFound("container in this shipment", container_id)
 
 
 def shipment_title(shipment: ShipmentRecord) -> str:
