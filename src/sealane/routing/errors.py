@@ -62,3 +62,16 @@ class InvalidTimeError(RoutingError):
 
     code = "invalid_time"
     title = "Invalid time"
+
+
+class InvalidVesselError(RoutingError):
+    """A vessel dimension that is not a finite positive number of metres within its bound;
+    ``parameter`` names it (``draft_m``, ``beam_m``, ``length_m`` or ``air_draft_m``)."""
+
+    code = "invalid_vessel"
+    title = "Invalid vessel dimension"
+
+    def __init__(self, message: str, *, parameter: str = "") -> None:
+        super().__init__(message)
+        #: The keyword argument that was refused.
+        self.parameter = parameter

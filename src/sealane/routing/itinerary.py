@@ -22,6 +22,7 @@ from .itinerary_inputs import as_utc, dwell_hours, ports_called, speeds_per_leg
 from .passages import SMALL_CRAFT, Passage, closed_passages
 from .ports import Port
 from .routes import Route, route
+from .vessel import UNKNOWN, Vessel, vessel_of
 from .voyage import OFF_PATH_NM
 
 if TYPE_CHECKING:
@@ -79,13 +80,15 @@ class Leg:
 @dataclass(frozen=True, slots=True)
 class Itinerary:
     """Port calls in order and the legs between them, with estimated times when departed_at
-    was given. ``dwell_h`` holds the stay at each call (0 at the POL and the POD)."""
+    was given. ``dwell_h`` holds the stay at each call (0 at the POL and the POD); ``vessel``
+    the dimensions every leg was routed for."""
 
     calls: tuple[PortCall, ...]
     legs: tuple[Leg, ...]
     dwell_h: tuple[float, ...]
     avoid: tuple[str, ...]
     allow_arctic: bool
+    vessel: Vessel = UNKNOWN
 
     @property
     def distance_m(self) -> float:
@@ -157,12 +160,18 @@ def itinerary(
     avoid: Iterable[str | Passage] = (),
     allow_arctic: bool = False,
     departed_at: datetime | None = None,
+    draft_m: float | None = None,
+    beam_m: float | None = None,
+    length_m: float | None = None,
+    air_draft_m: float | None = None,
 ) -> Itinerary:
     """The itinerary through ``port_calls`` (LOCODEs, port ids or :class:`Port`), in order.
 
     ``speed_kn`` is one speed or one per leg (``None`` or below 1 kn: the service speed);
     ``dwell_h`` one stay or one per transshipment port; ``departed_at`` (naive means UTC) times
-    every call. ``avoid`` and ``allow_arctic`` apply to every leg as in :func:`~.routes.route`.
+    every call. ``avoid``, ``allow_arctic`` and the vessel's dimensions in metres (``draft_m``,
+    ``beam_m``, ``length_m``, ``air_draft_m``, each optional) apply to every leg as in
+    :func:`~.routes.route`.
 
     >>> from datetime import UTC
     >>> trip = itinerary(["CNSHA", "SGSIN", "NLRTM"], speed_kn=18,
@@ -171,7 +180,10 @@ def itinerary(
     (['POL', 'TS1', 'POD'], 10500)
     >>> trip.calls[1].arrival_at.isoformat(timespec="minutes")
     '2026-03-06T00:51+00:00'
+    >>> [leg.route.passages for leg in itinerary(["DEHAM", "DKAAR", "PLGDN"], draft_m=10.5).legs]
+    [('elbe',), ('great_belt',)]
     """
+    vessel = vessel_of(draft_m, beam_m, length_m, air_draft_m)
     ports = ports_called(port_calls)
     speeds = speeds_per_leg(speed_kn, len(ports) - 1)
     stays = dwell_hours(dwell_h, len(ports))
@@ -183,7 +195,13 @@ def itinerary(
             i + 1,
             origin,
             destination,
-            route(origin, destination, avoid=closed, allow_arctic=allow_arctic),
+            route(
+                origin,
+                destination,
+                avoid=closed,
+                allow_arctic=allow_arctic,
+                **vessel.dimensions(),
+            ),
             speeds[i],
             None,
             None,
@@ -194,7 +212,7 @@ def itinerary(
         PortCall(i + 1, port, _label(i, len(ports)), None, None) for i, port in enumerate(ports)
     )
     calls, legs = scheduled(calls, legs, stays, 0, departure_at=as_utc(departed_at, "departed_at"))
-    return Itinerary(calls, legs, stays, closed, allow_arctic)
+    return Itinerary(calls, legs, stays, closed, allow_arctic, vessel)
 
 
 def scheduled(

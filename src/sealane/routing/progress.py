@@ -156,6 +156,7 @@ def at_sea(
         avoid=itinerary.avoid,
         allow_arctic=itinerary.allow_arctic,
         off_path_nm=off_path_nm,
+        **itinerary.vessel.dimensions(),
     )
     sailed = sailed_route(
         positions.route.origin,
@@ -164,6 +165,7 @@ def at_sea(
         itinerary.avoid,
         itinerary.allow_arctic,
         off_path_nm,
+        itinerary.vessel,
     )
     calls, legs = scheduled(
         itinerary.calls, itinerary.legs, itinerary.dwell_h, leg + 1, arrival_at=positions.eta

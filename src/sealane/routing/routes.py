@@ -30,10 +30,12 @@ from .geodesy import (
 from .graph import SeaGraph, default_graph
 from .interop import lines_to_shapely
 from .legs import Leg, sail_trimmed, trim
+from .limits import Refusal, refusals
 from .locations import Location as Location
 from .locations import LocationLike as LocationLike
 from .locations import resolve_location as resolve_location
 from .passages import Passage, closed_passages, names_from_mask, passage_mask
+from .vessel import UNKNOWN, Vessel, vessel_of
 
 if TYPE_CHECKING:
     from shapely.geometry import LineString, MultiLineString
@@ -159,6 +161,10 @@ def route(
     via: Sequence[LocationLike] = (),
     allow_arctic: bool = False,
     allow: Iterable[str | Passage] = (),
+    draft_m: float | None = None,
+    beam_m: float | None = None,
+    length_m: float | None = None,
+    air_draft_m: float | None = None,
     graph: SeaGraph | None = None,
 ) -> Route:
     """The shortest sea route from ``origin`` to ``destination``, through ``via`` in order.
@@ -169,11 +175,18 @@ def route(
     set that leaves no way through raises :class:`~sealane.routing.errors.NoRouteError`, as does
     a port flagged inland (it has no water approach).
 
+    The vessel's draft, beam, length and air draft in metres (each optional) close every passage
+    it does not fit (:mod:`.limits`; ``allow`` does not reopen one), and an end lying in such a
+    passage (Hamburg on the Elbe) is out of its reach: the ``NoRouteError`` then says which limit
+    refused what. A bad dimension raises :class:`~sealane.routing.errors.InvalidVesselError`.
+
     >>> r = route("CNSHA", "NLRTM")
     >>> r.passages
     ('singapore', 'malacca', 'babalmandab', 'suez', 'gibraltar', 'dover', 'maas')
     >>> 10_000 < r.distance_nm < 11_000
     True
+    >>> "suez" in route("CNSHA", "NLRTM", draft_m=21.0).passages
+    False
     """
     network = graph or default_graph()
     avoided, allowed, names = _as_key(avoid), _as_key(allow), network.passage_names
@@ -181,6 +194,8 @@ def route(
         closed, blocked = _closed(avoided, allow_arctic, allowed, names)
     except TypeError:  # something unhashable among the names: closed_passages explains it
         closed, blocked = _closed.__wrapped__(avoided, allow_arctic, allowed, names)
+    vessel = vessel_of(draft_m, beam_m, length_m, air_draft_m)
+    refused, why = _refused(vessel, names) if vessel is not UNKNOWN else (0, ())
     stops = [resolve_location(origin, "origin")]
     stops += [resolve_location(point, f"via[{i}]") for i, point in enumerate(via)]
     stops.append(resolve_location(destination, "destination"))
@@ -191,16 +206,19 @@ def route(
                 f"{stop.port.approach_m / 1000.0:.0f} km or more from navigable water: "
                 "it has no sea approach"
             )
+        if refused:
+            _within_reach(network, stop, refused, why)
     legs: list[Leg] = []
     for start, end in pairwise(stops):
         try:
-            leg = sail_trimmed(network, start, end, blocked)
+            leg = sail_trimmed(network, start, end, blocked | refused)
             if len(stops) == 2:  # one leg: its ends are the route's
                 return _frozen(*leg, network.passage_names, start, end)
             legs.append(leg)
         except NoRouteError as error:
             closed_names = ", ".join(sorted(p.value for p in closed))
-            raise NoRouteError(f"{error} (closed passages: {closed_names})") from None
+            cause = _vessel_cause(network, start, end, blocked, refused, why) or str(error)
+            raise NoRouteError(f"{cause} (closed passages: {closed_names})") from None
     coords = np.concatenate([legs[0][0]] + [leg[0][1:] for leg in legs[1:]])
     lengths = np.concatenate([leg[1] for leg in legs])
     masks = np.concatenate([leg[2] for leg in legs])
@@ -223,6 +241,49 @@ def _closed(
     callers ask again and again with the same few sets)."""
     closed = closed_passages(avoid, allow_arctic=allow_arctic, allow=allow)
     return closed, passage_mask(closed, names)
+
+
+@lru_cache(maxsize=256)
+def _refused(vessel: Vessel, names: tuple[str, ...]) -> tuple[int, tuple[Refusal, ...]]:
+    """The bit mask over ``names`` of the passages ``vessel`` does not fit, and why."""
+    why = refusals(vessel)
+    return passage_mask({refusal.passage for refusal in why}, names), why
+
+
+def _within_reach(
+    network: SeaGraph, stop: Location, refused: int, why: tuple[Refusal, ...]
+) -> None:
+    """Refuse an end whose nearest lane lies in a passage the vessel does not fit: a port up
+    that passage (Hamburg on the Elbe) is no nearer by water for it than the passage itself."""
+    bits = int(network.edge_passages[network.snap(stop.lon, stop.lat).edge]) & refused
+    if bits:
+        names = names_from_mask(bits, network.passage_names)
+        where = stop.port.locode if stop.port is not None else f"({stop.lon}, {stop.lat})"
+        reasons = "; ".join(str(r) for r in why if r.passage.value in names)
+        raise NoRouteError(
+            f"{where} lies on the {', '.join(names)}, closed to this vessel: {reasons}"
+        )
+
+
+def _vessel_cause(
+    network: SeaGraph,
+    start: Location,
+    end: Location,
+    blocked: int,
+    refused: int,
+    why: tuple[Refusal, ...],
+) -> str | None:
+    """Why no route was left, when the vessel's size is why: the limits of the passages that
+    the route without them would sail (None when that route does not exist either)."""
+    if not refused:
+        return None
+    try:
+        masks = sail_trimmed(network, start, end, blocked)[2]
+    except NoRouteError:
+        return None
+    needed = names_from_mask(int(np.bitwise_or.reduce(masks)) & refused, network.passage_names)
+    reasons = [str(r) for r in why if r.passage.value in needed] or [str(r) for r in why]
+    return f"no sea route for this vessel: {'; '.join(reasons)}"
 
 
 def _assemble(

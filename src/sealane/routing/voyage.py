@@ -38,6 +38,7 @@ from .placement import Track, place_positions
 from .ports import Port, registry
 from .positions import Positions
 from .routes import Route, route
+from .vessel import UNKNOWN, Vessel, vessel_of
 
 #: Speed used when none (or less than ``MIN_SPEED_KN``) is given: a typical container ship's
 #: economical service speed.
@@ -65,12 +66,18 @@ def future_positions(
     avoid: Iterable[str | Passage] = (),
     allow_arctic: bool = False,
     off_path_nm: float = OFF_PATH_NM,
+    draft_m: float | None = None,
+    beam_m: float | None = None,
+    length_m: float | None = None,
+    air_draft_m: float | None = None,
 ) -> Positions:
     """Positions every ``step_s`` seconds from ``start`` to ``destination_port``.
 
     ``start`` is a (lon, lat) pair, ``previous_port`` and ``destination_port`` are LOCODEs, port ids
     or :class:`Port`. Missing or sub-1-knot speeds use ``DEFAULT_SPEED_KN``; a naive ``start_time``
-    is taken as UTC, and ``None`` means now.
+    is taken as UTC, and ``None`` means now. The vessel's dimensions in metres (each optional)
+    close the passages it does not fit, on its leg as on a route of its own (see
+    :func:`~.routes.route`).
 
     >>> p = future_positions((60.1, 12.3), "CNSHA", "NLRTM", speed_kn=18,
     ...                      start_time=datetime(2026, 1, 1, tzinfo=UTC))
@@ -78,7 +85,10 @@ def future_positions(
     ('babalmandab', 'suez', 'gibraltar', 'dover', 'maas')
     >>> round(p.distance_remaining_nm)
     5662
+    >>> future_positions((60.1, 12.3), "CNSHA", "NLRTM", draft_m=21.0).route.passages
+    ('good_hope', 'dover', 'maas')
     """
+    vessel = vessel_of(draft_m, beam_m, length_m, air_draft_m)
     speed = service_speed(speed_kn)
     if not (_is_number(step_s) and math.isfinite(step_s) and step_s >= MIN_STEP_S):
         raise InvalidSpeedError(
@@ -92,7 +102,7 @@ def future_positions(
     destination = resolve_location(destination_port, "destination_port")
     closed = tuple(sorted({str(p) for p in avoid}))
     remaining = remaining_route(
-        _at_sea(origin), previous, destination, closed, allow_arctic, off_path_nm
+        _at_sea(origin), previous, destination, closed, allow_arctic, off_path_nm, vessel
     )
     step_m = speed * METRES_PER_NM / SECONDS_PER_HOUR * step_s
     if remaining.distance_m / step_m > MAX_POSITIONS:
@@ -128,15 +138,20 @@ def remaining_route(
     avoid: tuple[str, ...],
     allow_arctic: bool,
     off_path_nm: float,
+    vessel: Vessel = UNKNOWN,
 ) -> Route:
     """The route still to sail: the leg's tail from the start's projection, or a fresh route."""
     if (start.lon, start.lat) == (destination.lon, destination.lat):
-        return route(start.coordinates, destination.coordinates)
-    leg = _leg(previous.coordinates, destination.coordinates, avoid, allow_arctic)
+        return route(start.coordinates, destination.coordinates, **vessel.dimensions())
+    leg = _leg(previous.coordinates, destination.coordinates, avoid, allow_arctic, vessel)
     on_leg = _projection(start, leg, off_path_nm)
     if on_leg is None:
         return route(
-            start.coordinates, destination.coordinates, avoid=avoid, allow_arctic=allow_arctic
+            start.coordinates,
+            destination.coordinates,
+            avoid=avoid,
+            allow_arctic=allow_arctic,
+            **vessel.dimensions(),
         )
     return leg.route.tail(*on_leg, start)
 
@@ -148,15 +163,20 @@ def sailed_route(
     avoid: tuple[str, ...],
     allow_arctic: bool,
     off_path_nm: float,
+    vessel: Vessel = UNKNOWN,
 ) -> Route:
     """The route already sailed, from the previous port to ``start``: the leg's head up to the
     start's projection, or a route of its own when the start is off the leg (the mirror of
     :func:`remaining_route`, so the two join exactly at ``start``)."""
-    leg = _leg(previous.coordinates, destination.coordinates, avoid, allow_arctic)
+    leg = _leg(previous.coordinates, destination.coordinates, avoid, allow_arctic, vessel)
     on_leg = _projection(start, leg, off_path_nm)
     if on_leg is None:
         return route(
-            previous.coordinates, start.coordinates, avoid=avoid, allow_arctic=allow_arctic
+            previous.coordinates,
+            start.coordinates,
+            avoid=avoid,
+            allow_arctic=allow_arctic,
+            **vessel.dimensions(),
         )
     return leg.route.head(*on_leg, start)
 
@@ -186,9 +206,12 @@ def _leg(
     destination: tuple[float, float],
     avoid: tuple[str, ...],
     allow_arctic: bool,
+    vessel: Vessel,
 ) -> _Leg:
-    """The previous-port -> destination-port leg, shared by every vessel sailing it."""
-    leg = route(previous, destination, avoid=avoid, allow_arctic=allow_arctic)
+    """The previous-port -> destination-port leg, shared by every vessel of a size sailing it."""
+    leg = route(
+        previous, destination, avoid=avoid, allow_arctic=allow_arctic, **vessel.dimensions()
+    )
     coords = leg.coordinates
     a, b = unit_vectors(coords[:-1, 0], coords[:-1, 1]), unit_vectors(coords[1:, 0], coords[1:, 1])
     return _Leg(leg, (a, b, arc_normals(a, b)))

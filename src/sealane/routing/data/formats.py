@@ -1,5 +1,5 @@
-"""The shipped data files' formats, declared once: each array's key and dtype, and the format
-version of ``marnet.npz``.
+"""The shipped data files' formats, declared once: each array's key and dtype, the format
+version of ``marnet.npz``, and the columns of the tables the engine reads at run time.
 
 The offline build writes its files through these declarations and the engine reads them through
 the same ones, so the writer and the loader cannot drift apart; a ``marnet.npz`` of another format
@@ -8,6 +8,7 @@ version is refused at load with a message saying how to rebuild it.
 
 from __future__ import annotations
 
+import csv
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -215,3 +216,32 @@ MARNET = FileFormat("marnet.npz", MARNET_VERSION, _declared(Marnet), compressed=
 #: Compressed: each is read whole, once, on first use.
 LANDMASK = FileFormat("landmask.npz", None, _declared(Landmask), compressed=True)
 LAND = FileFormat("land.npz", None, _declared(Land), compressed=True)
+
+
+@dataclass(frozen=True, slots=True)
+class CsvTable:
+    """A shipped CSV table: its file name and its header, column by column."""
+
+    name: str
+    columns: tuple[str, ...]
+
+    def read(self, path: Path) -> list[dict[str, str]]:
+        """The rows of ``path`` as column -> text; a header other than :attr:`columns` raises
+        :class:`DataFormatError` naming both."""
+        with path.open(newline="", encoding="utf-8") as handle:
+            reader = csv.DictReader(handle)
+            found = tuple(reader.fieldnames or ())
+            if found != self.columns:
+                raise DataFormatError(
+                    f"{self.name} has columns {list(found)}, this sealane reads "
+                    f"{list(self.columns)}"
+                )
+            return list(reader)
+
+
+#: Per passage (one row per way through it, such as a canal's two sets of locks), the largest
+#: draft, beam, length and air draft it takes in metres (empty: no limit known) and the source.
+PASSAGE_LIMITS = CsvTable(
+    "passage_limits.csv",
+    ("passage", "name", "draft_m", "beam_m", "length_m", "air_draft_m", "source"),
+)
