@@ -7,6 +7,7 @@ database I/O.
 from .errors import (
     InvalidCoordinateError,
     InvalidSpeedError,
+    InvalidVesselError,
     NoRouteError,
     RoutingError,
     UnknownPassageError,
@@ -19,6 +20,7 @@ from .ports import Port, get_port, port_id, registry
 from .positions import Positions
 from .progress import LegUnderway, Progress
 from .routes import Route, route
+from .vessel import Vessel
 from .voyage import future_positions
 
 __all__ = [
@@ -26,6 +28,7 @@ __all__ = [
     "InvalidCoordinateError",
     "InvalidItineraryError",
     "InvalidSpeedError",
+    "InvalidVesselError",
     "Itinerary",
     "Leg",
     "LegUnderway",
@@ -40,6 +43,7 @@ __all__ = [
     "RoutingError",
     "UnknownPassageError",
     "UnknownPortError",
+    "Vessel",
     "future_positions",
     "get_port",
     "itinerary",
