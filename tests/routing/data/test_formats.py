@@ -15,6 +15,7 @@ from sealane.routing.data.formats import (
     LANDMASK,
     MARNET,
     MARNET_VERSION,
+    PASSAGE_LIMITS,
     VERSION_KEY,
     DataFormatError,
     FileFormat,
@@ -98,3 +99,15 @@ def test_save__landmask_round_trip(tmp_path: Path) -> None:
     LANDMASK.save(path, small_mask())
     loaded = load_landmask(path)
     assert loaded.per_deg == 2 and not loaded.is_land(0.0, 0.0)
+
+
+def test_csv_table__other_header_refused_naming_both(tmp_path: Path) -> None:
+    path = tmp_path / PASSAGE_LIMITS.name
+    path.write_text("passage,draft_m\nsuez,20.1\n", encoding="utf-8")
+    with pytest.raises(DataFormatError, match=r"\['passage', 'draft_m'\].*'air_draft_m'"):
+        PASSAGE_LIMITS.read(path)
+
+
+def test_csv_table__shipped_passage_limits_read() -> None:
+    rows = PASSAGE_LIMITS.read(data_dir() / PASSAGE_LIMITS.name)
+    assert rows and set(rows[0]) == set(PASSAGE_LIMITS.columns)
