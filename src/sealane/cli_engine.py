@@ -12,6 +12,7 @@ import sys
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
+from .clock import utc_iso
 from .routing import Route, route
 
 if TYPE_CHECKING:
@@ -149,7 +150,7 @@ def _itinerary_table(progress: Progress, dwell_h: tuple[float, ...]) -> str:
     """Summary lines, then one row per port call and one per leg."""
 
     def stamp(moment: datetime | None) -> str:
-        return moment.strftime("%Y-%m-%dT%H:%M:%SZ") if moment else "-"
+        return utc_iso(moment) if moment else "-"
 
     legs, calls = progress.legs, progress.calls
     distance_nm = sum(leg.distance_nm for leg in legs)

@@ -1,11 +1,15 @@
-"""Time as an injected object, so tests move time forward instead of sleeping."""
+"""Time as an injected object, so tests move time forward instead of sleeping; and the one way a
+moment is written out (ISO 8601 UTC to the second), which every layer above the engine uses."""
 
 from __future__ import annotations
 
 import threading
 import time
 from datetime import UTC, datetime, timedelta
-from typing import Protocol
+from typing import Protocol, overload
+
+#: ISO 8601, UTC, to the second: ``2026-11-21T13:00:00Z``.
+UTC_FORMAT = "%Y-%m-%dT%H:%M:%SZ"
 
 
 class Clock(Protocol):
@@ -53,3 +57,26 @@ class ManualClock:
         with self._lock:
             self._now += timedelta(seconds=seconds)
             self._mono += seconds
+
+
+@overload
+def utc_iso(moment: datetime) -> str: ...
+@overload
+def utc_iso(moment: None) -> None: ...
+@overload
+def utc_iso(moment: datetime | None) -> str | None: ...
+def utc_iso(moment: datetime | None) -> str | None:
+    """``moment`` as ISO 8601 UTC to the second (None stays None). An aware moment in another
+    zone is converted to UTC; a naive one is taken to be UTC already (as stored times are).
+
+    >>> from datetime import timezone
+    >>> utc_iso(datetime(2026, 11, 21, 14, 0, 30, 999, tzinfo=timezone(timedelta(hours=1))))
+    '2026-11-21T13:00:30Z'
+    >>> utc_iso(datetime(2026, 11, 21, 14, 0)), utc_iso(None)
+    ('2026-11-21T14:00:00Z', None)
+    """
+    if moment is None:
+        return None
+    if moment.tzinfo is not None:
+        moment = moment.astimezone(UTC)
+    return moment.strftime(UTC_FORMAT)

@@ -5,12 +5,11 @@ the webhook worker renders the notification bodies it delivers.
 """
 
 from .documents import Included, collection_document, notification_body, single_document
-from .objects import iso, resource, to_many, to_one
+from .objects import resource, to_many, to_one
 
 __all__ = [
     "Included",
     "collection_document",
-    "iso",
     "notification_body",
     "resource",
     "single_document",

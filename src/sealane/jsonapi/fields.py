@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..clock import utc_iso
 from ..service.fields.records import CustomFieldRecord, DefinitionRecord, OptionRecord
 from ..service.records import PartyRecord
-from .objects import iso, resource, to_one
+from .objects import resource, to_one
 
 
 def party_resource(party: PartyRecord, base_url: str) -> dict[str, Any]:
@@ -16,8 +17,8 @@ def party_resource(party: PartyRecord, base_url: str) -> dict[str, Any]:
         party.id,
         {
             "company_name": party.company_name,
-            "created_at": iso(party.created_at),
-            "updated_at": iso(party.updated_at),
+            "created_at": utc_iso(party.created_at),
+            "updated_at": utc_iso(party.updated_at),
         },
         links={"self": f"{base_url}/parties/{party.id}"},
     )
@@ -38,8 +39,8 @@ def definition_resource(definition: DefinitionRecord, base_url: str) -> dict[str
             "validation": definition.validation,
             "default_format": definition.default_format,
             "default_value": definition.default_value,
-            "created_at": iso(definition.created_at),
-            "updated_at": iso(definition.updated_at),
+            "created_at": utc_iso(definition.created_at),
+            "updated_at": utc_iso(definition.updated_at),
         },
         links={"self": f"{base_url}/custom_field_definitions/{definition.id}"},
     )
@@ -54,7 +55,7 @@ def option_resource(option: OptionRecord, base_url: str) -> dict[str, Any]:
             "label": option.label,
             "value": option.value,
             "position": option.position,
-            "created_at": iso(option.created_at),
+            "created_at": utc_iso(option.created_at),
         },
         relationships={"definition": to_one("custom_field_definition", option.definition_id)},
         links={
@@ -73,8 +74,8 @@ def custom_field_resource(field: CustomFieldRecord, base_url: str) -> dict[str, 
             "api_slug": field.api_slug,
             "value": field.value,
             "display_value": field.display_value,
-            "created_at": iso(field.created_at),
-            "updated_at": iso(field.updated_at),
+            "created_at": utc_iso(field.created_at),
+            "updated_at": utc_iso(field.updated_at),
         },
         relationships={
             "entity": to_one(field.entity_type, field.entity_id),

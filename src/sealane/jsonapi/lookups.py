@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..clock import utc_iso
 from ..service.search import HitKind, SearchHit
 from ..tracking.numbers import CarrierGuess, NumberInference
-from .objects import iso, resource
+from .objects import resource
 
 #: The reference API names a container hit ``cargo``.
 HIT_TYPES = {
@@ -35,8 +36,8 @@ def search_hit_resource(hit: SearchHit) -> dict[str, Any]:
             "status": hit.status,
             "failed_reason": hit.failed_reason,
             "ref_numbers": list(hit.ref_numbers),
-            "created_at": iso(hit.created_at),
-            "updated_at": iso(hit.updated_at),
+            "created_at": utc_iso(hit.created_at),
+            "updated_at": utc_iso(hit.updated_at),
         },
     )
 

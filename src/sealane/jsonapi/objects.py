@@ -3,13 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from datetime import datetime
 from typing import Any
-
-
-def iso(moment: datetime | None) -> str | None:
-    """ISO 8601 UTC with a ``Z``, or None."""
-    return None if moment is None else moment.strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 def resource(

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from ..clock import utc_iso
 from ..routing.ports import Port, port_id
 from ..service.records import (
     MetroAreaRecord,
@@ -13,7 +14,7 @@ from ..service.records import (
     TerminalRecord,
     VesselRecord,
 )
-from .objects import iso, resource, to_one
+from .objects import resource, to_one
 
 
 def port_resource(port: Port, base_url: str) -> dict[str, Any]:
@@ -101,7 +102,7 @@ def vessel_attributes(vessel: VesselRecord) -> dict[str, Any]:
         "longitude": vessel.longitude,
         "nautical_speed_knots": vessel.nautical_speed_knots,
         "navigational_heading_degrees": vessel.navigational_heading_degrees,
-        "position_timestamp": iso(vessel.position_timestamp),
+        "position_timestamp": utc_iso(vessel.position_timestamp),
     }
 
 
@@ -116,7 +117,7 @@ def vessel_resource(
                 "latitude": p.latitude,
                 "longitude": p.longitude,
                 "heading": p.heading_degrees,
-                "timestamp": iso(p.timestamp),
+                "timestamp": utc_iso(p.timestamp),
                 "estimated": False,
             }
             for p in positions

@@ -10,9 +10,10 @@ from __future__ import annotations
 from collections.abc import Collection
 from typing import Any
 
+from ..clock import utc_iso
 from ..service.container_routes.records import ContainerRoute, RouteLocationRecord
 from .documents import Included
-from .objects import iso, resource, to_many, to_one
+from .objects import resource, to_many, to_one
 from .reference import vessel_resource
 
 #: Include names that bring the calls themselves, their ports, vessels and terminals.
@@ -41,8 +42,8 @@ def route_resource(route: ContainerRoute, base_url: str) -> dict[str, Any]:
         route.id,
         {
             "id": route.id,
-            "created_at": iso(route.created_at),
-            "updated_at": iso(route.updated_at),
+            "created_at": utc_iso(route.created_at),
+            "updated_at": utc_iso(route.updated_at),
         },
         relationships={
             "cargo": to_one("container", route.container_id),
@@ -62,16 +63,16 @@ def route_location_resource(call: RouteLocationRecord) -> dict[str, Any]:
             "id": call.id,
             "inbound_scac": call.inbound_scac,
             "inbound_mode": call.inbound_mode,
-            "inbound_eta_at": iso(call.inbound_eta_at),
-            "inbound_ata_at": iso(call.inbound_ata_at),
+            "inbound_eta_at": utc_iso(call.inbound_eta_at),
+            "inbound_ata_at": utc_iso(call.inbound_ata_at),
             "inbound_voyage_number": call.inbound_voyage_number,
             "outbound_scac": call.outbound_scac,
             "outbound_mode": call.outbound_mode,
-            "outbound_etd_at": iso(call.outbound_etd_at),
-            "outbound_atd_at": iso(call.outbound_atd_at),
+            "outbound_etd_at": utc_iso(call.outbound_etd_at),
+            "outbound_atd_at": utc_iso(call.outbound_atd_at),
             "outbound_voyage_number": call.outbound_voyage_number,
-            "created_at": iso(call.created_at),
-            "updated_at": iso(call.updated_at),
+            "created_at": utc_iso(call.created_at),
+            "updated_at": utc_iso(call.updated_at),
         },
         relationships={
             "route": to_one("route", call.route_id),

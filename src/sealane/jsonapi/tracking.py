@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..clock import utc_iso
 from ..routing.ports import port_id
 from ..service.records import (
     ContainerRecord,
@@ -14,7 +15,7 @@ from ..service.records import (
     TrackingRequestRecord,
     TransportEventRecord,
 )
-from .objects import iso, resource, to_many, to_one
+from .objects import resource, to_many, to_one
 
 
 def tracking_request_resource(request: TrackingRequestRecord, base_url: str) -> dict[str, Any]:
@@ -32,8 +33,8 @@ def tracking_request_resource(request: TrackingRequestRecord, base_url: str) -> 
             "retry_count": request.retry_count,
             "ref_numbers": list(request.ref_numbers),
             "tags": list(request.tags),
-            "created_at": iso(request.created_at),
-            "updated_at": iso(request.updated_at),
+            "created_at": utc_iso(request.created_at),
+            "updated_at": utc_iso(request.updated_at),
         },
         relationships={
             "tracked_object": to_one("shipment", request.shipment_id),
@@ -50,8 +51,8 @@ def shipment_resource(shipment: ShipmentRecord, base_url: str) -> dict[str, Any]
         "shipment",
         shipment.id,
         {
-            "created_at": iso(shipment.created_at),
-            "updated_at": iso(shipment.updated_at),
+            "created_at": utc_iso(shipment.created_at),
+            "updated_at": utc_iso(shipment.updated_at),
             "bill_of_lading_number": shipment.bill_of_lading_number,
             "normalized_number": shipment.normalized_number,
             "booking_number": shipment.booking_number,
@@ -74,16 +75,16 @@ def shipment_resource(shipment: ShipmentRecord, base_url: str) -> dict[str, Any]
             "destination_timezone": None,
             "destination_ata_at": None,
             "destination_eta_at": None,
-            "pol_etd_at": iso(shipment.pol_etd_at),
-            "pol_atd_at": iso(shipment.pol_atd_at),
+            "pol_etd_at": utc_iso(shipment.pol_etd_at),
+            "pol_atd_at": utc_iso(shipment.pol_atd_at),
             "pol_timezone": pol.time_zone,
-            "pod_eta_at": iso(shipment.pod_eta_at),
-            "pod_original_eta_at": iso(shipment.pod_original_eta_at),
-            "pod_ata_at": iso(shipment.pod_ata_at),
+            "pod_eta_at": utc_iso(shipment.pod_eta_at),
+            "pod_original_eta_at": utc_iso(shipment.pod_original_eta_at),
+            "pod_ata_at": utc_iso(shipment.pod_ata_at),
             "pod_timezone": pod.time_zone,
-            "line_tracking_last_attempted_at": iso(shipment.line_tracking_last_attempted_at),
-            "line_tracking_last_succeeded_at": iso(shipment.line_tracking_last_succeeded_at),
-            "line_tracking_stopped_at": iso(shipment.tracking_stopped_at),
+            "line_tracking_last_attempted_at": utc_iso(shipment.line_tracking_last_attempted_at),
+            "line_tracking_last_succeeded_at": utc_iso(shipment.line_tracking_last_succeeded_at),
+            "line_tracking_stopped_at": utc_iso(shipment.tracking_stopped_at),
             "line_tracking_stopped_reason": shipment.tracking_stopped_reason,
         },
         relationships={
@@ -110,42 +111,44 @@ def container_resource(container: ContainerRecord, base_url: str) -> dict[str, A
         {
             "number": container.number,
             "seal_number": container.seal_number,
-            "created_at": iso(container.created_at),
-            "updated_at": iso(container.updated_at),
+            "created_at": utc_iso(container.created_at),
+            "updated_at": utc_iso(container.updated_at),
             "equipment_type": container.equipment_type,
             "equipment_length": container.equipment_length,
             "equipment_height": container.equipment_height,
             "weight_in_lbs": container.weight_in_lbs,
             "fees_at_pod_terminal": list(container.fees_at_pod_terminal),
             "holds_at_pod_terminal": list(container.holds_at_pod_terminal),
-            "pickup_lfd": iso(container.pickup_lfd),
+            "pickup_lfd": utc_iso(container.pickup_lfd),
             # Last free days come from the terminal; the line's and the railway's are not read.
             "import_deadlines": {
-                "pickup_lfd_terminal": iso(container.pickup_lfd),
+                "pickup_lfd_terminal": utc_iso(container.pickup_lfd),
                 "pickup_lfd_rail": None,
                 "pickup_lfd_line": None,
             },
-            "pickup_appointment_at": iso(container.pickup_appointment_at),
+            "pickup_appointment_at": utc_iso(container.pickup_appointment_at),
             "availability_known": container.availability_known,
             "available_for_pickup": container.available_for_pickup,
-            "pod_arrived_at": iso(container.pod_arrived_at),
-            "pod_discharged_at": iso(container.pod_discharged_at),
+            "pod_arrived_at": utc_iso(container.pod_arrived_at),
+            "pod_discharged_at": utc_iso(container.pod_discharged_at),
             "final_destination_full_out_at": None,
-            "pod_full_out_at": iso(container.pod_full_out_at),
+            "pod_full_out_at": utc_iso(container.pod_full_out_at),
             "pod_full_out_chassis_number": None,
             "location_at_pod_terminal": None,
-            "terminal_checked_at": iso(container.terminal_checked_at),
-            "pod_last_tracking_request_at": iso(container.terminal_checked_at),
-            "shipment_last_tracking_request_at": iso(container.shipment_last_tracking_request_at),
+            "terminal_checked_at": utc_iso(container.terminal_checked_at),
+            "pod_last_tracking_request_at": utc_iso(container.terminal_checked_at),
+            "shipment_last_tracking_request_at": utc_iso(
+                container.shipment_last_tracking_request_at
+            ),
             "pod_rail_carrier_scac": None,
             "ind_rail_carrier_scac": None,
-            "pod_rail_loaded_at": iso(container.pod_rail_loaded_at),
-            "pod_rail_departed_at": iso(container.pod_rail_departed_at),
+            "pod_rail_loaded_at": utc_iso(container.pod_rail_loaded_at),
+            "pod_rail_departed_at": utc_iso(container.pod_rail_departed_at),
             "ind_eta_at": None,
-            "ind_ata_at": iso(container.ind_ata_at),
-            "ind_rail_unloaded_at": iso(container.ind_rail_unloaded_at),
+            "ind_ata_at": utc_iso(container.ind_ata_at),
+            "ind_rail_unloaded_at": utc_iso(container.ind_rail_unloaded_at),
             "ind_facility_lfd_on": None,
-            "empty_terminated_at": iso(container.empty_terminated_at),
+            "empty_terminated_at": utc_iso(container.empty_terminated_at),
             "pod_timezone": pod_tz,
             "final_destination_timezone": None,
             "empty_terminated_timezone": pod_tz if container.empty_terminated_at else None,
@@ -175,10 +178,10 @@ def transport_event_resource(event: TransportEventRecord, base_url: str) -> dict
         {
             "event": event.event,
             "voyage_number": event.voyage_number,
-            "timestamp": iso(event.timestamp),
+            "timestamp": utc_iso(event.timestamp),
             "timezone": event.timezone,
             "location_locode": event.location_locode,
-            "created_at": iso(event.created_at),
+            "created_at": utc_iso(event.created_at),
             "data_source": event.data_source,
         },
         relationships={
@@ -193,7 +196,7 @@ def transport_event_resource(event: TransportEventRecord, base_url: str) -> dict
 
 def raw_event_resource(event: RawEventRecord, base_url: str) -> dict[str, Any]:
     """A ``raw_event`` resource: a milestone as the carrier states it."""
-    stamp, day = iso(event.timestamp), event.timestamp.date().isoformat()
+    stamp, day = utc_iso(event.timestamp), event.timestamp.date().isoformat()
     return resource(
         "raw_event",
         event.id,
@@ -207,7 +210,7 @@ def raw_event_resource(event: RawEventRecord, base_url: str) -> dict[str, Any]:
             "actual_at": None if event.estimated else stamp,
             "estimated_at": stamp if event.estimated else None,
             "timezone": event.timezone,
-            "created_at": iso(event.created_at),
+            "created_at": utc_iso(event.created_at),
             "location_name": event.location.name,
             "location_locode": event.location.locode,
             "vessel_name": event.vessel_name,
@@ -228,8 +231,8 @@ def estimated_event_resource(event: EstimatedEventRecord, base_url: str) -> dict
         "estimated_event",
         event.id,
         {
-            "created_at": iso(event.created_at),
-            "estimated_timestamp": iso(event.estimated_timestamp),
+            "created_at": utc_iso(event.created_at),
+            "estimated_timestamp": utc_iso(event.estimated_timestamp),
             "event": event.event,
             "location_locode": event.location_locode,
             "timezone": event.timezone,
@@ -253,7 +256,7 @@ def container_updated_event_resource(
         event.id,
         {
             "changeset": event.changeset,
-            "timestamp": iso(event.timestamp),
+            "timestamp": utc_iso(event.timestamp),
             "timezone": event.timezone,
             "data_source": event.data_source,
         },

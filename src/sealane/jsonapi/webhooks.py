@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..clock import utc_iso
 from ..service.records import NotificationLogRecord, NotificationRecord, WebhookRecord
 from ..tracking.catalog import EventCategory
-from .objects import iso, resource, to_many, to_one
+from .objects import resource, to_many, to_one
 
 
 def webhook_resource(webhook: WebhookRecord, base_url: str) -> dict[str, Any]:
@@ -17,8 +18,8 @@ def webhook_resource(webhook: WebhookRecord, base_url: str) -> dict[str, Any]:
         "events": list(webhook.events),
         "secret": webhook.secret,
         "headers": [dict(header) for header in webhook.headers],
-        "created_at": iso(webhook.created_at),
-        "updated_at": iso(webhook.updated_at),
+        "created_at": utc_iso(webhook.created_at),
+        "updated_at": utc_iso(webhook.updated_at),
     }
     return resource(
         "webhook", webhook.id, attributes, links={"self": f"{base_url}/webhooks/{webhook.id}"}
@@ -44,7 +45,7 @@ def log_resource(log: NotificationLogRecord) -> dict[str, Any]:
         log.id,
         {
             "attempt": log.attempt,
-            "attempted_at": iso(log.attempted_at),
+            "attempted_at": utc_iso(log.attempted_at),
             "status_code": log.status_code,
             "duration_ms": round(log.duration_ms, 3),
             "error": log.error,
@@ -63,7 +64,7 @@ def notification_resource(notification: NotificationRecord, base_url: str) -> di
             "id": notification.id,
             "event": notification.event,
             "delivery_status": notification.delivery_status,
-            "created_at": iso(notification.created_at),
+            "created_at": utc_iso(notification.created_at),
         },
         relationships={
             "webhook": to_one("webhook", notification.webhook_id),

@@ -13,6 +13,7 @@ from typing import Any
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
+from ..clock import utc_iso
 from ..routing.ports import get_port
 from ..store.models import (
     Container,
@@ -190,4 +191,4 @@ def move_vessel(session: Session, snapshot: Snapshot, vessels: list[Vessel], now
 
 
 def _json(value: Any) -> Any:
-    return value.strftime("%Y-%m-%dT%H:%M:%SZ") if isinstance(value, datetime) else value
+    return utc_iso(value) if isinstance(value, datetime) else value

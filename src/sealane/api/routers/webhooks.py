@@ -6,7 +6,8 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Request
 
-from ...jsonapi import Included, iso
+from ...clock import utc_iso
+from ...jsonapi import Included
 from ...jsonapi.webhooks import event_category_resource, webhook_resource
 from ...service.access.gatekeeper import Caller
 from ...service.core.paging import MAX_PAGE_SIZE, Page, PageRequest
@@ -60,7 +61,7 @@ def list_ips(request: Request, _caller: Auth) -> JsonApiResponse:
     return JsonApiResponse(
         {
             "webhook_notification_ips": list(found.addresses),
-            "last_updated": iso(found.last_updated),
+            "last_updated": utc_iso(found.last_updated),
         }
     )
 

@@ -16,10 +16,10 @@ from dataclasses import replace
 from datetime import datetime
 from typing import Any
 
+from ...clock import utc_iso
 from ...routing.errors import RoutingError
 from ...routing.geodesy import FloatArray, drawn_parts, segment_lengths_m
 from ...routing.itinerary import DEFAULT_DWELL_H, Itinerary, itinerary
-from ...routing.mapfeatures import iso
 from ...routing.progress import Progress
 from ...store.vessels import VesselRecord
 from .past_track import ReportedTrack, TrackPiece, past_track
@@ -148,12 +148,12 @@ def _port(properties: dict[str, Any], call: RouteLocationRecord) -> None:
     there is neither)."""
     properties["state_abbr"] = properties["state"] = None
     if call.inbound_eta_at is not None or call.inbound_ata_at is not None:
-        properties["inbound_eta_at"] = iso(call.inbound_eta_at)
-    properties["inbound_ata_at"] = iso(call.inbound_ata_at)
+        properties["inbound_eta_at"] = utc_iso(call.inbound_eta_at)
+    properties["inbound_ata_at"] = utc_iso(call.inbound_ata_at)
     if call.outbound_etd_at is not None or call.outbound_atd_at is not None:
-        properties["outbound_etd_at"] = iso(call.outbound_etd_at)
-    properties["outbound_atd_at"] = iso(call.outbound_atd_at)
-    properties["updated_at"] = iso(call.updated_at)
+        properties["outbound_etd_at"] = utc_iso(call.outbound_etd_at)
+    properties["outbound_atd_at"] = utc_iso(call.outbound_atd_at)
+    properties["updated_at"] = utc_iso(call.updated_at)
 
 
 def _vessel(
@@ -173,12 +173,12 @@ def _vessel(
         if speed is not None:
             properties["vessel_location_speed"] = speed
     properties["voyage_number"] = origin.outbound_voyage_number
-    properties["departure_port_atd"] = iso(origin.outbound_atd_at)
+    properties["departure_port_atd"] = utc_iso(origin.outbound_atd_at)
     for side in ("departure_port", "arrival_port"):
         properties[f"{side}_state_abbr"] = properties[f"{side}_state"] = None
     properties["arrival_port_predicted_eta"] = properties["arrival_port_eta"]
     if destination.inbound_eta_at is not None:
-        properties["arrival_port_eta"] = iso(destination.inbound_eta_at)
+        properties["arrival_port_eta"] = utc_iso(destination.inbound_eta_at)
 
 
 def _sailed(
@@ -200,11 +200,11 @@ def _sailed(
         shared["vessel_id"] = origin.outbound_vessel_id
     for key, moment in (("start_time", start), ("end_time", end)):
         if moment is not None:
-            shared[key] = iso(moment)
+            shared[key] = utc_iso(moment)
     shared |= {
-        "outbound_atd_at": iso(origin.outbound_atd_at),
-        "inbound_ata_at": iso(destination.inbound_ata_at),
-        "inbound_eta_at": iso(destination.inbound_eta_at),
+        "outbound_atd_at": utc_iso(origin.outbound_atd_at),
+        "inbound_ata_at": utc_iso(destination.inbound_ata_at),
+        "inbound_eta_at": utc_iso(destination.inbound_eta_at),
     }
     return lane, shared
 
@@ -229,7 +229,7 @@ def _piece_features(piece: TrackPiece, shared: dict[str, Any]) -> list[dict[str,
     properties = dict(shared, estimated=piece.estimated, distance_nm=distance_m / 1852.0)
     for key, moment in (("start_time", piece.start_at), ("end_time", piece.end_at)):
         if moment is not None:  # a piece's own end; the leg's (in ``shared``) at its ends
-            properties[key] = iso(moment)
+            properties[key] = utc_iso(moment)
     return [
         {
             "type": "Feature",

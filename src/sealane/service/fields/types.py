@@ -5,9 +5,10 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Mapping, Sequence
-from datetime import UTC, date, datetime
+from datetime import date, datetime
 from typing import Any
 
+from ...clock import utc_iso
 from ..core.errors import InvalidInput
 from ..core.inputs import check_text
 
@@ -113,7 +114,7 @@ def _datetime(value: Any, field: str, _options: Sequence[str]) -> str:
         except ValueError:
             moment = None
         if moment is not None and moment.tzinfo is not None:
-            return moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+            return utc_iso(moment)
     raise InvalidInput(f"{field} must be an ISO 8601 date-time with a time zone", field=field)
 
 
