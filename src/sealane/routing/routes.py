@@ -35,7 +35,7 @@ from .locations import Location as Location
 from .locations import LocationLike as LocationLike
 from .locations import resolve_location as resolve_location
 from .passages import Passage, closed_passages, names_from_mask, passage_mask
-from .vessel import UNKNOWN, Vessel, vessel_of
+from .vessel import Vessel
 
 if TYPE_CHECKING:
     from shapely.geometry import LineString, MultiLineString
@@ -194,8 +194,13 @@ def route(
         closed, blocked = _closed(avoided, allow_arctic, allowed, names)
     except TypeError:  # something unhashable among the names: closed_passages explains it
         closed, blocked = _closed.__wrapped__(avoided, allow_arctic, allowed, names)
-    vessel = vessel_of(draft_m, beam_m, length_m, air_draft_m)
-    refused, why = _refused(vessel, names) if vessel is not UNKNOWN else (0, ())
+    refused, why = _NOTHING_REFUSED
+    if not (draft_m is None and beam_m is None and length_m is None and air_draft_m is None):
+        dimensions = (draft_m, beam_m, length_m, air_draft_m)
+        try:
+            refused, why = _refused(*dimensions, names)
+        except TypeError:  # an unhashable dimension: Vessel explains it
+            refused, why = _refused.__wrapped__(*dimensions, names)
     stops = [resolve_location(origin, "origin")]
     stops += [resolve_location(point, f"via[{i}]") for i, point in enumerate(via)]
     stops.append(resolve_location(destination, "destination"))
@@ -243,10 +248,21 @@ def _closed(
     return closed, passage_mask(closed, names)
 
 
-@lru_cache(maxsize=256)
-def _refused(vessel: Vessel, names: tuple[str, ...]) -> tuple[int, tuple[Refusal, ...]]:
-    """The bit mask over ``names`` of the passages ``vessel`` does not fit, and why."""
-    why = refusals(vessel)
+#: What a vessel of unknown dimensions is refused: nothing.
+_NOTHING_REFUSED: tuple[int, tuple[Refusal, ...]] = (0, ())
+
+
+@lru_cache(maxsize=256, typed=True)  # typed: True and 1.0 are told apart, and True refused
+def _refused(
+    draft_m: float | None,
+    beam_m: float | None,
+    length_m: float | None,
+    air_draft_m: float | None,
+    names: tuple[str, ...],
+) -> tuple[int, tuple[Refusal, ...]]:
+    """The bit mask over ``names`` of the passages a vessel of these dimensions does not fit,
+    and why (checked by :class:`~.vessel.Vessel`; remembered, as a vessel asks again and again)."""
+    why = refusals(Vessel(draft_m, beam_m, length_m, air_draft_m))
     return passage_mask({refusal.passage for refusal in why}, names), why
 
 
