@@ -10,8 +10,7 @@ from __future__ import annotations
 from collections.abc import Collection, Mapping
 from typing import Any
 
-from ..routing.errors import UnknownPortError
-from ..routing.ports import registry
+from ..service.reference.ports import known_port
 from .glossary import label
 from .listings import Links, Paging
 from .outputs import Container, PortRef, Shipment, ShippingLine, Terminal, TrackingRequest
@@ -54,12 +53,8 @@ def related_ids(obj: Resource, name: str) -> list[str]:
 
 def place_name(locode: str | None) -> str | None:
     """The name of the port with UN/LOCODE ``locode``, if the engine knows it."""
-    if not locode:
-        return None
-    try:
-        return registry().get(locode).name
-    except UnknownPortError:
-        return None
+    port = known_port(locode)
+    return port.name if port is not None else None
 
 
 def event(obj: Resource) -> Event:

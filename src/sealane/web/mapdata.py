@@ -5,13 +5,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..routing.mapfeatures import iso
-from ..routing.ports import get_port
+from ..clock import utc_iso
 from ..service.access.gatekeeper import Caller
 from ..service.container_routes import reading as routes
 from ..service.core.context import ServiceContext
 from ..service.core.errors import CannotRoute
 from ..service.records import ContainerRecord, ShipmentRecord
+from ..service.reference.ports import port_by_key
 from .mapview import MapView, map_view
 
 NO_ROUTING = (
@@ -43,7 +43,7 @@ def port_features(shipment: ShipmentRecord) -> dict[str, Any]:
     """The shipment's ports as port features (POL, TS1..., POD), its ETA on the last."""
     ports = [
         shipment.port_of_lading,
-        *(get_port(code) for code in shipment.transshipment_locodes),
+        *(port_by_key(code) for code in shipment.transshipment_locodes),
         shipment.port_of_discharge,
     ]
     features = []
@@ -61,7 +61,7 @@ def port_features(shipment: ShipmentRecord) -> dict[str, Any]:
                     "name": port.name,
                     "locode": port.locode,
                     "time_zone": port.time_zone,
-                    "inbound_eta_at": iso(shipment.pod_eta_at) if last else None,
+                    "inbound_eta_at": utc_iso(shipment.pod_eta_at) if last else None,
                 },
             }
         )

@@ -1,4 +1,5 @@
-"""How values read on a page: times in a port's own time zone, event and status names in words."""
+"""How values read on a page: times in a port's own time zone, event and status names in words
+(events in the words of the application layer's event table)."""
 
 from __future__ import annotations
 
@@ -7,36 +8,9 @@ from datetime import UTC, datetime
 from functools import lru_cache
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from ..routing.errors import UnknownPortError
-from ..routing.ports import get_port
-from ..tracking.events import TRANSPORT
-
-#: Words for the transport events (the part after ``container.transport.``).
-EVENT_WORDS = {
-    "empty_out": "Empty container picked up",
-    "full_in": "Full container in at the terminal",
-    "vessel_loaded": "Loaded on the vessel",
-    "vessel_departed": "Vessel departed",
-    "transshipment_arrived": "Arrived at transshipment port",
-    "transshipment_discharged": "Discharged at transshipment port",
-    "transshipment_loaded": "Loaded at transshipment port",
-    "transshipment_departed": "Departed transshipment port",
-    "feeder_arrived": "Feeder arrived",
-    "feeder_discharged": "Discharged from feeder",
-    "feeder_loaded": "Loaded on feeder",
-    "feeder_departed": "Feeder departed",
-    "vessel_arrived": "Vessel arrived",
-    "vessel_berthed": "Vessel berthed",
-    "vessel_discharged": "Discharged from the vessel",
-    "available": "Available for pickup",
-    "full_out": "Picked up (full out)",
-    "empty_in": "Empty container returned",
-    "rail_loaded": "Loaded on rail",
-    "rail_departed": "Rail departed",
-    "rail_arrived": "Rail arrived",
-    "rail_unloaded": "Unloaded from rail",
-    "arrived_at_inland_destination": "Arrived at inland destination",
-}
+from ..clock import utc_iso
+from ..service.reference.ports import known_port
+from ..service.tracking.vocabulary import event_label as event_label  # words for a page
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,14 +41,7 @@ def when(moment: datetime | None, zone: str | None = None) -> When | None:
     name = local.tzname() or "UTC"
     if name[:1] in "+-":  # zones without an abbreviation
         name = "UTC" + name
-    iso = moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
-    return When(iso=iso, text=f"{local:%Y-%m-%d %H:%M} {name}")
-
-
-def event_label(event: str) -> str:
-    """Words for an event name: ``container.transport.vessel_departed`` -> Vessel departed."""
-    short = event.removeprefix(TRANSPORT)
-    return EVENT_WORDS.get(short) or short.replace("_", " ").replace(".", " ").capitalize()
+    return When(iso=utc_iso(moment), text=f"{local:%Y-%m-%d %H:%M} {name}")
 
 
 def status_label(status: str | None) -> str:
@@ -84,7 +51,5 @@ def status_label(status: str | None) -> str:
 
 def port_name(locode: str) -> str:
     """``Tanjung Pelepas (MYTPP)`` for a LOCODE (the code alone when it is not a known port)."""
-    try:
-        return f"{get_port(locode).name} ({locode})"
-    except UnknownPortError:
-        return locode
+    port = known_port(locode)
+    return f"{port.name} ({locode})" if port is not None else locode

@@ -18,12 +18,11 @@ from typing import Any
 from sqlalchemy import Row, Table, bindparam, select
 from sqlalchemy.orm import Session
 
-from ...routing.errors import UnknownPortError
-from ...routing.ports import get_port
 from ...store.models import Container, RouteLocation, Vessel, VesselPosition
 from ...store.vessels import VesselRecord
 from ..core.errors import ObjectNotFound
 from ..core.queries import plausible_key
+from ..reference.ports import known_port
 from .map_features import current_leg
 from .past_track import ReportedTrack, reported_track
 from .records import RouteLocationRecord
@@ -118,10 +117,7 @@ def read_route(session: Session, account_id: str, container_id: str) -> RouteRow
 
 
 def _call(row: Any, the_route: str) -> RouteLocationRecord:
-    try:
-        port = get_port(row["port_locode"])
-    except UnknownPortError:
-        port = None
+    port = known_port(row["port_locode"])
     return RouteLocationRecord(
         **{name: row[name] for name in _RECORD_COLUMNS},
         route_id=the_route,

@@ -10,10 +10,9 @@ from typing import Any
 
 from sqlalchemy import Row
 
-from ...routing.errors import UnknownPortError
-from ...routing.ports import get_port
 from ...store.models import ShippingLine, Terminal, Vessel
 from ...store.vessels import VesselRecord
+from .ports import known_port
 from .records import ShippingLineRecord, TerminalRecord
 
 
@@ -54,10 +53,8 @@ def terminal_record(row: Terminal | Row[Any]) -> TerminalRecord:
 
 
 def _country(locode: str) -> str | None:
-    try:
-        return get_port(locode).country_name
-    except UnknownPortError:
-        return None
+    port = known_port(locode)
+    return port.country_name if port is not None else None
 
 
 def shipping_line_record(row: ShippingLine | Row[Any]) -> ShippingLineRecord:

@@ -7,7 +7,6 @@ from dataclasses import dataclass
 
 from sqlalchemy import or_, select
 
-from ...routing.errors import UnknownPortError
 from ...routing.ports import Port, registry
 from ...store.models import ShippingLine, Terminal
 from ...store.seed import shipped_scacs
@@ -16,6 +15,7 @@ from ..core.errors import ObjectNotFound
 from ..core.paging import Page, PageRequest
 from ..core.queries import contains_text, fetch_page, plausible_key
 from .convert import shipping_line_record, terminal_record
+from .ports import known_port
 from .records import MetroAreaRecord, ShippingLineRecord, TerminalRecord
 
 #: Most ports a text search considers before paging.
@@ -47,10 +47,10 @@ def list_ports(filters: PortFilter, page: PageRequest) -> Page[Port]:
 
 def get_port(key: str) -> Port:
     """One port by id or UN/LOCODE."""
-    try:
-        return registry().get(key)
-    except UnknownPortError:
-        raise ObjectNotFound("port", key, by="id or LOCODE") from None
+    port = known_port(key)
+    if port is None:
+        raise ObjectNotFound("port", key, by="id or LOCODE")
+    return port
 
 
 def list_terminals(
@@ -59,11 +59,8 @@ def list_terminals(
     """Container terminals by name, optionally of one port (id or LOCODE; unknown: none)."""
     query = select(Terminal)
     if port:
-        try:
-            locode = registry().get(port).locode
-        except UnknownPortError:
-            locode = ""
-        query = query.where(Terminal.port_locode == locode)
+        found = known_port(port)
+        query = query.where(Terminal.port_locode == (found.locode if found else ""))
     with ctx.reading() as session:
         total, rows = fetch_page(session, query.order_by(Terminal.name, Terminal.id), page)
     return Page(tuple(terminal_record(row) for row in rows), total, page)
@@ -84,12 +81,7 @@ def metro_area_id(locode: str) -> str:
 
 
 def _port_or_none(key: str) -> Port | None:
-    if len(key) != 5:
-        return None
-    try:
-        return registry().get(key)
-    except UnknownPortError:
-        return None
+    return known_port(key) if len(key) == 5 else None
 
 
 class _MetroAreaIndex:

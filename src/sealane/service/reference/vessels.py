@@ -7,7 +7,7 @@ from datetime import UTC, datetime, timedelta
 
 from sqlalchemy import select
 
-from ...routing.ports import Port, registry
+from ...routing.ports import Port
 from ...routing.positions import Positions
 from ...routing.voyage import future_positions
 from ...store.models import Vessel, VesselPosition
@@ -19,6 +19,7 @@ from ..core.errors import InvalidInput, ObjectNotFound, Unprocessable
 from ..core.paging import Page, PageRequest
 from ..core.queries import contains_text, fetch_page, plausible_key
 from .convert import vessel_record
+from .ports import port_by_key
 from .records import RecordedPosition
 
 #: Recorded positions shown when no window is given, and the longest window served.
@@ -132,5 +133,4 @@ def vessel_future_positions(
 
 
 def _port(key: str, field: str) -> Port:
-    with engine_errors(field):
-        return registry().get(key)
+    return port_by_key(key, field=field)

@@ -7,9 +7,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from ...routing.errors import UnknownPortError
-from ...routing.ports import Port, get_port
+from ...routing import Port
 from ...tracking.events import TRANSPORT
+from ..reference.ports import known_port
 from .records import ContainerRecord, ShipmentRecord
 
 AT_ORIGIN = ("empty_out", "full_in", "vessel_loaded", "vessel_departed")
@@ -62,7 +62,7 @@ def container_timeline(shipment: ShipmentRecord, container: ContainerRecord) -> 
     actual = [
         Milestone(
             event=e.event,
-            port=_port(e.location_locode),
+            port=known_port(e.location_locode),
             at=e.timestamp,
             actual=True,
             voyage_number=e.voyage_number,
@@ -82,16 +82,9 @@ def container_timeline(shipment: ShipmentRecord, container: ContainerRecord) -> 
         (TRANSPORT + "vessel_arrived", shipment.port_of_discharge.locode): shipment.pod_eta_at,
     }
     expected = [
-        Milestone(event=name, port=_port(locode), at=estimates.get((name, locode)), actual=False)
+        Milestone(
+            event=name, port=known_port(locode), at=estimates.get((name, locode)), actual=False
+        )
         for name, locode in steps[reached + 1 :]
     ]
     return Timeline(tuple(actual + expected))
-
-
-def _port(locode: str | None) -> Port | None:
-    if not locode:
-        return None
-    try:
-        return get_port(locode)
-    except UnknownPortError:
-        return None
