@@ -18,7 +18,7 @@ from .geodesy import distance_m as geodesic_m
 from .graph import SeaGraph, Snap
 from .locations import Location
 from .network import ZERO_LENGTH_M as ZERO_LENGTH_M
-from .network import Leg as Leg
+from .network import LegPath as LegPath
 from .network import as_leg, untrimmed_leg
 from .network import trim as trim
 from .passages import names_from_mask
@@ -30,7 +30,7 @@ IN_PASSAGE_MARGIN_M = 50_000.0
 NEAR_LANE_M = 1_000.0
 
 
-def sail(graph: SeaGraph, start: Location, end: Location, blocked: int) -> Leg:
+def sail(graph: SeaGraph, start: Location, end: Location, blocked: int) -> LegPath:
     """One leg from ``start`` to ``end``: coordinates, segment lengths and passage masks.
 
     Segments: start -> its snap (off network), snap -> first node (part of its edge), the
@@ -47,7 +47,7 @@ def sail(graph: SeaGraph, start: Location, end: Location, blocked: int) -> Leg:
     return _untrimmed(graph, start, end, a, b, path)
 
 
-def sail_trimmed(graph: SeaGraph, start: Location, end: Location, blocked: int) -> Leg:
+def sail_trimmed(graph: SeaGraph, start: Location, end: Location, blocked: int) -> LegPath:
     """``trim(*sail(graph, start, end, blocked))``, made in one call of ``graph.network`` when
     the path passes a network node: the same points, lengths and masks, without the untrimmed
     arrays and the small numpy calls that would cost more than the search."""
@@ -108,7 +108,7 @@ def _on_shortcut(graph: SeaGraph, where: Location, lane: Snap, blocked: int) -> 
 
 def _untrimmed(
     graph: SeaGraph, start: Location, end: Location, a: Snap, b: Snap, path: SeaPath
-) -> Leg:
+) -> LegPath:
     if path.nodes.size:
         return untrimmed_leg(
             (graph.node_lonlat, graph.edge_length_m, graph.edge_passages),

@@ -22,8 +22,9 @@ if TYPE_CHECKING:
 
 IntArray = npt.NDArray[np.int32]
 MaskArray = npt.NDArray[np.uint32]
-#: (coordinates N x 2, segment lengths N - 1 in metres, segment passage masks N - 1)
-Leg = tuple[FloatArray, FloatArray, MaskArray]
+#: The path of one leg as arrays: (coordinates N x 2, segment lengths N - 1 in metres, segment
+#: passage masks N - 1). Not :class:`~sealane.routing.itinerary.Leg`, the public leg of a voyage.
+LegPath = tuple[FloatArray, FloatArray, MaskArray]
 #: A leg as the compiled kernel gives it (float64, float64 and uint32 bytes) or as arrays.
 LegBuffers = tuple[bytes | FloatArray, bytes | FloatArray, bytes | MaskArray]
 #: Segments shorter than this (metres) are duplicates of a point and are dropped.
@@ -99,7 +100,7 @@ def network_kernel(graph: SeaGraph) -> NetworkKernel:
     return kernel
 
 
-def trim(coords: FloatArray, lengths: FloatArray, masks: MaskArray) -> Leg:
+def trim(coords: FloatArray, lengths: FloatArray, masks: MaskArray) -> LegPath:
     """The segments of a route with the zero-length ones dropped (an end already on the
     network, a snap onto a node): the later point of each goes, except the destination itself,
     where the earlier one goes so the route still ends exactly at the requested point. Each
@@ -218,7 +219,7 @@ class NetworkPython:
         end_lon: float,
         end_lat: float,
         /,
-    ) -> Leg:
+    ) -> LegPath:
         """:func:`untrimmed_leg` through ``nodes``, then :func:`trim`."""
         path_nodes, path_edges = as_int32(nodes, "nodes"), as_int32(edges, "edges")
         count = self.edge_length_m.size
@@ -250,7 +251,7 @@ def untrimmed_leg(
     edges: IntArray,
     head: tuple[tuple[float, float], tuple[float, float, int]],
     tail: tuple[tuple[float, float, int], tuple[float, float]],
-) -> Leg:
+) -> LegPath:
     """Segments: start -> its snap (off network), snap -> first node (part of its edge), the
     network edges, last node -> the end's snap (part of its edge), snap -> end (off network).
     ``graph_arrays`` are the nodes' lon/lat and the edges' lengths and masks; ``head`` the start
@@ -273,7 +274,7 @@ def untrimmed_leg(
     return coords, lengths, masks
 
 
-def as_leg(made: LegBuffers) -> Leg:
+def as_leg(made: LegBuffers) -> LegPath:
     """A leg's arrays from the compiled kernel's bytes (read-only arrays over them) or the twin's
     arrays (as they are)."""
     coords, lengths, masks = made

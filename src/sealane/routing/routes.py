@@ -29,7 +29,7 @@ from .geodesy import (
 )
 from .graph import SeaGraph, default_graph
 from .interop import lines_to_shapely
-from .legs import Leg, sail_trimmed, trim
+from .legs import LegPath, sail_trimmed, trim
 from .limits import Refusal, refusals
 from .locations import Location as Location
 from .locations import LocationLike as LocationLike
@@ -213,7 +213,7 @@ def route(
             )
         if refused:
             _within_reach(network, stop, refused, why)
-    legs: list[Leg] = []
+    legs: list[LegPath] = []
     for start, end in pairwise(stops):
         try:
             leg = sail_trimmed(network, start, end, blocked | refused)
