@@ -1,0 +1,218 @@
+"""sealane.fleet: every input kind, each row against the single-vessel engine calls, bad rows
+flagged while the others are computed, and Dask on a two-process cluster."""
+
+from __future__ import annotations
+
+import inspect
+import random
+from datetime import UTC, datetime, timedelta
+
+import geopandas as gpd
+import pandas as pd
+import pyarrow as pa
+import pytest
+
+import sealane
+from sealane import fleet
+
+T0 = datetime(2026, 3, 1, 6, 30, 15, 123456, tzinfo=UTC)
+PAIRS = [
+    ("CNSHA", "NLRTM"), ("SGSIN", "USLAX"), ("NLRTM", "USNYC"), ("JPTYO", "AUSYD"),
+    ("USNYC", "BRSSZ"), ("DEHAM", "NOOSL"), ("AEJEA", "INNSA"), ("USLAX", "CNSHA"),
+]  # fmt: skip
+#: Rows the engine refuses, and the code each gets.
+BAD = [
+    ({"lon": 10.0, "lat": 50.0, "previous_port": "CNSHA", "destination_port": "NLRTM"},
+     "on_land"),
+    ({"lon": 60.0, "lat": 12.0, "previous_port": "XXXXX", "destination_port": "NLRTM"},
+     "unknown_port"),
+    ({"lon": 60.0, "lat": 12.0, "previous_port": "CNSHA", "destination_port": None},
+     "invalid_coordinate"),
+    ({"lon": 260.0, "lat": 12.0, "previous_port": "CNSHA", "destination_port": "NLRTM"},
+     "invalid_coordinate"),
+    ({"lon": 60.0, "lat": 12.0, "previous_port": "CNSHA", "destination_port": "NLRTM",
+      "speed_kn": float("inf")}, "invalid_speed"),
+]  # fmt: skip
+
+
+def _fleet(per_pair: int, seed: int) -> pd.DataFrame:
+    """Vessels on real legs: the engine's own positions at random minutes of each pair's
+    voyage (on the lane), some moved a little off it, with a mix of speeds and times."""
+    rng = random.Random(seed)
+    rows = []
+    for previous, destination in PAIRS:
+        track = sealane.future_positions(
+            sealane.get_port(previous).coordinates, previous, destination, speed_kn=20,
+            start_time=T0,
+        )  # fmt: skip
+        for _ in range(per_pair):
+            j = rng.randrange(len(track))
+            off = rng.choice([0.0, 0.0, 0.02, 0.3])
+            rows.append({
+                "lon": float(track.lons[j]) + rng.uniform(-off, off),
+                "lat": float(track.lats[j]) + rng.uniform(-off, off),
+                "previous_port": previous,
+                "destination_port": rng.choice([destination, sealane.get_port(destination).id]),
+                "speed_kn": rng.choice([None, 0.4, 11.5, 18.0, 22.3]),
+                "timestamp": rng.choice([None, T0 + timedelta(seconds=rng.uniform(0, 86400))]),
+            })  # fmt: skip
+    return pd.DataFrame(rows)
+
+
+@pytest.fixture(scope="module")
+def frame() -> pd.DataFrame:
+    good = _fleet(12, seed=7)
+    bad = pd.DataFrame([row for row, _ in BAD])
+    return pd.concat([good, bad], ignore_index=True).set_index(
+        pd.Index(range(1000, 1000 + len(good) + len(bad)))
+    )
+
+
+def _single(row: pd.Series, **extra: object) -> sealane.Positions:
+    """The engine's answer for one row, called as a user would."""
+    speed = None if pd.isna(row.speed_kn) else float(row.speed_kn)
+    start = T0 if pd.isna(row.timestamp) else pd.Timestamp(row.timestamp).to_pydatetime()
+    return sealane.future_positions(
+        (row.lon, row.lat), row.previous_port, row.destination_port, speed_kn=speed,
+        start_time=start, **extra,
+    )  # fmt: skip
+
+
+def test_etas__equal_future_positions_row_by_row(frame: pd.DataFrame) -> None:
+    out = fleet.etas(frame, at=T0)
+    assert list(out.index) == list(frame.index)
+    good = out[out.error.isna()]
+    assert len(good) == len(frame) - len(BAD)
+    for _, row in good.iterrows():
+        p = _single(row)
+        assert row.eta == pd.Timestamp(p.eta), row
+        assert row.distance_remaining_nm == p.distance_remaining_nm
+        assert tuple(row.passages) == p.route.passages
+        assert row.duration_h == pytest.approx((p.eta - p.start_time).total_seconds() / 3600)
+
+
+def test_etas__bad_rows_flagged_and_others_computed(frame: pd.DataFrame) -> None:
+    out = fleet.etas(frame, at=T0)
+    flagged = out.tail(len(BAD))
+    assert flagged.error.tolist() == [code for _, code in BAD]
+    assert flagged.eta.isna().all()
+    assert flagged.distance_remaining_nm.isna().all()
+    assert out.head(len(out) - len(BAD)).eta.notna().all()
+    for (row, code), (_, got) in zip(BAD, flagged.iterrows(), strict=True):
+        with pytest.raises(sealane.RoutingError) as raised:
+            sealane.future_positions(
+                (row["lon"], row["lat"]), row["previous_port"], row["destination_port"],
+                speed_kn=row.get("speed_kn"),
+            )  # fmt: skip
+        assert raised.value.code == code == got.error
+
+
+def test_etas__defaults_speed_and_time() -> None:
+    frame = pd.DataFrame({"lon": [60.1], "lat": [12.3], "previous_port": ["CNSHA"],
+                          "destination_port": ["NLRTM"]})  # fmt: skip
+    out = fleet.etas(frame, at=T0, speed_kn=17.0)
+    p = sealane.future_positions((60.1, 12.3), "CNSHA", "NLRTM", speed_kn=17.0, start_time=T0)
+    assert out.eta.iloc[0] == pd.Timestamp(p.eta)
+    assert fleet.etas(frame).eta.iloc[0] > pd.Timestamp(T0)  # now
+
+
+def test_etas__arrow_table_in_table_out(frame: pd.DataFrame) -> None:
+    table = pa.Table.from_pandas(frame.head(40), preserve_index=False)
+    out = fleet.etas(table, at=T0)
+    assert isinstance(out, pa.Table)
+    assert out.column_names == table.column_names + list(fleet.ETA_COLUMNS)
+    assert out.schema.field("eta").type == pa.timestamp("ms", tz="UTC")
+    expected = fleet.etas(frame.head(40).reset_index(drop=True), at=T0)
+    assert out.column("eta").to_pandas().equals(expected.eta)
+
+
+def test_etas__geodataframe_keeps_geometry(frame: pd.DataFrame) -> None:
+    head = frame.head(30)
+    geo = gpd.GeoDataFrame(
+        head.drop(columns=["lon", "lat"]), geometry=gpd.points_from_xy(head.lon, head.lat),
+        crs="EPSG:4326",
+    )  # fmt: skip
+    out = fleet.etas(geo, at=T0)
+    assert isinstance(out, gpd.GeoDataFrame)
+    assert out.geometry.equals(geo.geometry)
+    assert out.eta.equals(fleet.etas(head, at=T0).eta)
+    mercator = fleet.etas(geo.to_crs("EPSG:3857"), at=T0)
+    assert (mercator.eta - out.eta).abs().max() <= pd.Timedelta(seconds=1)
+
+
+def test_etas__missing_column_is_named() -> None:
+    with pytest.raises(ValueError, match="destination_port"):
+        fleet.etas(pd.DataFrame({"lon": [1.0], "lat": [1.0], "previous_port": ["NLRTM"]}))
+
+
+def test_etas__empty_frame() -> None:
+    empty = pd.DataFrame({"lon": [], "lat": [], "previous_port": [], "destination_port": []})
+    out = fleet.etas(empty, at=T0)
+    assert len(out) == 0
+    assert list(out.columns)[-5:] == list(fleet.ETA_COLUMNS)
+
+
+@pytest.mark.skipif(
+    not {"draft_m", "beam_m", "length_m"}
+    <= set(inspect.signature(sealane.future_positions).parameters),
+    reason="the engine does not take vessel dimensions yet (issue 28)",
+)
+def test_etas__vessel_dimensions_reach_the_engine() -> None:
+    frame = pd.DataFrame({
+        "lon": [60.1, 60.1, 60.1], "lat": [12.3, 12.3, 12.3],
+        "previous_port": "CNSHA", "destination_port": "NLRTM",
+        "draft_m": [21.0, None, 12.0], "beam_m": [None, None, 40.0],
+        "length_m": [None, None, 300.0],
+    })  # fmt: skip
+    out = fleet.etas(frame, at=T0)
+    assert "suez" not in out.passages.iloc[0] and "suez" in out.passages.iloc[1]
+    assert fleet.etas(frame.assign(draft_m=50.0), at=T0).error.tolist() == ["invalid_vessel"] * 3
+    for (_, row), extra in zip(out.iterrows(), [
+        {"draft_m": 21.0}, {}, {"draft_m": 12.0, "beam_m": 40.0, "length_m": 300.0}
+    ], strict=True):  # fmt: skip
+        p = sealane.future_positions((60.1, 12.3), "CNSHA", "NLRTM", start_time=T0, **extra)
+        assert row.eta == pd.Timestamp(p.eta)
+        assert tuple(row.passages) == p.route.passages
+
+
+def test_positions_at__matching_positions_of_future_positions(frame: pd.DataFrame) -> None:
+    sample = frame.iloc[::5]
+    hours = [0, 0.5, 1, 24, 24 * 7, 24 * 60]
+    out = fleet.positions_at(sample, hours, at=T0)
+    assert len(out) == len(sample) * len(hours)
+    for i, (_, row) in enumerate(sample.iterrows()):
+        chunk = out.iloc[i * len(hours) : (i + 1) * len(hours)]
+        assert (chunk.index == row.name).all()
+        if row.name in frame.tail(len(BAD)).index:
+            assert chunk.error.notna().all() and chunk.position_lon.isna().all()
+            continue
+        p = _single(row)
+        for (_, got), h in zip(chunk.iterrows(), hours, strict=True):
+            k = min(int(h * 60), len(p) - 1)
+            assert got.position_time == pd.Timestamp(p.times[k], tz="UTC")
+            assert got.arrived == (k == len(p) - 1)
+            assert got.position_lon == pytest.approx(p.lons[k], abs=1e-7)  # 1 cm
+            assert got.position_lat == pytest.approx(p.lats[k], abs=1e-7)
+            turn = (got.heading_deg - p.headings_deg[k] + 180) % 360 - 180
+            assert abs(turn) < 1e-5
+
+
+def test_positions_at__rejects_negative_hours(frame: pd.DataFrame) -> None:
+    with pytest.raises(ValueError, match="hours"):
+        fleet.positions_at(frame, [-1])
+
+
+def test_arrivals__bound_for_the_port_by_eta(frame: pd.DataFrame) -> None:
+    after, before = T0 + timedelta(days=2), T0 + timedelta(days=20)
+    board = fleet.arrivals(frame, "NLRTM", after=after, before=before, at=T0)
+    everyone = fleet.etas(frame, at=T0)
+    port_id = sealane.get_port("NLRTM").id
+    bound = everyone[everyone.destination_port.isin(["NLRTM", port_id]) & everyone.eta.notna()]
+    expected = bound[(bound.eta >= after) & (bound.eta < before)].sort_values("eta", kind="stable")
+    assert len(board) > 0
+    assert list(board.index) == list(expected.index)
+    assert board.eta.is_monotonic_increasing
+    for _, row in board.iterrows():
+        assert row.eta == pd.Timestamp(_single(row).eta)
+    table = fleet.arrivals(pa.Table.from_pandas(frame), "nlrtm", after=after, before=before, at=T0)
+    assert table.column("eta").to_pylist() == board.eta.tolist()
