@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import inspect
 import random
+from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
+from typing import Any
 
 import geopandas as gpd
 import pandas as pd
@@ -216,3 +218,49 @@ def test_arrivals__bound_for_the_port_by_eta(frame: pd.DataFrame) -> None:
         assert row.eta == pd.Timestamp(_single(row).eta)
     table = fleet.arrivals(pa.Table.from_pandas(frame), "nlrtm", after=after, before=before, at=T0)
     assert table.column("eta").to_pylist() == board.eta.tolist()
+
+
+@pytest.fixture(scope="module")
+def client() -> Iterator[Any]:
+    """A two-process local cluster, one thread each, no dashboard."""
+    distributed = pytest.importorskip("distributed")
+    with (
+        distributed.LocalCluster(
+            n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
+        ) as cluster,
+        distributed.Client(cluster) as client,
+    ):
+        yield client
+
+
+@pytest.mark.slow
+def test_dask__two_processes_give_the_pandas_answers(frame: pd.DataFrame, client: Any) -> None:
+    dd = pytest.importorskip("dask.dataframe")
+    lazy = dd.from_pandas(frame, npartitions=6)
+    etas = fleet.etas(lazy, at=T0)
+    assert isinstance(etas, dd.DataFrame)
+    # Dask keeps strings as Arrow strings (missing: NA, not NaN); the values are the same.
+    same = {"check_dtype": False}
+    pd.testing.assert_frame_equal(etas.compute(), fleet.etas(frame, at=T0), **same)
+    assert etas.compute().eta.dtype == "datetime64[ms, UTC]"
+    hours = [0, 24]
+    pd.testing.assert_frame_equal(
+        fleet.positions_at(lazy, hours, at=T0).compute(),
+        fleet.positions_at(frame, hours, at=T0),
+        **same,
+    )
+    board = fleet.arrivals(lazy, "NLRTM", at=T0).compute()
+    assert board.index.tolist() == fleet.arrivals(frame, "NLRTM", at=T0).index.tolist()
+    # Six partitions and three computations, yet each worker process loaded the engine once.
+    loads = client.run(_engine_loads)
+    assert len(loads) == 2
+    assert all(count == (1, 1) for count in loads.values()), loads
+
+
+def _engine_loads() -> tuple[int, int]:
+    """In a worker: how often the fleet warmed the engine, and how often the engine's network
+    was read from its file (the graph's cache misses)."""
+    from sealane.fleet import _engine
+    from sealane.routing.graph import default_graph
+
+    return _engine.load_count(), default_graph.cache_info().misses

@@ -80,7 +80,7 @@ def _eta_columns(done: Sailed, time_ms: np.ndarray[Any, Any]) -> dict[str, Any]:
         "duration_h": np.where(ok, (done.eta_ms - time_ms) / 3_600_000.0, np.nan),
         "eta": pd.Series(eta).where(ok).astype("datetime64[ms, UTC]"),
         "passages": [list(p) if p is not None else None for p in done.passages],
-        "error": done.errors,
+        "error": pd.array(done.errors, dtype=pd.StringDtype()),
     }
 
 
@@ -135,7 +135,7 @@ def _positions_of(frame: Any, *, at: datetime, speed_kn: float | None, hours: li
         "position_lat": lats,
         "heading_deg": headings,
         "arrived": pd.array(arrived.tolist(), dtype="boolean"),
-        "error": [e for e in done.errors for _ in range(m)],
+        "error": pd.array([e for e in done.errors for _ in range(m)], dtype=pd.StringDtype()),
     }
     return _tables.with_columns(frame, columns, np.repeat(np.arange(n), m))
 
