@@ -22,11 +22,11 @@ from .negotiation import HeadAsGet, JsonApiNegotiation
 from .openapi import document
 from .routers import (
     carrier_push,
+    container_routes,
     containers,
     custom_fields,
     parties,
     reference,
-    routes,
     search,
     shipments,
     tracking_requests,
@@ -44,7 +44,7 @@ ROUTERS = (
     tracking_requests,
     shipments,
     containers,
-    routes,
+    container_routes,
     webhooks,
     parties,
     custom_fields,

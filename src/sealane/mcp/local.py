@@ -10,9 +10,9 @@ from typing import Any, TypeVar
 import anyio.to_thread
 
 from ..jsonapi import Included, collection_document, single_document
+from ..jsonapi.container_routes import include_route
 from ..jsonapi.lookups import inference_resource, search_hit_resource
 from ..jsonapi.reference import shipping_line_resource, vessel_attributes
-from ..jsonapi.routes import include_route
 from ..jsonapi.tracking import transport_event_resource
 from ..service import search
 from ..service.access.gatekeeper import Caller, Gatekeeper

@@ -18,10 +18,10 @@ from mcp.types import INVALID_PARAMS, ToolAnnotations
 from .. import __version__
 from ..config import Settings
 from . import (
+    container_route_tools,
     list_tools,
     prompts,
     resources,
-    route_tools,
     routing_tools,
     search_tools,
     tracking_tools,
@@ -49,7 +49,7 @@ TOOLS: list[tuple[Callable[..., Any], str, bool]] = [
     (list_tools.list_shipments, "List shipments", True),
     (list_tools.list_containers, "List containers", True),
     (list_tools.list_tracking_requests, "List tracking requests", True),
-    (route_tools.get_container_route, "Multi-leg route of a container", True),
+    (container_route_tools.get_container_route, "Multi-leg route of a container", True),
     (routing_tools.get_vessel_future_positions, "A vessel's ETA and future track", True),
     (routing_tools.plan_sea_route, "Plan a sea route", True),
 ]

@@ -48,7 +48,7 @@ RAW_EVENT_NAMES = frozenset(
 
 
 @dataclass(frozen=True, slots=True)
-class Milestone:
+class RawMilestone:
     """One milestone of a container: ``name`` after ``container.transport.``, where and when."""
 
     sequence: int
@@ -70,7 +70,7 @@ class Milestone:
         return self.name.replace("_", " ").capitalize()
 
 
-def milestones(snapshot: Snapshot, container_number: str, now: datetime) -> list[Milestone]:
+def milestones(snapshot: Snapshot, container_number: str, now: datetime) -> list[RawMilestone]:
     """Every planned milestone of the container ``container_number``, in time order; those
     after ``now`` are estimates. Empty when the carrier does not list the container."""
     numbers = [planned.number for planned in snapshot.plan.containers]
@@ -78,7 +78,7 @@ def milestones(snapshot: Snapshot, container_number: str, now: datetime) -> list
         return []
     index = numbers.index(container_number)
     found = [
-        Milestone(
+        RawMilestone(
             sequence=event.sequence,
             name=event.event.removeprefix(TRANSPORT),
             at=event.at,

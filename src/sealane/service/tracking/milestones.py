@@ -13,14 +13,14 @@ from ...routing.ports import get_port
 from ...store.models import Container, TransportEvent, Vessel
 from ...tracking.carriers.base import PlannedLeg
 from ...tracking.events import TRANSPORT
-from ...tracking.raw_events import Milestone
+from ...tracking.raw_events import RawMilestone
 from .records import RawEventRecord
 
 #: Namespace of raw event ids (uuid5 of the container id and the milestone's sequence).
 RAW_EVENT_NAMESPACE = uuid.UUID("5b0d8a52-7f6e-4c3a-9d1e-0c4a7e2f9b61")
 
 
-def recorded_milestones(session: Session, container_id: str) -> list[Milestone]:
+def recorded_milestones(session: Session, container_id: str) -> list[RawMilestone]:
     """The container's recorded transport events as milestones (all in the past)."""
     query = (
         select(TransportEvent)
@@ -28,7 +28,7 @@ def recorded_milestones(session: Session, container_id: str) -> list[Milestone]:
         .order_by(TransportEvent.timestamp, TransportEvent.sequence, TransportEvent.id)
     )
     return [
-        Milestone(
+        RawMilestone(
             sequence=row.sequence,
             name=row.event.removeprefix(TRANSPORT),
             at=row.timestamp,
@@ -44,7 +44,7 @@ def recorded_milestones(session: Session, container_id: str) -> list[Milestone]:
 def raw_event_records(
     session: Session,
     container: Container,
-    found: Sequence[Milestone],
+    found: Sequence[RawMilestone],
     legs: Sequence[PlannedLeg] | None,
 ) -> list[RawEventRecord]:
     """A record per milestone; ``legs`` (the carrier's plan) name the vessel of each."""

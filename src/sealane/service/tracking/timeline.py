@@ -23,7 +23,7 @@ AT_DESTINATION = ("vessel_arrived", "vessel_discharged", "available", "full_out"
 
 
 @dataclass(frozen=True, slots=True)
-class Milestone:
+class TimelineStep:
     """One step of the timeline: ``actual`` when it happened at ``at``; otherwise expected,
     with ``at`` the estimate when the carrier gave one (else None)."""
 
@@ -39,10 +39,10 @@ class Milestone:
 class Timeline:
     """The milestones in order: every actual one, then the expected ones."""
 
-    milestones: tuple[Milestone, ...]
+    milestones: tuple[TimelineStep, ...]
 
     @property
-    def next_expected(self) -> Milestone | None:
+    def next_expected(self) -> TimelineStep | None:
         """The first milestone still ahead, or None when the journey is complete."""
         return next((m for m in self.milestones if not m.actual), None)
 
@@ -60,7 +60,7 @@ def container_timeline(shipment: ShipmentRecord, container: ContainerRecord) -> 
     """The timeline of ``container`` (loaded with its transport events) in ``shipment``."""
     events = container.events or ()
     actual = [
-        Milestone(
+        TimelineStep(
             event=e.event,
             port=known_port(e.location_locode),
             at=e.timestamp,
@@ -82,7 +82,7 @@ def container_timeline(shipment: ShipmentRecord, container: ContainerRecord) -> 
         (TRANSPORT + "vessel_arrived", shipment.port_of_discharge.locode): shipment.pod_eta_at,
     }
     expected = [
-        Milestone(
+        TimelineStep(
             event=name, port=known_port(locode), at=estimates.get((name, locode)), actual=False
         )
         for name, locode in steps[reached + 1 :]

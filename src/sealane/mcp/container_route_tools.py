@@ -17,8 +17,9 @@ from .outputs import Output, PortRef
 ROUTE_INCLUDES = ("route_locations", "port", "vessel", "terminal")
 
 
-class Leg(Output):
-    """How the container reaches or leaves a port: mode, carrier, vessel, voyage and times."""
+class CallTransport(Output):
+    """How the container reaches or leaves a port call: mode, carrier, vessel, voyage and
+    times (not an engine :class:`sealane.Leg`, which is a voyage between two ports)."""
 
     mode: str | None = None
     scac: str | None = None
@@ -29,15 +30,15 @@ class Leg(Output):
     actual_at: str | None = None
 
 
-class PortCall(Output):
+class ContainerPortCall(Output):
     """One port of the route: POL, TS1.., POD, with the legs in and out."""
 
     sequence: int
     label: str
     port: PortRef | None
     terminal_name: str | None = None
-    inbound: Leg
-    outbound: Leg
+    inbound: CallTransport
+    outbound: CallTransport
 
 
 class ContainerRoute(Output):
@@ -46,7 +47,7 @@ class ContainerRoute(Output):
     id: str
     container_id: str
     shipment_id: str | None
-    calls: list[PortCall]
+    calls: list[ContainerPortCall]
 
     def summary(self) -> str:
         """One line per port call."""
@@ -78,13 +79,13 @@ async def get_container_route(id: Id, ctx: Ctx) -> Annotated[CallToolResult, Con
         await account.require_routing()
         container_id = parse_id(id)
         document = await account.container_route(container_id, ROUTE_INCLUDES)
-        return route(document)
+        return container_route(document)
 
     return await answer(ctx, work)
 
 
-def route(document: Document) -> ContainerRoute:
-    """The route output of a ``route`` document with its calls, ports and vessels included."""
+def container_route(document: Document) -> ContainerRoute:
+    """The output of a container's ``route`` document (its calls, ports and vessels included)."""
     data, index = document["data"], documents.Index(document)
     calls = index.related(data, "route_locations")
     return ContainerRoute(
@@ -95,12 +96,14 @@ def route(document: Document) -> ContainerRoute:
     )
 
 
-def _call(obj: documents.Resource, index: documents.Index, number: int, count: int) -> PortCall:
+def _call(
+    obj: documents.Resource, index: documents.Index, number: int, count: int
+) -> ContainerPortCall:
     a = obj["attributes"]
     port = index.get("port", documents.related_id(obj, "location"))
     terminal = index.get("terminal", documents.related_id(obj, "facility"))
     label = "POL" if number == 1 else "POD" if number == count else f"TS{number - 1}"
-    return PortCall(
+    return ContainerPortCall(
         sequence=number,
         label=label,
         port=PortRef(
@@ -111,21 +114,21 @@ def _call(obj: documents.Resource, index: documents.Index, number: int, count: i
         if port
         else None,
         terminal_name=terminal["attributes"].get("name") if terminal else None,
-        inbound=_leg(a, index, obj, "inbound", "eta", "ata"),
-        outbound=_leg(a, index, obj, "outbound", "etd", "atd"),
+        inbound=_transport(a, index, obj, "inbound", "eta", "ata"),
+        outbound=_transport(a, index, obj, "outbound", "etd", "atd"),
     )
 
 
-def _leg(
+def _transport(
     a: documents.Resource,
     index: documents.Index,
     obj: documents.Resource,
     side: str,
     estimated: str,
     actual: str,
-) -> Leg:
+) -> CallTransport:
     vessel = index.get("vessel", documents.related_id(obj, f"{side}_vessel"))
-    return Leg(
+    return CallTransport(
         mode=a.get(f"{side}_mode"),
         scac=a.get(f"{side}_scac"),
         vessel_name=vessel["attributes"].get("name") if vessel else None,

@@ -8,7 +8,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Depends, Request
 
 from ...jsonapi import Included
-from ...jsonapi.routes import include_route
+from ...jsonapi.container_routes import include_route
 from ...service.access.gatekeeper import Caller
 from ...service.container_routes import reading as routes
 from ...service.container_routes.records import ContainerRoute
