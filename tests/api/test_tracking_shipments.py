@@ -11,6 +11,7 @@ import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
+from sealane import get_port
 from sealane.api.app import create_app
 from sealane.clock import ManualClock
 from sealane.config import Settings
@@ -188,7 +189,7 @@ def test_list__filter_status_unknown(fleet: Fleet, url: str, status: str) -> Non
     assert_error(response, 400, code="invalid_parameter", parameter="filter[status]")
 
 
-@pytest.mark.parametrize("locode", ["USSAV", "ussav"])
+@pytest.mark.parametrize("locode", ["USSAV", "ussav", "Savannah", get_port("USSAV").id])
 def test_list__filter_pod_locode(fleet: Fleet, locode: str) -> None:
     by_pod = {
         n
@@ -205,12 +206,19 @@ def test_list__filter_pod_locode(fleet: Fleet, locode: str) -> None:
 @pytest.mark.parametrize("url", ["/v2/shipments", "/v2/containers"])
 def test_list__filter_pod_locode_too_long(fleet: Fleet, url: str) -> None:
     response = fleet.client.get(
-        url, params={"filter[pod_locode]": "USSAVX"}, headers=auth(fleet.key)
+        url, params={"filter[pod_locode]": "x" * 101}, headers=auth(fleet.key)
     )
     assert_error(response, 400, code="invalid_parameter", parameter="filter[pod_locode]")
 
 
-@pytest.mark.parametrize("scac", ["TEST", "test"])
+@pytest.mark.parametrize("port", ["USSAVX", "Atlantis"])
+def test_list__filter_pod_locode_naming_no_port_matches_nothing(fleet: Fleet, port: str) -> None:
+    """Not a LOCODE, id or name of a port: taken as written, so no shipment has it."""
+    assert shipment_ids(fleet, **{"filter[pod_locode]": port}) == set()
+    assert container_ids(fleet, **{"filter[pod_locode]": port}) == set()
+
+
+@pytest.mark.parametrize("scac", ["TEST", "test", "Sealane Test Carrier"])
 def test_list__filter_shipping_line_scac(fleet: Fleet, scac: str) -> None:
     every = {s["id"] for s in fleet.shipments.values()}
     assert shipment_ids(fleet, **{"filter[shipping_line_scac]": scac}) == every

@@ -12,11 +12,16 @@ from typing import Annotated, Any
 from mcp.types import CallToolResult
 from pydantic import Field
 
-from ..routing.errors import UnknownPortError
-from ..routing.ports import registry
 from ..service.core.errors import InvalidInput
 from ..service.core.paging import PageRequest
-from ..service.tracking.filters import TrackingFilter
+from ..service.tracking.filters import (
+    CARRIER_CANDIDATES,
+    FilterTerms,
+    TrackingFilter,
+    UnknownTerm,
+    is_scac,
+    parse_filter,
+)
 from ..service.tracking.requests import RequestFilter
 from ..tracking.events import ContainerStatus
 from ..tracking.lifecycle import REQUEST_TYPES, RequestStatus
@@ -65,6 +70,11 @@ REQUEST_FILTERS = (
     "created_after",
     "created_before",
 )
+#: What to give instead of a port or carrier filter that names nothing or several.
+HINTS = {
+    "port": "give a UN/LOCODE such as NLRTM",
+    "carrier": "give a SCAC (see get_supported_shipping_lines)",
+}
 
 
 @dataclass
@@ -87,14 +97,23 @@ async def tracking_filter(
     carrier: str | None,
     updated_after: str | None,
 ) -> TrackingFilter:
-    """The shipment and container filters, each checked; a port or carrier that names nothing
-    (or more than one) is recorded as not applied."""
-    found = TrackingFilter(
+    """The shipment and container filters, each checked and parsed as every shell parses them;
+    a port or carrier that names nothing (or more than one) is recorded as not applied."""
+    terms = FilterTerms(
         status=parse_choice(status, ContainerStatus, "status"),
-        pod_locode=_port(parse_text(port, "port"), gathered),
-        scac=await _carrier(account, parse_text(carrier, "carrier"), gathered),
+        port=parse_text(port, "port"),
+        carrier=parse_text(carrier, "carrier"),
         updated_from=parse_time(updated_after, "updated_after"),
     )
+    carriers = await _carrier_candidates(account, terms.carrier)
+    parsed = parse_filter(terms, carriers, unknown=UnknownTerm.LEFT_OUT)
+    for missed in parsed.unresolved:
+        gathered.skip(missed.name, missed.value, f"{missed.reason}; {HINTS[missed.name]}")
+    found = parsed.filter
+    if found.pod_locode is not None:
+        gathered.applied["port"] = found.pod_locode
+    if found.scac is not None:
+        gathered.applied["carrier"] = found.scac
     if found.status is not None:
         gathered.applied["status"] = found.status.value
     if found.updated_from is not None:
@@ -102,37 +121,13 @@ async def tracking_filter(
     return found
 
 
-def _port(text: str | None, gathered: Filters) -> str | None:
-    if text is None:
-        return None
-    ports = registry()
-    try:
-        locode = ports.get(text).locode
-    except UnknownPortError:
-        named = [p for p in ports.find(text, limit=50) if p.name.lower() == text.lower()]
-        if len(named) != 1:
-            reason = "no port has that name" if not named else f"{len(named)} ports have that name"
-            gathered.skip("port", text, f"{reason}; give a UN/LOCODE such as NLRTM")
-            return None
-        locode = named[0].locode
-    gathered.applied["port"] = locode
-    return locode
-
-
-async def _carrier(account: Account, text: str | None, gathered: Filters) -> str | None:
-    if text is None:
-        return None
-    if len(text) == 4 and text.isalnum():
-        gathered.applied["carrier"] = text.upper()
-        return text.upper()
-    document = await account.shipping_lines(text, PageRequest(1, 5))
-    lines = [documents.shipping_line(obj) for obj in document["data"]]
-    if len(lines) != 1:
-        reason = "no carrier matches" if not lines else "several carriers match"
-        gathered.skip("carrier", text, f"{reason}; give a SCAC (see get_supported_shipping_lines)")
-        return None
-    gathered.applied["carrier"] = lines[0].scac
-    return lines[0].scac
+async def _carrier_candidates(account: Account, text: str | None) -> tuple[str, ...]:
+    """The SCACs of the carriers ``text`` matches, looked up through the backend (the API's
+    ``/shipping_lines`` when remote) as the service's ``carrier_candidates`` looks them up."""
+    if text is None or is_scac(text):
+        return ()
+    document = await account.shipping_lines(text, PageRequest(1, CARRIER_CANDIDATES))
+    return tuple(documents.shipping_line(obj).scac for obj in document["data"])
 
 
 async def list_shipments(

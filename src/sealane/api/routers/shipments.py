@@ -11,7 +11,7 @@ from ...jsonapi import Included
 from ...service.access.gatekeeper import Caller
 from ...service.records import ShipmentRecord
 from ...service.tracking import shipments
-from ...service.tracking.filters import TrackingFilter
+from ...service.tracking.filters import FilterTerms, TrackingFilter, read_filter
 from ...service.tracking.requests import ListChanges
 from ...tracking.events import ContainerStatus
 from .. import bodies
@@ -27,12 +27,29 @@ from .responses import ERRORS
 
 router = APIRouter(tags=["shipments"], route_class=ApiRoute)
 Auth = Annotated[Caller, Depends(authenticated)]
+#: Longest port and carrier filters (a name; a UN/LOCODE or SCAC is shorter).
+PORT_CHARS = CARRIER_CHARS = 100
 
 
 def tracking_filter(
+    request: Request,
     status: Annotated[ContainerStatus | None, Query(alias="filter[status]")] = None,
-    pod_locode: Annotated[str | None, text(5, alias="filter[pod_locode]")] = None,
-    scac: Annotated[str | None, text(4, alias="filter[shipping_line_scac]")] = None,
+    port: Annotated[
+        str | None,
+        text(
+            PORT_CHARS,
+            alias="filter[pod_locode]",
+            description="port of discharge: UN/LOCODE, port id or the exact name of one port",
+        ),
+    ] = None,
+    carrier: Annotated[
+        str | None,
+        text(
+            CARRIER_CHARS,
+            alias="filter[shipping_line_scac]",
+            description="carrier: SCAC, or a name matching one carrier",
+        ),
+    ] = None,
     updated_from: Annotated[datetime | None, moment("filter[updated_at][start]"), INSTANT] = None,
     number: Annotated[str | None, text(alias="filter[number]")] = None,
     stopped: Annotated[bool | None, Query(alias="filter[tracking_stopped]"), FLAG] = None,
@@ -41,17 +58,19 @@ def tracking_filter(
         str | None, text(alias="number", description="the number tracking was asked for")
     ] = None,
 ) -> TrackingFilter:
-    """The filters shipments and containers share."""
-    return TrackingFilter(
+    """The filters shipments and containers share, parsed as every shell parses them (a port or
+    carrier that names nothing is kept as written, so it matches nothing, as before)."""
+    terms = FilterTerms(
         status=status,
-        pod_locode=blank_none(pod_locode),
-        scac=blank_none(scac),
+        port=blank_none(port),
+        carrier=blank_none(carrier),
         updated_from=updated_from,
         number=blank_none(number),
         request_number=blank_none(request_number),
         text=blank_none(q),
         tracking_stopped=stopped,
     )
+    return read_filter(context_of(request), terms)
 
 
 Filters = Annotated[TrackingFilter, Depends(tracking_filter)]

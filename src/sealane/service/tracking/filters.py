@@ -1,9 +1,13 @@
-"""The filters shipments and containers share, and the queries they become."""
+"""The filters shipments and containers share: how a shell's text becomes one (the same for the
+API, the MCP server and the web pages, port and carrier names included), and the queries they
+become."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from enum import Enum
 from typing import Any
 
 from sqlalchemy import func, or_, select
@@ -12,7 +16,15 @@ from sqlalchemy.sql import Select
 from ...store.models import Container, Shipment
 from ...tracking.events import ContainerStatus
 from ...tracking.numbers import normalize_container_number
+from ..core.context import ServiceContext
+from ..core.errors import CannotRoute
+from ..core.paging import PageRequest
 from ..core.queries import contains_text, json_array_contains, json_array_contains_text
+from ..reference.lookups import list_shipping_lines
+from ..reference.ports import find_port
+
+#: Most carriers a carrier name is looked up among (it must match exactly one).
+CARRIER_CANDIDATES = 5
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,6 +46,111 @@ class TrackingFilter:
     request_number: str | None = None
     text: str | None = None
     tracking_stopped: bool | None = None
+
+
+class UnknownTerm(Enum):
+    """What a port or carrier filter naming nothing (or several) does: kept ``AS_WRITTEN`` it
+    matches only what is stored under that very code (the API's and the web's rule: an unknown
+    code has always meant no shipments); ``LEFT_OUT`` it is dropped and reported (the MCP
+    server's rule, which says which filters it could not apply)."""
+
+    AS_WRITTEN = "as_written"
+    LEFT_OUT = "left_out"
+
+
+@dataclass(frozen=True, slots=True)
+class FilterTerms:
+    """A shipment or container filter as a shell received it: ``port`` (of discharge) and
+    ``carrier`` as the caller wrote them, the rest already typed (see :class:`TrackingFilter`).
+
+    A port is a UN/LOCODE, a port id or the exact name of one port; a carrier is a SCAC (four
+    letters or digits) or a name, SCAC or short name matching exactly one carrier.
+    """
+
+    status: ContainerStatus | None = None
+    port: str | None = None
+    carrier: str | None = None
+    updated_from: datetime | None = None
+    number: str | None = None
+    request_number: str | None = None
+    text: str | None = None
+    tracking_stopped: bool | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Unresolved:
+    """A ``port`` or ``carrier`` filter (``name``) whose ``value`` names nothing or several."""
+
+    name: str
+    value: str
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class ParsedFilter:
+    """The filter, and the port or carrier terms that named nothing (or several)."""
+
+    filter: TrackingFilter
+    unresolved: tuple[Unresolved, ...] = ()
+
+
+def is_scac(text: str) -> bool:
+    """Whether a carrier filter is a SCAC as written (four letters or digits), so it needs no
+    look-up of carrier names."""
+    return len(text.strip()) == 4 and text.strip().isalnum()
+
+
+def carrier_candidates(ctx: ServiceContext, carrier: str | None) -> tuple[str, ...]:
+    """The SCACs of the carriers a carrier filter's text matches (by SCAC, name or short
+    name), as many as :func:`parse_filter` needs; none when it is a SCAC as written."""
+    if carrier is None or is_scac(carrier):
+        return ()
+    found = list_shipping_lines(ctx, PageRequest(1, CARRIER_CANDIDATES), search=carrier.strip())
+    return tuple(line.scac for line in found.items)
+
+
+def parse_filter(
+    terms: FilterTerms, carriers: Sequence[str] = (), *, unknown: UnknownTerm
+) -> ParsedFilter:
+    """``terms`` with the port resolved to its UN/LOCODE and the carrier to its SCAC;
+    ``carriers`` are the SCACs a look-up of the carrier's text found
+    (:func:`carrier_candidates`, or the shell's own look-up of the same carriers)."""
+    unresolved: list[Unresolved] = []
+    pod_locode = scac = None
+    if terms.port is not None:
+        try:
+            pod_locode = find_port(terms.port).locode
+        except CannotRoute as error:
+            unresolved.append(Unresolved("port", terms.port, error.detail))
+            pod_locode = terms.port if unknown is UnknownTerm.AS_WRITTEN else None
+    if terms.carrier is not None:
+        if is_scac(terms.carrier):
+            scac = terms.carrier.strip().upper()
+        elif len(carriers) == 1:
+            scac = carriers[0]
+        else:
+            reason = "no carrier matches" if not carriers else "several carriers match"
+            unresolved.append(Unresolved("carrier", terms.carrier, reason))
+            scac = terms.carrier if unknown is UnknownTerm.AS_WRITTEN else None
+    found = TrackingFilter(
+        status=terms.status,
+        pod_locode=pod_locode,
+        scac=scac,
+        updated_from=terms.updated_from,
+        number=terms.number,
+        request_number=terms.request_number,
+        text=terms.text,
+        tracking_stopped=terms.tracking_stopped,
+    )
+    return ParsedFilter(found, tuple(unresolved))
+
+
+def read_filter(
+    ctx: ServiceContext, terms: FilterTerms, *, unknown: UnknownTerm = UnknownTerm.AS_WRITTEN
+) -> TrackingFilter:
+    """``terms`` parsed, looking the carrier up among the known carriers (the API and the web
+    pages; an unknown port or carrier is kept as written by default)."""
+    return parse_filter(terms, carrier_candidates(ctx, terms.carrier), unknown=unknown).filter
 
 
 def filter_shipments(query: Select[Any], filters: TrackingFilter) -> Select[Any]:

@@ -10,10 +10,11 @@ from starlette.datastructures import QueryParams
 from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 
+from ...service.core.context import ServiceContext
 from ...service.core.errors import InvalidInput
 from ...service.core.paging import PageRequest
 from ...service.tracking.browse import ArrivalWindow, ShipmentOrder, filter_choices
-from ...service.tracking.filters import TrackingFilter
+from ...service.tracking.filters import FilterTerms, TrackingFilter, read_filter
 from ...service.tracking.requests import RequestFilter, list_requests
 from ...service.tracking.shipments import list_shipments
 from ...tracking.events import ContainerStatus
@@ -57,20 +58,22 @@ class ListQuery:
             page=int(page),
         )
 
-    def filters(self) -> TrackingFilter:
-        """The application layer's filter."""
+    def filters(self, ctx: ServiceContext) -> TrackingFilter:
+        """The application layer's filter, parsed as every shell parses it (a port or carrier
+        by code or name; one that names nothing is kept as written and matches nothing)."""
         status = None
         if self.status:
             try:
                 status = ContainerStatus(self.status)
             except ValueError:
                 raise InvalidInput("unknown container status", field="status") from None
-        return TrackingFilter(
+        terms = FilterTerms(
             status=status,
-            pod_locode=self.pod or None,
-            scac=self.carrier or None,
+            port=self.pod or None,
+            carrier=self.carrier or None,
             number=self.q or None,
         )
+        return read_filter(ctx, terms)
 
     def window(self) -> ArrivalWindow | None:
         """The arrival window, if one was chosen."""
@@ -111,7 +114,7 @@ def shipments_page(request: Request) -> Response:
     page = list_shipments(
         web.context,
         caller,
-        query.filters(),
+        query.filters(web.context),
         PageRequest(query.page, PAGE_SIZE),
         ("containers",),
         arriving=query.window(),
