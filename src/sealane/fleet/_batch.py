@@ -16,9 +16,9 @@ import numpy as np
 import numpy.typing as npt
 
 import sealane
-from sealane.routing.geodesy import FloatArray
 
 from . import _engine
+from ._engine import FloatArray
 from ._tracks import Remaining, Track, eta_offsets_ms, remaining
 
 ObjectArray = npt.NDArray[np.object_]

@@ -31,8 +31,10 @@ from sealane.routing.geodesy import (
     unit_vectors,
 )
 from sealane.routing.landmask import default_landmask
+from sealane.routing.legs import ZERO_LENGTH_M
 from sealane.routing.passages import names_from_mask
-from sealane.routing.placement import MIN_SEGMENT_M
+from sealane.routing.placement import MIN_SEGMENT_M, plan_runs
+from sealane.routing.runs import Runs
 from sealane.routing.voyage import DEFAULT_SPEED_KN, OFF_PATH_NM, _at_sea
 
 #: The engine's mean earth radius for the off-path test (metres), as in ``voyage._projection``.
@@ -40,7 +42,10 @@ EARTH_RADIUS_M = 6_371_008.8
 #: Vessel dimension columns, in metres, passed on to the engine when it takes them.
 DIMENSIONS = ("draft_m", "beam_m", "length_m")
 
-__all__ = ["DEFAULT_SPEED_KN", "DIMENSIONS", "OFF_PATH_NM", "Leg", "at_sea", "leg", "project"]
+__all__ = [
+    "DEFAULT_SPEED_KN", "DIMENSIONS", "GEOD", "MIN_SEGMENT_M", "OFF_PATH_NM", "ZERO_LENGTH_M",
+    "FloatArray", "Leg", "Runs", "at_sea", "leg", "plan_runs", "project",
+]  # fmt: skip
 
 
 @dataclass(frozen=True, slots=True)

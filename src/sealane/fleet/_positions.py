@@ -14,10 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from sealane.routing.geodesy import GEOD, FloatArray
-from sealane.routing.placement import plan_runs
-from sealane.routing.runs import Runs
-
+from ._engine import GEOD, FloatArray, Runs, plan_runs
 from ._tracks import STEP_MS, Track
 
 IntArray = npt.NDArray[np.int64]

@@ -19,11 +19,17 @@ import numpy as np
 import numpy.typing as npt
 
 import sealane
-from sealane.routing.geodesy import GEOD, FloatArray
-from sealane.routing.legs import ZERO_LENGTH_M
-from sealane.routing.placement import MIN_SEGMENT_M
 
-from ._engine import Leg, Projection, project, route_for
+from ._engine import (
+    GEOD,
+    MIN_SEGMENT_M,
+    ZERO_LENGTH_M,
+    FloatArray,
+    Leg,
+    Projection,
+    project,
+    route_for,
+)
 
 #: Seconds between the engine's positions, and the metres in a nautical mile.
 STEP_S = 60.0
