@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 from .cli_accounts import add_account_commands
 from .cli_engine import cmd_itinerary, cmd_positions, cmd_route, location_arg
 from .routing import RoutingError
+from .service.core.errors import ServiceError
 
 if TYPE_CHECKING:
     from .config import Settings
@@ -132,17 +133,18 @@ def cmd_ais(args: argparse.Namespace) -> int:
     """``sealane ais connect | listen | replay``: ingest AIS sentences into the database."""
     from pathlib import Path
 
-    from .feeds.ais import commands
+    from .runtime import feed_context
+    from .service.ingest import ais_feeds
 
-    url = _settings(args).database_url
+    ctx = feed_context(_settings(args))
     options = {"all_vessels": args.all_vessels, "batch_size": args.batch_size}
     if args.ais_command == "connect":
-        report = commands.connect(url, args.address, **options)
+        report = ais_feeds.follow_tcp(ctx, args.address, **options)
     elif args.ais_command == "listen":
-        report = commands.listen(url, args.udp, **options)
+        report = ais_feeds.listen_udp(ctx, args.udp, **options)
     else:
-        report = commands.replay(
-            url,
+        report = ais_feeds.replay_nmea(
+            ctx,
             Path(args.file),
             speed=args.speed,
             shift_to_now=args.shift_to_now,
@@ -276,11 +278,13 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Entry point: run one sub-command; engine errors print one line and exit with status 2."""
+    """Entry point: run one sub-command. The one place where failures become the CLI's answer:
+    the engine's errors (the engine's commands call the library itself), the application
+    layer's (the service's commands) and bad values print one line and exit with status 2."""
     args = build_parser().parse_args(argv)
     try:
         code: int = args.handler(args)
-    except (RoutingError, ValueError) as error:
+    except (RoutingError, ServiceError, ValueError) as error:
         print(f"sealane: error: {error}", file=sys.stderr)
         return 2
     except BrokenPipeError:  # output piped into `head` and closed early: not an error

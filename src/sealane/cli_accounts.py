@@ -109,14 +109,10 @@ def _on(flag: bool) -> str:
 
 
 def _run(args: argparse.Namespace, call: Any) -> Any:
-    """``call(context)`` on the database of ``--database`` or the environment; a domain error
-    becomes the one-line error the CLI prints (exit status 2)."""
+    """``call(context)`` on the database of ``--database`` or the environment (an application
+    layer error becomes the one-line error :func:`sealane.cli.main` prints, exit status 2)."""
     from .config import Settings
     from .runtime import build_runtime
-    from .service.core.errors import ServiceError
 
     settings = Settings.from_env(os.environ, database_url=args.database)
-    try:
-        return call(build_runtime(settings).context)
-    except ServiceError as error:
-        raise ValueError(error.detail) from None
+    return call(build_runtime(settings).context)

@@ -157,6 +157,15 @@ def build_runtime(
     return Runtime(context, gate, tracking, webhooks, pollers)
 
 
+def feed_context(settings: Settings, *, clock: Clock | None = None) -> ServiceContext:
+    """A context for feeding data in from outside (``sealane ais``): the database of
+    ``settings`` brought up to date and the clock; no carriers, no pollers, no reference data
+    loaded (a feed writes vessel positions only)."""
+    engine = make_engine(settings.database_url)
+    upgrade(engine)
+    return ServiceContext(settings, engine, session_factory(engine), clock or SystemClock())
+
+
 def carrier_adapters(
     settings: Settings, sessions: sessionmaker[Session], clock: Clock
 ) -> dict[str, CarrierAdapter]:

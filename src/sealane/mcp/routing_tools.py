@@ -11,12 +11,12 @@ import numpy as np
 from mcp.types import CallToolResult
 from pydantic import Field
 
+from .. import Location, Port
 from ..routing.errors import UnknownPortError
-from ..routing.geodesy import segment_lengths_m
-from ..routing.ports import Port, registry
-from ..routing.routes import Location
+from ..routing.ports import registry
 from ..service.core.errors import InvalidInput
 from ..service.sea_routes import plan_sea_route as plan
+from ..service.sea_routes import track_length_nm
 from .arguments import parse_text
 from .backend import Account, Positions
 from .calls import Ctx, answer
@@ -24,7 +24,6 @@ from .local import blocking
 from .outputs import PortRef
 from .routing_outputs import FuturePositions, Place, SeaRoute, TrackPoint, Vessel
 
-METRES_PER_NM = 1852.0
 DEFAULT_TRACK_POINTS = 100
 MAX_TRACK_POINTS = 2000
 PortKey = Annotated[str, Field(description="UN/LOCODE (NLRTM) or port id")]
@@ -91,7 +90,7 @@ def future_positions(
         previous_port=previous,
         destination_port=destination,
         eta=found.times[-1] if count else None,
-        distance_remaining_nm=round(float(segment_lengths_m(lons, lats).sum()) / METRES_PER_NM, 1),
+        distance_remaining_nm=round(track_length_nm(found.lons, found.lats), 1),
         positions_total=count,
         track_points=len(chosen),
         track=[

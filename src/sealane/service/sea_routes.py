@@ -12,6 +12,9 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+import numpy as np
+
+from ..routing.geodesy import METRES_PER_NM, segment_lengths_m
 from ..routing.routes import Route, route
 from ..routing.voyage import DEFAULT_SPEED_KN
 from .core.engine import engine_errors
@@ -52,3 +55,14 @@ def plan_sea_route(
     with engine_errors():
         found = route(origin, destination, avoid=names)
     return SeaRoutePlan(found, speed, found.duration_h(speed), names)
+
+
+def track_length_nm(lons: Sequence[float], lats: Sequence[float]) -> float:
+    """The length in nautical miles of the track through the points (lon, lat in degrees), along
+    the geodesic between each point and the next (a vessel's estimated positions, say).
+
+    >>> round(track_length_nm([0.0, 1.0], [0.0, 0.0]), 1)
+    60.1
+    """
+    lengths = segment_lengths_m(np.asarray(lons, dtype=float), np.asarray(lats, dtype=float))
+    return float(lengths.sum()) / METRES_PER_NM

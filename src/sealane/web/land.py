@@ -9,7 +9,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ..routing.data import data_dir
+from ..service.reference.land import land_rings
 
 
 def _number(value: int, scale: int) -> str:
@@ -31,10 +31,7 @@ def _pair(dx: int, dy: int, scale: int) -> str:
 @lru_cache(maxsize=2)
 def land_path(path: Path | None = None) -> str:
     """The ``d`` attribute drawing every land ring (absolute start, relative steps, closed)."""
-    with np.load(path or data_dir() / "land.npz") as archive:
-        points = archive["points"].astype(np.int64)
-        offsets = archive["offsets"]
-        scale = int(archive["scale"])
+    points, offsets, scale = land_rings(path)
     points[:, 1] = -points[:, 1]
     parts: list[str] = []
     for start, end in pairwise(offsets):

@@ -7,6 +7,7 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Request
 
+from ... import Port
 from ...jsonapi import Included
 from ...jsonapi.reference import (
     metro_area_resource,
@@ -14,7 +15,6 @@ from ...jsonapi.reference import (
     shipping_line_resource,
     terminal_resource,
 )
-from ...routing.ports import Port
 from ...service.access.gatekeeper import Caller
 from ...service.records import ShippingLineRecord, TerminalRecord
 from ...service.reference import lookups as reference

@@ -12,7 +12,7 @@ from ...jsonapi.lookups import inference_resource
 from ...service.access.gatekeeper import Caller
 from ...service.records import TrackingRequestRecord
 from ...service.tracking import numbers, requests
-from ...tracking.lifecycle import REQUEST_TYPES, RequestStatus
+from ...service.tracking.statuses import REQUEST_TYPES, RequestStatus
 from .. import bodies
 from ..bodies import body
 from ..documents import attributes_of, relationship_id

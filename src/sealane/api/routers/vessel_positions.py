@@ -11,9 +11,9 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Body, Depends, Request
 
-from ...feeds.ais.batch import MAX_POSITIONS, RESOURCE_TYPE
 from ...service.access.gatekeeper import Caller
 from ...service.ingest import positions as ingest
+from ...service.ingest.positions import MAX_POSITIONS, RESOURCE_TYPE
 from ..jsonapi import JsonApiResponse
 from ..params import authenticated
 from ..route import ApiRoute

@@ -11,11 +11,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...feeds.ais.batch import BatchInvalid
+from ...feeds.ais.batch import MAX_POSITIONS, RESOURCE_TYPE, BatchInvalid
 from ...feeds.ais.ingest import IngestReport, IngestSettings, ingest_document
 from ..access.gatekeeper import Caller
 from ..core.context import ServiceContext
 from ..core.errors import InvalidFields
+
+# MAX_POSITIONS (the most in one batch) and RESOURCE_TYPE (each one's JSON:API type) are the
+# batch's rules, offered to the API's body schema.
+__all__ = ["MAX_POSITIONS", "RESOURCE_TYPE", "ingest_positions"]
 
 
 def ingest_positions(

@@ -1,0 +1,78 @@
+"""AIS sentences from the air, stored as vessel positions (``sealane ais connect | listen |
+replay``): a TCP NMEA feed followed, the UDP datagrams sent to an address received, or an NMEA
+file replayed from where a previous run of it stopped.
+
+Each runs until its source ends or the operator interrupts it, committing every ``batch_size``
+sentences, and returns the counts of what it did. With ``all_vessels`` every MMSI heard is
+tracked; otherwise only vessels already in the database.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from ...feeds.ais.ingest import Ingestor, IngestSettings, VesselPolicy
+from ...feeds.ais.pipeline import Pipeline, RunReport, replay_file
+from ...feeds.ais.sources import parse_address, tcp_lines, udp_lines
+from ..core.context import ServiceContext
+from ..core.errors import InvalidInput
+
+
+def follow_tcp(
+    ctx: ServiceContext, address: str, *, all_vessels: bool, batch_size: int
+) -> RunReport:
+    """Follow the TCP NMEA feed at ``address`` (HOST:PORT) until interrupted."""
+    host, port = _address(address)
+    return _pipeline(ctx, all_vessels, batch_size).run_live(tcp_lines(host, port))
+
+
+def listen_udp(
+    ctx: ServiceContext, address: str, *, all_vessels: bool, batch_size: int
+) -> RunReport:
+    """Store the UDP datagrams sent to ``address`` (HOST:PORT) until interrupted."""
+    host, port = _address(address)
+    return _pipeline(ctx, all_vessels, batch_size).run_live(udp_lines(host, port))
+
+
+def replay_nmea(
+    ctx: ServiceContext,
+    path: Path,
+    *,
+    speed: float,
+    shift_to_now: bool,
+    from_start: bool,
+    all_vessels: bool,
+    batch_size: int,
+) -> RunReport:
+    """Replay the NMEA file at ``path`` at ``speed`` times the recorded pace (0: at once),
+    resuming where a previous run of the same file stopped unless ``from_start``;
+    ``shift_to_now`` moves the recorded times so that the first line is now."""
+    if not path.is_file():
+        raise InvalidInput(f"no such file: {path}", field="file")
+    return replay_file(
+        ctx.sessions,
+        path,
+        clock=ctx.clock,
+        speed=speed,
+        shift_to_now=shift_to_now,
+        from_start=from_start,
+        batch_size=batch_size,
+        settings=_settings(all_vessels),
+    )
+
+
+def _settings(all_vessels: bool) -> IngestSettings:
+    """Every MMSI heard, or only the vessels already known."""
+    return IngestSettings(policy=VesselPolicy.ALL if all_vessels else VesselPolicy.KNOWN)
+
+
+def _pipeline(ctx: ServiceContext, all_vessels: bool, batch_size: int) -> Pipeline:
+    ingestor = Ingestor(ctx.sessions, ctx.clock, _settings(all_vessels))
+    return Pipeline(ingestor, batch_size=batch_size)
+
+
+def _address(address: str) -> tuple[str, int]:
+    try:
+        return parse_address(address)
+    except ValueError as error:
+        raise InvalidInput(str(error), field="address") from None
