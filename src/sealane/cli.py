@@ -14,9 +14,9 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
+from . import RoutingError
 from .cli_accounts import add_account_commands
 from .cli_engine import cmd_itinerary, cmd_positions, cmd_route, location_arg
-from .routing import RoutingError
 from .service.core.errors import ServiceError
 
 if TYPE_CHECKING:

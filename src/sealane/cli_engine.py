@@ -1,6 +1,7 @@
 """The engine's commands of the ``sealane`` command line: ``route``, ``positions``, ``itinerary``.
 
-They import only the engine, so they start fast; :mod:`.cli` parses the arguments.
+They import only the engine, by its public names (``sealane.route``, ``sealane.itinerary``, ...),
+so they start fast; :mod:`.cli` parses the arguments.
 """
 
 from __future__ import annotations
@@ -12,11 +13,11 @@ import sys
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
+from . import Route, future_positions, itinerary, route
 from .clock import utc_iso
-from .routing import Route, route
 
 if TYPE_CHECKING:
-    from .routing.progress import Progress
+    from . import Progress
 
 
 def location_arg(text: str) -> str | tuple[float, float]:
@@ -77,8 +78,6 @@ def cmd_route(args: argparse.Namespace) -> int:
 
 def cmd_positions(args: argparse.Namespace) -> int:
     """``sealane positions``: a vessel's future positions as a table, CSV or GeoJSON."""
-    from .routing.voyage import future_positions
-
     start_time = datetime.fromisoformat(args.start_time) if args.start_time else None
     positions = future_positions(
         (args.lon, args.lat),
@@ -123,8 +122,6 @@ def cmd_positions(args: argparse.Namespace) -> int:
 def cmd_itinerary(args: argparse.Namespace) -> int:
     """``sealane itinerary POL [TS ...] POD``: legs, distances and ETAs as a table or GeoJSON,
     with the vessel of one leg at sea when ``--vessel`` is given."""
-    from .routing.itinerary import itinerary
-
     departed = datetime.fromisoformat(args.departed_at) if args.departed_at else None
     trip = itinerary(
         args.ports,

@@ -12,9 +12,8 @@ from mcp.types import CallToolResult
 from pydantic import Field
 
 from .. import Location, Port
-from ..routing.errors import UnknownPortError
-from ..routing.ports import registry
 from ..service.core.errors import InvalidInput
+from ..service.reference.ports import known_port
 from ..service.sea_routes import plan_sea_route as plan
 from ..service.sea_routes import track_length_nm
 from .arguments import parse_text
@@ -196,8 +195,7 @@ def _text(value: str, field: str) -> str:
 
 
 def _port(key: str) -> PortRef:
-    try:
-        port = registry().get(key.strip())
-    except UnknownPortError:  # the backend reports it; this only names the port
+    port = known_port(key.strip())
+    if port is None:  # the backend reports it; this only names the port
         return PortRef(locode=key.strip().upper()[:64])
     return PortRef(locode=port.locode, name=port.name, timezone=port.time_zone)
