@@ -23,8 +23,7 @@ from ..service.tracking.filters import (
     parse_filter,
 )
 from ..service.tracking.requests import RequestFilter
-from ..tracking.events import ContainerStatus
-from ..tracking.lifecycle import REQUEST_TYPES, RequestStatus
+from ..service.tracking.statuses import REQUEST_TYPES, ContainerStatus, RequestStatus
 from . import documents
 from .arguments import (
     PageNumber,

@@ -13,7 +13,7 @@ from ...service.records import ShipmentRecord
 from ...service.tracking import shipments
 from ...service.tracking.filters import FilterTerms, TrackingFilter, read_filter
 from ...service.tracking.requests import ListChanges
-from ...tracking.events import ContainerStatus
+from ...service.tracking.statuses import ContainerStatus
 from .. import bodies
 from ..bodies import body
 from ..documents import attributes_of
