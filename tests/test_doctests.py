@@ -1,9 +1,9 @@
 """Run the doctests of every module of the ``sealane`` package, found as the package stands.
 
 Modules are found from the package's folders, not from a list: files move, and a new module's
-examples run without anyone adding it here. ``pkgutil.walk_packages`` is not enough on its own,
-because ``sealane.api`` and ``sealane.web`` are namespace packages (no ``__init__.py``), which
-it does not descend into; the walk below treats any folder of modules as a package.
+examples run without anyone adding it here. ``pkgutil.walk_packages`` does not descend into a
+namespace package (a folder of modules without ``__init__.py``); the walk below treats any such
+folder as a package too, should one appear.
 """
 
 from __future__ import annotations

@@ -1,15 +1,17 @@
-"""The layering of the code, checked on the source: shells never touch the database directly.
+"""The import contract (``[tool.importlinter]`` in pyproject.toml, run by ``make lint``): it holds
+on the tree, and it fails when a module breaks it.
 
-Shells (``api``, ``mcp``, ``web``, ``cli``) parse input, call the application layer and render;
-only the application layer and the domain packages below it import SQLAlchemy or the store. The
-engine (``routing``) imports nothing of the service, and JSON:API rendering no web framework.
-The application layer imports no renderer and not the runtime that wires it (the runtime passes
-renderers in), tracking none of the feeds that implement its carriers, configuration nothing.
+A failure is shown on a copy of the package's Python files under ``tmp_path`` with one import
+added, checked by ``lint-imports`` in a process whose ``PYTHONPATH`` puts the copy first: the
+source tree itself is never written to, so parallel test workers never see a probe module.
 """
 
 from __future__ import annotations
 
-import ast
+import os
+import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -17,111 +19,115 @@ import pytest
 import sealane
 
 PACKAGE = Path(sealane.__file__).parent
-SHELLS = ("api", "mcp", "web", "cli.py", "cli_accounts.py", "cli_engine.py")
-#: (where, modules it must not import, exceptions): a module name covers the modules below it.
-RULES = (
-    (
-        SHELLS,
-        (
-            "sqlalchemy",
-            "sealane.store",
-            "sealane.tracking.carrier_sync",
-            "sealane.tracking.recording",
-            "sealane.tracking.changes",
-        ),
-        (),
-    ),
-    (("routing",), ("fastapi", "starlette", "sqlalchemy", "mcp", "sealane"), ("sealane.routing",)),
-    (("jsonapi",), ("fastapi", "starlette", "sqlalchemy", "sealane.store"), ()),
-    (
-        ("service",),
-        (
-            "fastapi",
-            "starlette",
-            "sealane.api",
-            "sealane.mcp",
-            "sealane.web",
-            "sealane.jsonapi",
-            "sealane.runtime",
-            "sealane.demo",
-        ),
-        (),
-    ),
-    (("tracking",), ("sealane.feeds", "sealane.service", "sealane.webhooks"), ()),
-    (("config",), ("sealane",), ("sealane.config",)),
-)
+CONFIG = PACKAGE.parents[1] / "pyproject.toml"
+LINT_IMPORTS = Path(sys.executable).with_name("lint-imports")
 
 
-def _under(name: str, prefixes: tuple[str, ...]) -> bool:
-    return any(name == p or name.startswith(p + ".") for p in prefixes)
-
-
-def imported_modules(path: Path) -> set[str]:
-    """Every module a source file imports, relative imports resolved to absolute names."""
-    module = ".".join(path.relative_to(PACKAGE.parent).with_suffix("").parts)
-    package = module if path.name == "__init__.py" else module.rpartition(".")[0]
-    found: set[str] = set()
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-        if isinstance(node, ast.Import):
-            found.update(alias.name for alias in node.names)
-        elif isinstance(node, ast.ImportFrom):
-            if node.level:
-                base = package.rsplit(".", node.level - 1)[0] if node.level > 1 else package
-                name = f"{base}.{node.module}" if node.module else base
-            else:
-                name = node.module or ""
-            found.add(name)
-            found.update(f"{name}.{alias.name}" for alias in node.names)
-    return found
-
-
-def sources(place: str) -> list[Path]:
-    """The Python files of a subpackage or a single module of sealane."""
-    target = PACKAGE / place
-    if target.suffix == ".py":
-        return [target] if target.exists() else []
-    return sorted(target.rglob("*.py"))
-
-
-def violations(
-    places: tuple[str, ...], banned: tuple[str, ...], allowed: tuple[str, ...] = ()
-) -> list[str]:
-    """``file: module`` for every import in ``places`` of a banned module."""
-    return [
-        f"{path.relative_to(PACKAGE)}: {name}"
-        for place in places
-        for path in sources(place)
-        for name in sorted(imported_modules(path))
-        if _under(name, banned) and not _under(name, allowed)
-    ]
-
-
-@pytest.mark.parametrize(("places", "banned", "allowed"), RULES, ids=[r[0][0] for r in RULES])
-def test_layers__no_forbidden_import(
-    places: tuple[str, ...], banned: tuple[str, ...], allowed: tuple[str, ...]
-) -> None:
-    assert violations(places, banned, allowed) == []
-
-
-def test_layers__checker_sees_a_shell_importing_the_store(tmp_path: Path) -> None:
-    """The check itself can fail: a router that imports SQLAlchemy or the store is caught."""
-    router = PACKAGE / "api" / "routers" / "_layering_probe.py"
-    router.write_text(
-        "from sqlalchemy import select\nfrom ...store.models import Shipment\n", encoding="utf-8"
+def lint_imports(source_root: Path, *contracts: str) -> subprocess.CompletedProcess[str]:
+    """``lint-imports`` with the project's contracts (only ``contracts`` when given) on the
+    ``sealane`` package found in ``source_root``."""
+    command = [str(LINT_IMPORTS), "--config", str(CONFIG), "--no-cache", "--no-logo"]
+    for contract in contracts:
+        command += ["--contract", contract]
+    env = {**os.environ, "PYTHONPATH": str(source_root)}
+    return subprocess.run(
+        command, cwd=source_root, env=env, capture_output=True, text=True, timeout=300
     )
-    try:
-        found = violations(("api",), ("sqlalchemy", "sealane.store"))
-    finally:
-        router.unlink()
-    assert found == [
-        "api/routers/_layering_probe.py: sealane.store.models",
-        "api/routers/_layering_probe.py: sealane.store.models.Shipment",
-        "api/routers/_layering_probe.py: sqlalchemy",
-        "api/routers/_layering_probe.py: sqlalchemy.select",
-    ]
 
 
-def test_imported_modules__resolves_relative_imports() -> None:
-    names = imported_modules(PACKAGE / "api" / "routers" / "shipments.py")
-    assert "sealane.service.tracking.shipments" in names or "sealane.service" in names
-    assert "sealane.api.params" in names
+def package_copy(tmp_path: Path) -> Path:
+    """A copy of the package's Python sources (no data, no compiled extensions) under
+    ``tmp_path``; returns the directory holding the copied ``sealane``."""
+    root = tmp_path / "src"
+    for source in PACKAGE.rglob("*.py"):
+        if "__pycache__" in source.parts:
+            continue
+        target = root / "sealane" / source.relative_to(PACKAGE)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(source, target)
+    return root
+
+
+def add_import(root: Path, module: str, line: str) -> None:
+    """Append ``line`` (an import) to the copied module ``module`` (path below ``sealane``),
+    creating the module when it does not exist."""
+    path = root / "sealane" / module
+    before = path.read_text(encoding="utf-8") if path.exists() else ""
+    path.write_text(before + "\n" + line + "\n", encoding="utf-8")
+
+
+def test_import_contract__kept_by_the_tree() -> None:
+    done = lint_imports(PACKAGE.parent)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "0 broken" in done.stdout
+
+
+def test_import_contract__broken_by_a_router_importing_the_store(tmp_path: Path) -> None:
+    root = package_copy(tmp_path)
+    add_import(root, "api/routers/probe.py", "from ...store.models import Shipment  # noqa")
+    done = lint_imports(root, "shells")
+    assert done.returncode == 1
+    assert "shells use the application layer and the engine's public names only BROKEN" in (
+        done.stdout
+    )
+    assert "sealane.api.routers.probe -> sealane.store.models (l.2)" in done.stdout
+
+
+@pytest.mark.parametrize(
+    ("contract", "module", "line", "reported"),
+    [
+        (
+            "shells",
+            "web/pages/probe.py",
+            "import sqlalchemy",
+            "sealane.web.pages.probe -> sqlalchemy",
+        ),
+        (
+            "shells",
+            "mcp/probe.py",
+            "from ..routing.ports import registry",
+            "sealane.mcp.probe -> sealane.routing.ports",
+        ),
+        (
+            "engine-alone",
+            "routing/probe.py",
+            "from ..store import models",
+            "sealane.routing.probe -> sealane.store.models",
+        ),
+        (
+            "service-no-web",
+            "service/search.py",
+            "import fastapi",
+            "sealane.service.search -> fastapi",
+        ),
+    ],
+    ids=["web-sqlalchemy", "mcp-engine-submodule", "engine-store", "service-fastapi"],
+)
+def test_import_contract__broken_by_a_forbidden_import(
+    tmp_path: Path, contract: str, module: str, line: str, reported: str
+) -> None:
+    root = package_copy(tmp_path)
+    add_import(root, module, line)
+    done = lint_imports(root, contract)
+    assert done.returncode == 1
+    assert reported in done.stdout
+
+
+def test_import_contract__broken_by_two_packages_importing_each_other(tmp_path: Path) -> None:
+    """feeds.ais and feeds.dcsa importing each other: no layer names them, the acyclic
+    contract still fails."""
+    root = package_copy(tmp_path)
+    add_import(root, "feeds/ais/reports.py", "from ..dcsa import events as _dcsa  # noqa")
+    add_import(root, "feeds/dcsa/events.py", "from ..ais import reports as _ais  # noqa")
+    done = lint_imports(root, "acyclic")
+    assert done.returncode == 1
+    assert "No cycles are allowed in sealane.feeds." in done.stdout
+    assert "- .dcsa -> .ais (1 import)" in done.stdout
+
+
+def test_import_contract__broken_by_a_lower_layer_importing_a_higher_one(tmp_path: Path) -> None:
+    root = package_copy(tmp_path)
+    add_import(root, "store/accounts.py", "from ..service.core import errors  # noqa")
+    done = lint_imports(root, "layers")
+    assert done.returncode == 1
+    assert "sealane.store.accounts -> sealane.service.core.errors" in done.stdout
