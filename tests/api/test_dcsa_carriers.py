@@ -175,7 +175,10 @@ def test_push__needs_no_api_key_but_the_signature(carrier: Carrier) -> None:
         ("/v2/dcsa/no-push/events", b"[]", 404, "not_found"),
         (PUSH, b"{}", 400, "invalid_body"),
         (PUSH, b"[{", 400, "invalid_body"),
+        (PUSH, b"[" * 100_000, 400, "invalid_body"),
+        (PUSH, b"[" * 50_000 + b"]" * 50_000, 400, "invalid_body"),
     ],
+    ids=["unknown", "no-push", "object", "truncated", "deep-open", "deep-closed"],
 )
 def test_push__rejections(carrier: Carrier, path: str, body: bytes, status: int, code: str) -> None:
     headers = {

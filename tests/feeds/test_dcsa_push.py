@@ -111,3 +111,71 @@ def test_subscribe__returns_the_subscription_id() -> None:
         subscription = client.subscribe("https://s.example/cb", secret_b64(), {})
         client.close()
     assert state.subscriptions[subscription]["callbackUrl"] == "https://s.example/cb"
+
+
+def _push(sessions: sessionmaker[Session], items: object) -> tuple[int, int, int]:
+    from sealane.clock import ManualClock
+
+    body = json.dumps(items).encode()
+    config = config_for("https://x")
+    result = handle_push(sessions, config, body, signature_of(body, SECRET), ManualClock(day(3)))
+    return result.new, result.duplicates, result.skipped
+
+
+@pytest.mark.parametrize(
+    "body", [b"[" * 100_000, b"[" * 100_000 + b"]" * 100_000, b"[" + b"[" * 40 + b"]" * 41]
+)
+def test_handle_push__deep_nesting_is_400_not_a_recursion_error(
+    sessions: sessionmaker[Session], body: bytes
+) -> None:
+    from sealane.clock import ManualClock
+
+    with pytest.raises(PushRejected) as caught:
+        handle_push(
+            sessions, config_for("https://x"), body, signature_of(body, SECRET), ManualClock(day(3))
+        )
+    assert caught.value.status == 400
+
+
+@pytest.mark.parametrize(
+    ("field", "value"),
+    [
+        ("eventID", "e" * 101),
+        ("eventID", "abc\x00def"),
+        (
+            "documentReferences",
+            [{"documentReferenceType": "BKG", "documentReferenceValue": "x" * 10_000}],
+        ),
+        (
+            "documentReferences",
+            [{"documentReferenceType": "TRD", "documentReferenceValue": "A\x00B"}],
+        ),
+        ("equipmentReference", "M" * 5_000),
+    ],
+)
+def test_handle_push__keys_that_cannot_be_stored_are_skipped(
+    sessions: sessionmaker[Session], field: str, value: object
+) -> None:
+    events = shipment_events()
+    good, bad = events[5], dict(events[6])  # two EQUIPMENT events
+    bad[field] = value
+    assert _push(sessions, [good, bad]) == (1, 0, 1)
+    with sessions() as session:
+        assert session.scalars(select(CarrierEvent.event_id)).all() == [good["eventID"]]
+
+
+def test_handle_push__longest_event_id_is_kept(sessions: sessionmaker[Session]) -> None:
+    event = dict(shipment_events()[0], eventID="e" * 100)
+    assert _push(sessions, [event]) == (1, 0, 0)
+
+
+def test_handle_push__junk_items_are_logged_in_one_line(
+    sessions: sessionmaker[Session], caplog: pytest.LogCaptureFixture
+) -> None:
+    junk: list[object] = [1, "x", None, {"eventType": "NOPE"}] * 5_000
+    with caplog.at_level("WARNING", logger="sealane.feeds"):
+        assert _push(sessions, [*junk, shipment_events()[0]]) == (1, 0, 20_000)
+    lines = [r.getMessage() for r in caplog.records if r.name == "sealane.feeds"]
+    assert len(lines) == 1
+    assert "20000 of 20001 events skipped" in lines[0]
+    assert "15000 x an event must be an object" in lines[0]

@@ -7,9 +7,17 @@ or not: the mapping table decides what an unknown code means (nothing).
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
+
+#: The longest ``eventID`` kept (T&T 2.2 publishes ``maxLength: 100``; the column holds 100).
+MAX_EVENT_ID = 100
+#: The longest reference an event is filed under (B/L, booking, container), so that
+#: ``TRD:<value>`` fits its 64-character column; real ones are 11 to 35 characters.
+MAX_REFERENCE = 60
+_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 
 
 class BadEvent(ValueError):
@@ -73,19 +81,21 @@ def parse_event(raw: Any) -> DcsaEvent:
     if event_type != "SHIPMENT" and call is None:
         raise BadEvent(f"a {event_type} event needs a transportCall")
     equipment = raw.get("equipmentReference") if event_type == "EQUIPMENT" else None
+    if isinstance(equipment, str):
+        _check_key(equipment, "equipmentReference", MAX_REFERENCE)
     refs = set(_document_refs(raw.get("documentReferences")))
     document_type: str | None = None
     document_id: str | None = None
     if event_type == "SHIPMENT":
         document_type = _string(raw, "documentTypeCode")
-        document_id = _string(raw, "documentID")
+        document_id = _check_key(_string(raw, "documentID"), "documentID", MAX_REFERENCE)
         if document_type in ("TRD", "BKG"):
             refs.add(f"{document_type}:{document_id}")
     if isinstance(equipment, str) and equipment:
         refs.add(f"EQ:{equipment.upper()}")
     empty = raw.get("emptyIndicatorCode")
     return DcsaEvent(
-        event_id=_string(raw, "eventID"),
+        event_id=_check_key(_string(raw, "eventID"), "eventID", MAX_EVENT_ID),
         event_type=event_type,
         code=code,
         classifier=_string(raw, "eventClassifierCode"),
@@ -128,6 +138,7 @@ def _document_refs(raw: Any) -> list[str]:
             continue
         kind, value = item.get("documentReferenceType"), item.get("documentReferenceValue")
         if isinstance(kind, str) and isinstance(value, str) and kind[:3] in ("TRD", "BKG"):
+            _check_key(value, "documentReferenceValue", MAX_REFERENCE)
             found.append(f"{kind[:3]}:{value}")
     return found
 
@@ -136,6 +147,16 @@ def _string(raw: dict[str, Any], key: str) -> str:
     value = raw.get(key)
     if not isinstance(value, str) or not value:
         raise BadEvent(f"{key} is required")
+    return value
+
+
+def _check_key(value: str, key: str, limit: int) -> str:
+    """``value`` if it can be stored as a key (at most ``limit`` characters, no control
+    character such as NUL, which PostgreSQL text cannot hold), else :class:`BadEvent`."""
+    if len(value) > limit:
+        raise BadEvent(f"{key} is longer than {limit} characters")
+    if _CONTROL.search(value):
+        raise BadEvent(f"{key} contains a control character")
     return value
 
 

@@ -25,6 +25,10 @@ from .store import store_events
 
 log = logging.getLogger("sealane.feeds")
 
+#: The deepest nesting of arrays and objects a callback may have: a T&T 2.2 event is about five
+#: levels deep; anything far deeper is refused before it reaches a recursive encoder.
+MAX_DEPTH = 32
+
 
 class PushRejected(Exception):
     """A callback refused: ``status`` is the HTTP status to answer (400, 401 or 404)."""
@@ -60,6 +64,37 @@ def verify_signature(body: bytes, header: str | None, secret: bytes) -> bool:
     return hmac.compare_digest(expected, value.strip().lower())
 
 
+def _parse_body(body: bytes) -> list[Any]:
+    """The JSON array of a callback, or :class:`PushRejected` (400) for anything else,
+    including nesting deeper than :data:`MAX_DEPTH`."""
+    try:
+        items = json.loads(body)
+    except RecursionError as error:
+        raise PushRejected(400, f"the body is nested deeper than {MAX_DEPTH} levels") from error
+    except ValueError as error:
+        raise PushRejected(400, "the body is not JSON") from error
+    if not isinstance(items, list):
+        raise PushRejected(400, "the body must be an array of events")
+    if _depth(items) > MAX_DEPTH:
+        raise PushRejected(400, f"the body is nested deeper than {MAX_DEPTH} levels")
+    return items
+
+
+def _depth(value: Any) -> int:
+    """How deeply arrays and objects nest in ``value`` (iterative: no recursion limit)."""
+    deepest = 0
+    stack: list[tuple[Any, int]] = [(value, 1)]
+    while stack:
+        node, level = stack.pop()
+        if isinstance(node, dict):
+            node = list(node.values())
+        if isinstance(node, list):
+            deepest = max(deepest, level)
+            if level <= MAX_DEPTH:
+                stack.extend((child, level + 1) for child in node)
+    return deepest
+
+
 def handle_push(
     sessions: sessionmaker[Session],
     config: CarrierConfig,
@@ -76,20 +111,26 @@ def handle_push(
         raise PushRejected(404, f"carrier {config.name} has no push subscription configured")
     if not verify_signature(body, signature, config.push_secret):
         raise PushRejected(401, "Notification-Signature does not sign this body")
-    try:
-        items = json.loads(body)
-    except ValueError as error:
-        raise PushRejected(400, "the body is not JSON") from error
-    if not isinstance(items, list):
-        raise PushRejected(400, "the body must be an array of events")
+    items = _parse_body(body)
     parsed: list[tuple[DcsaEvent, dict[str, Any]]] = []
-    skipped = 0
+    reasons: dict[str, int] = {}
     for item in items:
         try:
             parsed.append((parse_event(item), item))
         except BadEvent as error:
-            log.warning("push from %s: event skipped: %s", config.name, error)
-            skipped += 1
+            reasons[str(error)] = reasons.get(str(error), 0) + 1
+    skipped = sum(reasons.values())
+    if skipped:
+        # one line per callback, however many items it skips (a line each would let a junk
+        # body of thousands of items cost seconds of logging)
+        common = sorted(reasons.items(), key=lambda pair: -pair[1])[:3]
+        log.warning(
+            "push from %s: %d of %d events skipped (%s)",
+            config.name,
+            skipped,
+            len(items),
+            "; ".join(f"{count} x {reason}" for reason, count in common),
+        )
     with transaction(sessions) as session:
         new, duplicates = store_events(session, config.scacs[0], parsed, "push", clock.now())
     return PushResult(new, duplicates, skipped)
