@@ -192,6 +192,12 @@ def _needs_carrier(out: dict[str, Any], _: World) -> None:
     assert out["outcome"] == "needs_carrier" and out["tracking_request"] is None
 
 
+def _nested(name: str, value: str) -> dict[str, Any]:
+    """``{name: value}``, or ``{"filters": {key: value}}`` for ``filters.<key>``."""
+    head, _, key = name.partition(".")
+    return {head: {key: value}} if key else {name: value}
+
+
 def _new_number() -> str:
     return "TESTMCP" + uuid4().hex[:8].upper()
 
@@ -329,6 +335,28 @@ CASES = [
         lambda w: {"page_size": 1000},
         error="invalid",
         field="page_size",
+    ),
+    *(
+        Case(
+            f"{name} in year 0 in UTC",
+            tool,
+            lambda w, name=name: _nested(name, "0001-01-01T00:00:00+01:00"),
+            error="invalid",
+            field=name,
+        )
+        for tool, name in (
+            ("list_shipments", "updated_after"),
+            ("list_containers", "updated_after"),
+            ("list_tracking_requests", "filters.created_after"),
+            ("list_tracking_requests", "filters.created_before"),
+        )
+    ),
+    Case(
+        "updated_after past year 9999 in UTC",
+        "list_containers",
+        lambda w: {"updated_after": "9999-12-31T23:30:00-01:00"},
+        error="invalid",
+        field="updated_after",
     ),
     Case(
         "unknown filter named",

@@ -145,3 +145,16 @@ def test_remote_backend__bad_key_401(remote_mcp: str, world: World) -> None:
     )
     assert bad.status_code == 401 and "WWW-Authenticate" in bad.headers
     assert "get_container" in tool_names(good)
+
+
+@pytest.mark.parametrize("method", ["GET", "DELETE", "PUT"])
+@pytest.mark.parametrize("path", ["/mcp", "/api/mcp"])
+def test_not_post__405_with_allow_at_once(settings: Settings, method: str, path: str) -> None:
+    """GET asks for an event stream the stateless endpoint does not have: 405, not a stream
+    that never ends (each one held a connection and a descriptor)."""
+    with running(settings) as (root, key):
+        headers = {**HEADERS, "Accept": "text/event-stream", "Authorization": f"Bearer {key}"}
+        response = httpx.request(method, root + path, headers=headers, timeout=10)
+    assert response.status_code == 405
+    assert response.headers["allow"] == "POST"
+    assert response.json()["errors"][0]["code"] == "method_not_allowed"

@@ -9,14 +9,14 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Sequence
-from datetime import UTC, datetime
+from datetime import datetime
 from enum import StrEnum
 from typing import Annotated, TypeVar
 
 from pydantic import Field
 
 from ..service.core.errors import InvalidInput
-from ..service.core.inputs import check_text
+from ..service.core.inputs import check_text, instant
 from ..service.core.paging import PageRequest
 from .listings import MAX_PAGE_SIZE
 
@@ -82,13 +82,7 @@ def parse_time(value: str | None, field: str) -> datetime | None:
     """An ISO 8601 date or date-time as an aware UTC datetime, or None."""
     if value is None:
         return None
-    try:
-        moment = datetime.fromisoformat(value.strip())
-    except ValueError:
-        raise InvalidInput(
-            f"{field} must be an ISO 8601 date or date-time, got {value[:80]!r}", field=field
-        ) from None
-    return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
+    return instant(value, field)
 
 
 def parse_text(value: str | None, field: str, *, max_chars: int = 100) -> str | None:

@@ -1,7 +1,9 @@
 """Streamable HTTP: ``POST /mcp`` and ``POST /api/mcp``, stateless, answered with JSON.
 
 Every request is checked before the MCP layer sees it, in this order: ``Host`` and ``Origin``
-against the allowlists (DNS-rebinding protection: 421 and 403), then the key from
+against the allowlists (DNS-rebinding protection: 421 and 403), the method (only ``POST``: a
+stateless server offers no event stream to ``GET`` and no session to ``DELETE``, so these are
+405 with ``Allow: POST`` as the MCP transport asks, not a stream left open), then the key from
 ``Authorization: Bearer <key>`` or ``Token <key>`` (or ``SERVICE_API_TOKEN`` when no header is
 sent; 401 with ``WWW-Authenticate`` when missing or invalid), counted by the shared rate limiter
 (429 with ``Retry-After``). The checked account is left in the request for the tools.
@@ -28,6 +30,8 @@ from .server import build_server
 
 PATHS = ("/mcp", "/api/mcp")
 LOOPBACK = ("127.0.0.1", "localhost", "[::1]")
+#: The only method the stateless endpoint serves.
+ALLOW = {"Allow": "POST"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -131,6 +135,11 @@ class McpEndpoint:
                 else (403, "Forbidden")
             )
             await problem(status, title, refused.detail, refused.code)(scope, receive, send)
+            return
+        if scope["method"] != "POST":
+            detail = "this MCP endpoint is stateless: POST JSON-RPC messages; it has no stream"
+            refusal = problem(405, "Method Not Allowed", detail, "method_not_allowed", ALLOW)
+            await refusal(scope, receive, send)
             return
         client = scope.get("client")
         try:

@@ -7,6 +7,7 @@ value is checked the same way whichever door it came in by.
 from __future__ import annotations
 
 from collections.abc import Collection, Mapping
+from datetime import UTC, datetime
 from typing import Any
 
 from .errors import InvalidInput
@@ -32,6 +33,28 @@ def string_list(value: Any, field: str) -> tuple[str, ...]:
     for item in cleaned:
         check_text(item, field)
     return tuple(dict.fromkeys(cleaned))
+
+
+def instant(value: str, field: str) -> datetime:
+    """An ISO 8601 date or date-time as an aware UTC datetime (one without a zone is UTC).
+
+    A moment that has no UTC equivalent a datetime can hold (``0001-01-01T00:00:00+01:00`` is
+    in year 0 in UTC) is refused like a malformed one, naming ``field``.
+    """
+    try:
+        moment = datetime.fromisoformat(value.strip())
+    except ValueError:
+        raise InvalidInput(
+            f"{field} must be an ISO 8601 date or date-time, got {value[:80]!r}", field=field
+        ) from None
+    if moment.tzinfo is None:
+        return moment.replace(tzinfo=UTC)
+    try:
+        return moment.astimezone(UTC)
+    except OverflowError:
+        raise InvalidInput(
+            f"{field} is outside the years 0001 to 9999 in UTC, got {value[:80]!r}", field=field
+        ) from None
 
 
 def check_text(value: str, field: str) -> str:
