@@ -116,8 +116,6 @@ def route_validator() -> jsonschema.Draft7Validator:
     whose ``included`` also admits its ``terminal`` resource (the ``facility`` a route location
     names; included here only when asked for)."""
     path = reference_file("openapi-with-route.json")
-    if path is None:
-        pytest.skip("Terminal49's openapi-with-route.json is not in ../shared/reference/terminal49")
     spec = with_errata(json.loads(path.read_text(encoding="utf-8")))
     response = spec["paths"]["/containers/{id}/route"]["get"]["responses"]["200"]
     schema = copy.deepcopy(response["content"]["application/json"]["schema"])
@@ -131,8 +129,6 @@ def route_validator() -> jsonschema.Draft7Validator:
 def map_validator() -> jsonschema.Draft7Validator:
     """The 200 schema of Terminal49's ``GET /containers/{id}/map_geojson`` as published."""
     path = reference_file("openapi.json")
-    if path is None:
-        pytest.skip("Terminal49's openapi.json is not in ../shared/reference/terminal49")
     spec = json.loads(path.read_text(encoding="utf-8"))
     response = spec["paths"]["/containers/{id}/map_geojson"]["get"]["responses"]["200"]
     return schema_validator(spec, response["content"]["application/json"]["schema"])
@@ -377,11 +373,14 @@ def test_map__include_is_refused(journey: Journey) -> None:
     assert_error(journey.client.get(url, headers=auth(journey.routing)), 400, parameter="include")
 
 
-def test_reference_file__found_beside_the_checkout() -> None:
+def test_reference_file__kept_in_the_repository() -> None:
     found = reference_file("openapi.json")
-    if found is None:
-        pytest.skip("no ../shared/reference/terminal49 on this machine")
-    assert found.parent.name == "terminal49" and isinstance(found, Path)
+    assert found.is_relative_to(Path(__file__).resolve().parents[1] / "fixtures")
+
+
+def test_reference_file__missing_is_a_failure() -> None:
+    with pytest.raises(pytest.fail.Exception, match=r"no-such-document\.json"):
+        reference_file("no-such-document.json")
 
 
 @pytest.mark.parametrize("endpoint", ENDPOINTS)

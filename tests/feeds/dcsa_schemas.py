@@ -1,14 +1,17 @@
-"""Validation against the published T&T 2.2 documents in ``shared/reference/dcsa``.
+"""Validation against the published T&T 2.2 documents, as kept in ``tests/fixtures/reference``.
 
-The ``$ref`` addresses of the OpenAPI document (SwaggerHub domains) resolve to the local files as
-the reference README says: EVENT_DOMAIN 1.0.4, which is not kept, to 1.0.3 or to 1.1.0 (a test
-runs on both), DCSA_DOMAIN 1.0.2/1.0.3 to 1.0.3, ERROR_DOMAIN 1.0.0 to 1.0.0. The DOCUMENTATION
-and LOCATION domains are not among the published files: their schemas (vessel, references,
-seals, location) are left open. Nothing is fetched.
+The fixtures are the facts of ``../shared/reference/dcsa`` (schemas and paths, no prose), written
+by ``scripts/derive_reference_facts.py`` with the reference's file layout and ``.json`` for
+``.yaml``; a missing one fails the test. The ``$ref`` addresses of the OpenAPI document
+(SwaggerHub domains) resolve to those files as the reference README says: EVENT_DOMAIN 1.0.4,
+which is not kept, to 1.0.3 or to 1.1.0 (a test runs on both), DCSA_DOMAIN 1.0.2/1.0.3 to 1.0.3,
+ERROR_DOMAIN 1.0.0 to 1.0.0. The DOCUMENTATION and LOCATION domains are not among the published
+files: their schemas (vessel, references, seals, location) are left open. Nothing is fetched.
 """
 
 from __future__ import annotations
 
+import json
 from datetime import datetime
 from functools import cache
 from pathlib import Path
@@ -16,12 +19,11 @@ from typing import Any
 from uuid import UUID
 
 import pytest
-import yaml
 from jsonschema import Draft4Validator, FormatChecker
 from referencing import Registry, Resource
 from referencing.jsonschema import DRAFT4
 
-REFERENCE = Path(__file__).resolve().parents[3] / "shared" / "reference" / "dcsa"
+REFERENCE = Path(__file__).resolve().parents[1] / "fixtures" / "reference" / "dcsa"
 HUB = "https://api.swaggerhub.com/domains/dcsaorg/"
 TNT = "urn:dcsa:tnt:2.2.0"
 EVENT_DOMAINS = ("1.0.3", "1.1.0")
@@ -45,9 +47,11 @@ def _uuid(value: object) -> bool:
 
 @cache
 def _load(relative: str) -> Any:
-    if not (REFERENCE / relative).is_file():
-        pytest.skip(f"the DCSA documents are not beside the checkout: {REFERENCE / relative}")
-    return yaml.safe_load((REFERENCE / relative).read_text(encoding="utf-8"))
+    """A kept document, by its path under ``REFERENCE``."""
+    path = REFERENCE / relative
+    if not path.is_file():
+        pytest.fail(f"a DCSA fixture is missing: {path} (scripts/derive_reference_facts.py)")
+    return json.loads(path.read_text(encoding="utf-8"))
 
 
 def _file_of(uri: str, event_domain: str) -> str | None:
@@ -56,11 +60,11 @@ def _file_of(uri: str, event_domain: str) -> str | None:
     if domain in OPEN_DOMAINS:
         return None
     if domain == "EVENT_DOMAIN":
-        return f"domain/event/event_domain_v{event_domain}.yaml"
+        return f"domain/event/event_domain_v{event_domain}.json"
     if domain == "DCSA_DOMAIN":
-        return "domain/dcsa/dcsa_domain_v1.0.3.yaml"
+        return "domain/dcsa/dcsa_domain_v1.0.3.json"
     if domain == "ERROR_DOMAIN":
-        return f"domain/error/error_domain_v{version}.yaml"
+        return f"domain/error/error_domain_v{version}.json"
     raise LookupError(f"no published document for {uri}")
 
 
@@ -74,7 +78,7 @@ class _OpenSchemas(dict[str, Any]):
 def _registry(event_domain: str) -> Registry:  # type: ignore[type-arg]
     def retrieve(uri: str) -> Resource:  # type: ignore[type-arg]
         if uri == TNT:
-            return Resource.from_contents(_load("tnt/tnt_v2.2.0.yaml"), DRAFT4)
+            return Resource.from_contents(_load("tnt/tnt_v2.2.0.json"), DRAFT4)
         relative = _file_of(uri, event_domain)
         if relative is None:
             names = {"schemas": _OpenSchemas(), "parameters": _OpenSchemas()}

@@ -1,10 +1,13 @@
 """Terminal49's published OpenAPI document as a validator of sealane's answers.
 
-The document lives beside the checkout, in ``../shared/reference/terminal49/openapi.json``
-(its README names the source commit and the errata). Its schemas are OpenAPI 3.0: they are
-turned into JSON Schema (``nullable`` becomes "or null"), the README's four errata are applied,
-and nothing else, except where the interface document (``../shared/spec/``) says otherwise:
-those places are listed in :data:`INTERFACE_OVERRIDES`, each with its reason.
+The tests read the document's facts kept in the repository, in
+``tests/fixtures/reference/terminal49/openapi.json``: its paths, operations, parameters and
+schemas without the prose, derived from ``../shared/reference/terminal49/openapi.json`` (whose
+README names the source commit and the errata) by ``scripts/derive_reference_facts.py``. A
+missing fixture fails the tests that need it. The schemas are OpenAPI 3.0: they are turned into
+JSON Schema (``nullable`` becomes "or null"), the README's four errata are applied, and nothing
+else, except where the interface document (``../shared/spec/``) says otherwise: those places are
+listed in :data:`INTERFACE_OVERRIDES`, each with its reason.
 """
 
 from __future__ import annotations
@@ -23,8 +26,10 @@ from jsonschema import Draft202012Validator, FormatChecker
 from jsonschema.exceptions import ValidationError
 
 CHECKOUT = Path(__file__).resolve().parents[3]
-REFERENCE = CHECKOUT.parent / "shared" / "reference" / "terminal49"
+#: The facts of Terminal49's reference documents kept in the repository (the coverage table too).
+REFERENCE = CHECKOUT / "tests" / "fixtures" / "reference" / "terminal49"
 DOCUMENT = REFERENCE / "openapi.json"
+DERIVE = "scripts/derive_reference_facts.py"
 METHODS = ("get", "post", "put", "patch", "delete")
 
 #: Operations outside this work: document extraction (issue 15 leaves it out).
@@ -57,15 +62,17 @@ INTERFACE_OVERRIDES = {
 
 
 def require_document() -> dict[str, Any]:
-    """The document, or skip (with where it was looked for) when the shared directory is absent."""
-    if not REFERENCE.is_dir():
-        pytest.skip(f"Terminal49's reference documents are not beside the checkout: {REFERENCE}")
+    """The document; the test fails (saying where it was looked for) when the fixture is absent."""
+    if not DOCUMENT.is_file():
+        pytest.fail(f"Terminal49's document is missing: {DOCUMENT} (written by {DERIVE})")
     return load_document()
 
 
 @cache
 def load_document() -> dict[str, Any]:
-    """The raw document, parsed once."""
+    """The document as published (its prose left out), parsed once."""
+    if not DOCUMENT.is_file():
+        raise FileNotFoundError(f"Terminal49's document is missing: {DOCUMENT} (see {DERIVE})")
     with DOCUMENT.open(encoding="utf-8") as handle:
         loaded: dict[str, Any] = json.load(handle)
     return loaded

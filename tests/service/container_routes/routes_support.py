@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import jsonschema
+import pytest
 from pyproj import Geod
 
 from sealane.clock import ManualClock
@@ -116,15 +117,17 @@ def assert_rfc7946_lines(collection: dict[str, Any]) -> None:
         assert all(abs(b[0] - a[0]) < 180.0 for a, b in pairwise(points))
 
 
-def reference_file(name: str) -> Path | None:
-    """``shared/reference/terminal49/<name>`` beside the checkout (or one of its parents), or
-    None when this machine has no copy."""
-    here = Path(__file__).resolve()
-    for parent in here.parents:
-        candidate = parent / "shared" / "reference" / "terminal49" / name
-        if candidate.is_file():
-            return candidate
-    return None
+#: The facts of Terminal49's reference documents kept in the repository.
+TERMINAL49_FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "reference" / "terminal49"
+
+
+def reference_file(name: str) -> Path:
+    """``tests/fixtures/reference/terminal49/<name>`` (written from ``../shared/reference`` by
+    ``scripts/derive_reference_facts.py``); the test fails when it is missing."""
+    path = TERMINAL49_FIXTURES / name
+    if not path.is_file():
+        pytest.fail(f"a Terminal49 fixture is missing: {path} (scripts/derive_reference_facts.py)")
+    return path
 
 
 def openapi_to_json_schema(node: Any) -> Any:
