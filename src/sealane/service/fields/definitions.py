@@ -15,6 +15,7 @@ from ..core.errors import InvalidInput
 from ..core.inputs import check_text, editable_only
 from ..core.paging import Page, PageRequest
 from ..core.queries import fetch_page, like_pattern, owned
+from .conflicts import unique
 from .records import DefinitionRecord
 from .types import (
     DATA_TYPES,
@@ -28,6 +29,8 @@ from .types import (
 EDITABLE = ("display_name", "description", "validation", "default_format", "default_value")
 CREATABLE = ("entity_type", "api_slug", "data_type", "reference_type", *EDITABLE)
 MAX_NAME_CHARS = 200
+#: The unique constraint on a slug per account and kind of object.
+SLUG_CONSTRAINT = "uq_custom_field_slug"
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,7 +116,15 @@ def create_definition(
     values = dict(changes.values)
     _check_default(values["data_type"], values.get("default_value"))
     now = ctx.clock.now()
-    with ctx.writing() as session:
+
+    def duplicate() -> InvalidInput:
+        return InvalidInput(
+            f"{values['entity_type']} already has a field {values['api_slug']!r}",
+            field="api_slug",
+            code="duplicate",
+        )
+
+    with unique(CustomFieldDefinition, SLUG_CONSTRAINT, duplicate), ctx.writing() as session:
         taken = session.scalar(
             select(CustomFieldDefinition.id).where(
                 CustomFieldDefinition.account_id == caller.account_id,
@@ -122,11 +133,7 @@ def create_definition(
             )
         )
         if taken is not None:
-            raise InvalidInput(
-                f"{values['entity_type']} already has a field {values['api_slug']!r}",
-                field="api_slug",
-                code="duplicate",
-            )
+            raise duplicate()
         row = CustomFieldDefinition(
             account_id=caller.account_id, created_at=now, updated_at=now, **values
         )

@@ -16,11 +16,14 @@ from ..core.errors import InvalidInput, ObjectNotFound
 from ..core.inputs import check_text, editable_only
 from ..core.paging import Page, PageRequest
 from ..core.queries import fetch_page, owned
+from .conflicts import unique
 from .records import OptionRecord
 from .types import ENUMERATIONS
 
 EDITABLE = ("label", "position")
 MAX_CHARS = 200
+#: The unique constraint on an option's value within its definition.
+VALUE_CONSTRAINT = "uq_custom_field_option_value"
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,7 +84,12 @@ def create_option(
     ctx: ServiceContext, caller: Caller, definition_id: str, changes: OptionChanges
 ) -> OptionRecord:
     """Add an option to an enumeration; its value is unique within the definition."""
-    with ctx.writing() as session:
+    value = changes.values["value"]
+
+    def duplicate() -> InvalidInput:
+        return InvalidInput(f"the option {value!r} exists already", field="value", code="duplicate")
+
+    with unique(CustomFieldOption, VALUE_CONSTRAINT, duplicate), ctx.writing() as session:
         definition = _definition(session, caller, definition_id)
         if definition.data_type not in ENUMERATIONS:
             raise InvalidInput(
@@ -89,16 +97,13 @@ def create_option(
                 field="value",
                 code="not_an_enumeration",
             )
-        value = changes.values["value"]
         taken = session.scalar(
             select(CustomFieldOption.id).where(
                 CustomFieldOption.definition_id == definition_id, CustomFieldOption.value == value
             )
         )
         if taken is not None:
-            raise InvalidInput(
-                f"the option {value!r} exists already", field="value", code="duplicate"
-            )
+            raise duplicate()
         row = CustomFieldOption(
             definition_id=definition_id, created_at=ctx.clock.now(), **changes.values
         )

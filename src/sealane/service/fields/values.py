@@ -24,6 +24,7 @@ from ..core.context import ServiceContext
 from ..core.errors import InvalidInput, ObjectNotFound
 from ..core.paging import Page, PageRequest
 from ..core.queries import fetch_page, owned
+from .conflicts import unique
 from .records import CustomFieldRecord
 from .types import ENTITY_TYPES, ENUMERATIONS, check_value, display_value
 
@@ -35,6 +36,8 @@ ENTITY_MODELS: dict[str, type[Shipment | Container | TrackingRequest]] = {
 }
 #: A definition's ``entity_type`` by the resource type of its objects.
 DEFINITION_TYPES = {resource: name for name, resource in ENTITY_TYPES.items()}
+#: The unique constraint on one value of a field per object.
+PER_ENTITY_CONSTRAINT = "uq_custom_field_per_entity"
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,7 +105,15 @@ def create_field(
 ) -> CustomFieldRecord:
     """Set the field ``api_slug`` on an object that has none yet (422 ``duplicate`` if it has)."""
     now = ctx.clock.now()
-    with ctx.writing() as session:
+
+    def duplicate() -> InvalidInput:
+        return InvalidInput(
+            f"the {entity.type} has a {api_slug} field already; change it instead",
+            field="api_slug",
+            code="duplicate",
+        )
+
+    with unique(CustomField, PER_ENTITY_CONSTRAINT, duplicate), ctx.writing() as session:
         _entity(session, caller, entity)
         definition = find_definition(session, caller.account_id, entity.type, api_slug)
         stored = checked_value(session, definition, value)
@@ -112,11 +123,7 @@ def create_field(
             )
         )
         if exists is not None:
-            raise InvalidInput(
-                f"the {entity.type} has a {api_slug} field already; change it instead",
-                field="api_slug",
-                code="duplicate",
-            )
+            raise duplicate()
         row = CustomField(
             account_id=caller.account_id,
             definition_id=definition.id,
