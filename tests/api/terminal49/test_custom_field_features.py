@@ -46,7 +46,7 @@ def put(w: World, definition: dict[str, Any], value: Any, key: str = "shipment_2
         ({"entity_type": "Vessel"}, "entity_type"),
         ({"data_type": "xml"}, "data_type"),
         ({"display_name": ""}, "display_name"),
-        ({"validation": {"min": "zero"}}, "validation"),
+        ({"validation": {"min": "zero"}}, "validation/min"),
         ({"data_type": "number", "default_value": "ten"}, "default_value"),
         ({"owner": "me"}, "owner"),
     ],

@@ -11,6 +11,7 @@ from typing import Any
 from ...clock import utc_iso
 from ..core.errors import InvalidInput
 from ..core.inputs import check_text
+from .patterns import UnsupportedPattern, full_match
 
 DATA_TYPES = (
     "short_text",
@@ -33,6 +34,9 @@ ENUMERATIONS = ("enum", "enum_multi")
 #: Longest short text and reference; most values an ``enum_multi`` may hold.
 MAX_TEXT_CHARS = 255
 MAX_CHOICES = 50
+#: Largest magnitude of a number (values and bounds): the integers every JSON client and both
+#: databases keep exactly; beyond it PostgreSQL returned integers the API could not render.
+MAX_NUMBER = 2**53 - 1
 #: ``validation`` keys sealane applies: bounds of numbers, longest text, a text pattern.
 VALIDATION_KEYS = ("min", "max", "max_length", "pattern")
 _SLUG = re.compile(r"[a-z][a-z0-9_]{0,63}")
@@ -92,9 +96,19 @@ def _text(value: Any, field: str, _options: Sequence[str]) -> str:
 def _number(value: Any, field: str, _options: Sequence[str]) -> int | float:
     if isinstance(value, bool) or not isinstance(value, int | float):
         raise InvalidInput(f"{field} must be a number", field=field)
-    if isinstance(value, float) and not math.isfinite(value):
-        raise InvalidInput(f"{field} must be a finite number", field=field)
+    if not _in_range(value):
+        raise InvalidInput(
+            f"{field} must be a finite number between -{MAX_NUMBER} and {MAX_NUMBER}", field=field
+        )
     return value
+
+
+def _in_range(number: int | float) -> bool:
+    """Finite and at most :data:`MAX_NUMBER` in magnitude (compared without converting a huge
+    integer to a float, which would overflow)."""
+    if isinstance(number, float) and not math.isfinite(number):
+        return False
+    return -MAX_NUMBER <= number <= MAX_NUMBER
 
 
 def _date(value: Any, field: str, _options: Sequence[str]) -> str:
@@ -111,10 +125,10 @@ def _datetime(value: Any, field: str, _options: Sequence[str]) -> str:
     if isinstance(value, str) and len(value) <= 40:
         try:
             moment = datetime.fromisoformat(value)
-        except ValueError:
-            moment = None
-        if moment is not None and moment.tzinfo is not None:
-            return utc_iso(moment)
+            if moment.tzinfo is not None:
+                return utc_iso(moment)
+        except (ValueError, OverflowError):  # OverflowError: before year 1 or after 9999 in UTC
+            pass
     raise InvalidInput(f"{field} must be an ISO 8601 date-time with a time zone", field=field)
 
 
@@ -163,20 +177,37 @@ def check_validation(value: Any, field: str = "validation") -> dict[str, Any] | 
     if not isinstance(value, dict):
         raise InvalidInput(f"{field} must be an object", field=field)
     for key, item in value.items():
-        if key in ("min", "max") and (isinstance(item, bool) or not isinstance(item, int | float)):
-            raise InvalidInput(f"{field}.{key} must be a number", field=field)
-        if key == "max_length" and (
-            isinstance(item, bool) or not isinstance(item, int) or item < 1
+        where = f"{field}/{key}"
+        if key in ("min", "max") and (
+            isinstance(item, bool) or not isinstance(item, int | float) or not _in_range(item)
         ):
-            raise InvalidInput(f"{field}.max_length must be a positive integer", field=field)
+            raise InvalidInput(
+                f"{field}.{key} must be a finite number between -{MAX_NUMBER} and {MAX_NUMBER}",
+                field=where,
+            )
+        if key == "max_length" and (
+            isinstance(item, bool) or not isinstance(item, int) or not 1 <= item <= MAX_NUMBER
+        ):
+            raise InvalidInput(
+                f"{field}.max_length must be an integer from 1 to {MAX_NUMBER}", field=where
+            )
         if key == "pattern":
-            try:
-                re.compile(item)
-            except (re.error, TypeError):
-                raise InvalidInput(
-                    f"{field}.pattern must be a regular expression", field=field
-                ) from None
+            _check_pattern(item, field, where)
     return dict(value)
+
+
+def _check_pattern(pattern: Any, field: str, where: str) -> None:
+    """A pattern RE2 can run (no back-references or look-around; see :mod:`.patterns`)."""
+    if not isinstance(pattern, str):
+        raise InvalidInput(f"{field}.pattern must be a regular expression", field=where)
+    try:
+        full_match(pattern, "")
+    except UnsupportedPattern as error:
+        raise InvalidInput(
+            f"{field}.pattern must be a regular expression RE2 can run "
+            f"(no back-references or look-around): {error}",
+            field=where,
+        ) from None
 
 
 def _apply_validation(
@@ -193,5 +224,20 @@ def _apply_validation(
             raise InvalidInput(
                 f"{field} must be at most {validation['max_length']} characters", field=field
             )
-        if "pattern" in validation and re.fullmatch(validation["pattern"], value) is None:
+        if "pattern" in validation and not _matches(validation["pattern"], value, field):
             raise InvalidInput(f"{field} does not match the field's pattern", field=field)
+
+
+def _matches(pattern: str, text: str, field: str) -> bool:
+    """Whether ``text`` matches a stored pattern; one stored before patterns were run by RE2
+    and that RE2 cannot run refuses the value (the definition must be changed), never falling
+    back to a backtracking match."""
+    try:
+        return full_match(pattern, text)
+    except UnsupportedPattern:
+        raise InvalidInput(
+            f"the field's pattern cannot be applied ({field}); change the definition's "
+            "validation.pattern",
+            field=field,
+            code="unsupported_pattern",
+        ) from None
