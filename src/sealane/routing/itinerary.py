@@ -12,16 +12,21 @@ Where the vessel of a leg is at sea, :meth:`Itinerary.at_sea` splits that leg at
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, replace
-from datetime import datetime, timedelta
+from dataclasses import dataclass
+from datetime import datetime
 from itertools import pairwise
 from typing import TYPE_CHECKING, Any
 
+from .calls import Leg as Leg
+from .calls import PortCall as PortCall
+from .calls import scheduled
+from .frames import legs_frame
 from .itinerary_inputs import InvalidItineraryError as InvalidItineraryError
 from .itinerary_inputs import as_utc, dwell_hours, ports_called, speeds_per_leg
 from .passages import SMALL_CRAFT, Passage, closed_passages
 from .ports import Port
-from .routes import Route, route
+from .progress import Progress, at_port, at_sea
+from .routes import route
 from .vessel import UNKNOWN, Vessel, vessel_of
 from .voyage import OFF_PATH_NM
 
@@ -29,52 +34,10 @@ if TYPE_CHECKING:
     import geopandas
 
     from .locations import LocationLike
-    from .progress import Progress
 
 #: Hours a container stays at a transshipment port between two legs when none is given: about
 #: one day, a container vessel's usual stay at berth for cargo operations.
 DEFAULT_DWELL_H = 24.0
-
-
-@dataclass(frozen=True, slots=True)
-class PortCall:
-    """One port of an itinerary, with its estimated times (UTC, ``None`` when not timed).
-
-    ``sequence`` counts from 1 at the POL; ``label`` is ``POL``, ``TS1``, ``TS2``, ... or ``POD``.
-    The POL has no arrival and the POD no departure.
-    """
-
-    sequence: int
-    port: Port
-    label: str
-    arrival_at: datetime | None
-    departure_at: datetime | None
-
-
-@dataclass(frozen=True, slots=True)
-class Leg:
-    """The sea-lane route between two consecutive port calls, sailed at ``speed_kn``.
-
-    ``sequence`` is the sequence of its departure call (1 for the leg leaving the POL).
-    """
-
-    sequence: int
-    origin: Port
-    destination: Port
-    route: Route
-    speed_kn: float
-    departure_at: datetime | None
-    arrival_at: datetime | None
-
-    @property
-    def distance_nm(self) -> float:
-        """Length of the leg in nautical miles."""
-        return self.route.distance_nm
-
-    @property
-    def duration_h(self) -> float:
-        """Hours at sea: the leg's length at its speed."""
-        return self.route.distance_nm / self.speed_kn
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,8 +81,6 @@ class Itinerary:
     def at_port(self, call: int, *, departs_at: datetime | None = None) -> Progress:
         """The container at port call ``call`` (index into ``calls``): the legs before it sailed,
         the rest to come, leaving at ``departs_at`` (default: the call's estimated departure)."""
-        from .progress import at_port
-
         return at_port(self, call, departs_at=departs_at)
 
     def at_sea(
@@ -134,8 +95,6 @@ class Itinerary:
     ) -> Progress:
         """The container on leg ``leg`` (index into ``legs``), its vessel at ``position`` (lon,
         lat) at time ``at``, sailing on at ``speed_kn`` (default: the leg's speed)."""
-        from .progress import at_sea
-
         return at_sea(
             self, leg, position, at, speed_kn=speed_kn, step_s=step_s, off_path_nm=off_path_nm
         )
@@ -147,8 +106,6 @@ class Itinerary:
 
     def to_geodataframe(self) -> geopandas.GeoDataFrame:
         """One row per leg with its route as geometry (needs the ``geo`` extra)."""
-        from .interop import legs_frame
-
         return legs_frame(self.legs)
 
 
@@ -213,43 +170,6 @@ def itinerary(
     )
     calls, legs = scheduled(calls, legs, stays, 0, departure_at=as_utc(departed_at, "departed_at"))
     return Itinerary(calls, legs, stays, closed, allow_arctic, vessel)
-
-
-def scheduled(
-    calls: tuple[PortCall, ...],
-    legs: tuple[Leg, ...],
-    dwell_h: tuple[float, ...],
-    first: int,
-    *,
-    arrival_at: datetime | None = None,
-    departure_at: datetime | None = None,
-) -> tuple[tuple[PortCall, ...], tuple[Leg, ...]]:
-    """Calls and legs re-timed from call ``first`` on, which arrives at ``arrival_at`` (kept when
-    None) and leaves at ``departure_at`` (default: a given arrival plus the stay, else the time
-    it had); every later call follows at the legs' speeds. Earlier calls and legs are kept."""
-    new_calls, new_legs = list(calls), list(legs)
-    arrival = arrival_at if arrival_at is not None else calls[first].arrival_at
-    if departure_at is not None:
-        departure: datetime | None = departure_at
-    elif arrival_at is not None:
-        departure = arrival_at + _hours(dwell_h[first])
-    else:
-        departure = calls[first].departure_at
-    for i in range(first, len(calls)):
-        if i == len(calls) - 1:
-            new_calls[i] = replace(calls[i], arrival_at=arrival, departure_at=None)
-            break
-        new_calls[i] = replace(calls[i], arrival_at=arrival, departure_at=departure)
-        leg = legs[i]
-        arrival = departure + _hours(leg.duration_h) if departure else None
-        new_legs[i] = replace(leg, departure_at=departure, arrival_at=arrival)
-        departure = arrival + _hours(dwell_h[i + 1]) if arrival else None
-    return tuple(new_calls), tuple(new_legs)
-
-
-def _hours(hours: float) -> timedelta:
-    """``hours`` as a timedelta rounded to the millisecond (the resolution of the positions)."""
-    return timedelta(milliseconds=round(hours * 3_600_000))
 
 
 def _label(index: int, calls: int) -> str:

@@ -17,12 +17,11 @@ from typing import TYPE_CHECKING, Any
 from .geodesy import drawn_parts
 
 if TYPE_CHECKING:
-    from .itinerary import PortCall
-    from .progress import LegUnderway, Progress
+    from .calls import LegUnderway, PortCall, Snapshot
     from .routes import Route
 
 
-def progress_features(progress: Progress) -> dict[str, Any]:
+def progress_features(progress: Snapshot) -> dict[str, Any]:
     """The FeatureCollection: each port, then the geometry of the leg that leaves it.
 
     >>> from sealane.routing.itinerary import itinerary

@@ -9,16 +9,13 @@ tests and the fallback where the extension was not compiled. Both take the array
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Protocol
+from typing import Protocol
 
 import numpy as np
 import numpy.typing as npt
 
 from .geodesy import FloatArray
 from .geodesy import distance_m as geodesic_m
-
-if TYPE_CHECKING:
-    from .graph import SeaGraph
 
 IntArray = npt.NDArray[np.int32]
 MaskArray = npt.NDArray[np.uint32]
@@ -68,7 +65,28 @@ class NetworkKernel(Protocol):
         with :func:`trim`; None when a partial leg cannot be measured here (pyproj can)."""
 
 
-def network_arrays(graph: SeaGraph) -> tuple[npt.NDArray[np.generic], ...]:
+class GraphArrays(Protocol):
+    """The arrays of :class:`~.graph.SeaGraph` the kernels take (the graph passes itself)."""
+
+    node_lonlat: FloatArray
+    edge_length_m: FloatArray
+    edge_passages: MaskArray
+    edge_core: IntArray
+    edge_position: IntArray
+    indptr: IntArray
+    indices: IntArray
+    weights: FloatArray
+    edge_ids: IntArray
+    core_passages: MaskArray
+    core_u: IntArray
+    core_v: IntArray
+    core_length_m: FloatArray
+    chain_ptr: IntArray
+    chain_heads: IntArray
+    chain_steps: IntArray
+
+
+def network_arrays(graph: GraphArrays) -> tuple[npt.NDArray[np.generic], ...]:
     """The graph's arrays in the order both kernels take them."""
     return (
         graph.node_lonlat,
@@ -90,7 +108,7 @@ def network_arrays(graph: SeaGraph) -> tuple[npt.NDArray[np.generic], ...]:
     )
 
 
-def network_kernel(graph: SeaGraph) -> NetworkKernel:
+def network_kernel(graph: GraphArrays) -> NetworkKernel:
     """The compiled network over ``graph``'s arrays, or the twin where it was not built."""
     try:
         from sealane.routing._network import Network

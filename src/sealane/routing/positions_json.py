@@ -7,18 +7,27 @@ renderer with.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Protocol
+from typing import Protocol
 
 import numpy as np
 import numpy.typing as npt
 
 from .geodesy import FloatArray
 
-if TYPE_CHECKING:
-    from .positions import Positions
-
 TimeArray = npt.NDArray[np.datetime64]
 SecondsArray = npt.NDArray[np.int64]
+
+
+class Written(Protocol):
+    """What is written of :class:`~.positions.Positions`: its columns and its whole seconds."""
+
+    @property
+    def lats(self) -> FloatArray: ...
+    @property
+    def lons(self) -> FloatArray: ...
+    @property
+    def headings_deg(self) -> FloatArray: ...
+    def seconds(self) -> TimeArray: ...
 
 
 #: One record of the API's position array, with the widths of its fields (``_`` marks a field).
@@ -47,13 +56,13 @@ class Renderer(Protocol):
     ) -> bytes: ...
 
 
-def positions_json(positions: Positions, *, head: bytes = b"", tail: bytes = b"") -> bytes:
+def positions_json(positions: Written, *, head: bytes = b"", tail: bytes = b"") -> bytes:
     """Serialise positions as the API's JSON array, written between ``head`` and ``tail``.
 
     Every record has the same width: numbers are written with fixed decimals (latitude and
     longitude to 1e-6 degrees, about 0.1 m; heading to 0.01 degree) and padded on the left with
     spaces, which JSON allows before a value; timestamps are whole UTC seconds
-    (:meth:`Positions.seconds`). ``head`` and
+    (:meth:`.positions.Positions.seconds`). ``head`` and
     ``tail`` splice the array into an enclosing document without another copy of it. Raises
     ``ValueError`` for a NaN coordinate or heading, or a year outside 0000-9999.
     """

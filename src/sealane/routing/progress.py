@@ -13,53 +13,17 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
-from .itinerary import InvalidItineraryError, Itinerary, Leg, PortCall, scheduled
+from .calls import Leg, Plan, PortCall, scheduled
+from .calls import LegUnderway as LegUnderway
+from .frames import progress_frame
+from .itinerary_inputs import InvalidItineraryError, plan_speed
 from .itinerary_inputs import as_utc as utc
-from .itinerary_inputs import plan_speed
 from .locations import LocationLike, resolve_location
 from .mapfeatures import progress_features
-from .positions import Positions
-from .routes import Route
 from .voyage import OFF_PATH_NM, future_positions, sailed_route
 
 if TYPE_CHECKING:
     import geopandas
-
-
-@dataclass(frozen=True, slots=True)
-class LegUnderway:
-    """A leg split at its vessel: ``sailed`` ends and ``remaining`` starts where they join,
-    the vessel's position (moved to the nearest sea when it was reported just ashore)."""
-
-    leg: Leg
-    sailed: Route
-    remaining: Route
-    positions: Positions
-
-    @property
-    def lon(self) -> float:
-        """Longitude of the vessel where the two parts join, degrees."""
-        return self.remaining.origin.lon
-
-    @property
-    def lat(self) -> float:
-        """Latitude of the vessel where the two parts join, degrees."""
-        return self.remaining.origin.lat
-
-    @property
-    def heading_deg(self) -> float | None:
-        """Course steered from the position, degrees from true north; None once arrived."""
-        return float(self.positions.headings_deg[0]) if len(self.positions) > 1 else None
-
-    @property
-    def at(self) -> datetime:
-        """Time of the vessel's position (UTC)."""
-        return self.positions.start_time
-
-    @property
-    def eta(self) -> datetime:
-        """Estimated arrival at the leg's destination (UTC)."""
-        return self.positions.eta
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,12 +58,10 @@ class Progress:
 
     def to_geodataframe(self) -> geopandas.GeoDataFrame:
         """One row per piece of geometry (needs the ``geo`` extra)."""
-        from .interop import progress_frame
-
         return progress_frame(self)
 
 
-def at_port(itinerary: Itinerary, call: int, *, departs_at: datetime | None = None) -> Progress:
+def at_port(itinerary: Plan, call: int, *, departs_at: datetime | None = None) -> Progress:
     """The container at port call ``call`` (0 = not departed, the last = arrived at the POD);
     the legs after it leave at ``departs_at`` (default: the call's estimated departure).
 
@@ -117,7 +79,7 @@ def at_port(itinerary: Itinerary, call: int, *, departs_at: datetime | None = No
 
 
 def at_sea(
-    itinerary: Itinerary,
+    itinerary: Plan,
     leg: int,
     position: LocationLike,
     at: datetime,

@@ -18,9 +18,7 @@ from typing import Protocol, TypeVar
 import numpy as np
 import numpy.typing as npt
 
-from ..data.formats import Marnet
 from ..geodesy import FloatArray
-from ..passages import ARCTIC, SMALL_CRAFT
 
 IntArray = npt.NDArray[np.int32]
 Up = TypeVar("Up")
@@ -32,8 +30,6 @@ WITNESS_SETTLED = 500
 #: against its contracted neighbours and level.
 EDGE_WEIGHT = 2
 HOP_WEIGHT = 1
-#: Passages the hierarchy assumes closed: those the engine closes by default.
-DEFAULT_CLOSED = tuple(sorted(p.value for p in (*SMALL_CRAFT, *ARCTIC)))
 
 
 @dataclass(frozen=True)
@@ -207,29 +203,3 @@ def _packed(rank: IntArray, upward: list[list[tuple[int, float, int]]]) -> Hiera
         up_mask=np.zeros(len(flat), dtype=np.uint32),
         up_children=np.array(children, dtype=np.int32).reshape(-1, 2),
     )
-
-
-def hierarchy_arrays(core: dict[str, np.ndarray], names: tuple[str, ...]) -> dict[str, np.ndarray]:
-    """The ``marnet.npz`` arrays of the hierarchy over the core graph's edges that stay open when
-    the ``DEFAULT_CLOSED`` passages are closed (with the mask of those passages), and of the
-    masked hierarchy over all of them, for any other closed passages."""
-    from .masked_contraction import contract_masked
-
-    closed = np.uint32(sum(1 << names.index(name) for name in DEFAULT_CLOSED))
-    nodes = int(core[Marnet.CORE_NODE.key].size)
-    u, v = core[Marnet.CORE_U.key], core[Marnet.CORE_V.key]
-    lengths = core[Marnet.CORE_LENGTH_M.key]
-    passages = np.asarray(core[Marnet.CORE_PASSAGES.key], dtype=np.uint32)
-    open_ = (passages & closed) == 0
-    default = contract(nodes, u[open_], v[open_], lengths[open_])
-    masked = contract_masked(nodes, u, v, lengths, passages)
-    arrays: dict[str, np.ndarray] = {Marnet.HIERARCHY.closed.key: np.array(closed, dtype=np.uint32)}
-    for stored, built in ((Marnet.HIERARCHY, default), (Marnet.MASKED, masked)):
-        arrays[stored.up_ptr.key] = built.up_ptr
-        arrays[stored.up_head.key] = built.up_head
-        arrays[stored.up_weight.key] = built.up_weight
-        arrays[stored.up_middle.key] = built.up_middle
-        arrays[stored.up_children.key] = built.up_children
-    # Only the masked hierarchy's edges carry passage bits (the default one assumes its own).
-    arrays[Marnet.MASKED.up_mask.key] = masked.up_mask
-    return arrays

@@ -16,7 +16,7 @@ import numpy as np
 from ..data.formats import MARNET, Marnet
 from ..geodesy import lengths_between_m, normalize_lon
 from .chains import core_arrays
-from .contraction import hierarchy_arrays
+from .hierarchies import hierarchy_arrays
 from .joins import log
 from .lanegraph import LaneGraph
 from .search_tables import CELL_DEG, landmark_distances, snapping_index
