@@ -17,6 +17,7 @@ from ..web.apidocs import install_api_docs
 from ..web.app import create_web_app
 from ..web.mount import WebShell
 from .compression import GzipMiddleware
+from .containment import ContainFailures
 from .errors import install_error_handlers
 from .negotiation import HeadAsGet, JsonApiNegotiation
 from .openapi import document
@@ -98,5 +99,6 @@ def create_app(
     app.add_middleware(JsonApiNegotiation, prefix=API_PREFIX)
     app.add_middleware(GzipMiddleware, minimum_size=1024, level=1)
     app.add_middleware(HeadAsGet)
+    app.add_middleware(ContainFailures)  # outermost: a failure is answered, the connection kept
     app.openapi = lambda: document(app)  # type: ignore[method-assign]
     return app

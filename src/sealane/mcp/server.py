@@ -4,8 +4,9 @@ backend chosen from the settings (the local application layer, or the API at
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Callable
-from contextlib import asynccontextmanager
+import logging
+from collections.abc import AsyncIterator, Callable, Iterator
+from contextlib import asynccontextmanager, contextmanager
 from functools import cache
 from typing import Any
 
@@ -81,6 +82,19 @@ class KnownToolsOnly:
         return await call_next(ctx)
 
 
+@contextmanager
+def _logging_left_alone() -> Iterator[None]:
+    """Undo what the SDK's server does to the root logger (``basicConfig`` with a rich handler
+    whose highlighted tracebacks took seconds per logged error): logging is the entry point's."""
+    root = logging.getLogger()
+    handlers, level = list(root.handlers), root.level
+    try:
+        yield
+    finally:
+        root.handlers[:] = handlers
+        root.setLevel(level)
+
+
 def build_server(state: McpState) -> MCPServer[McpState]:
     """The MCP server sharing ``state`` (backend and fallback key) with every handler."""
 
@@ -89,16 +103,17 @@ def build_server(state: McpState) -> MCPServer[McpState]:
         yield state
 
     tools = registered_tools()
-    server: MCPServer[McpState] = MCPServer(
-        "sealane",
-        title="sealane container tracking",
-        instructions=INSTRUCTIONS,
-        version=__version__,
-        lifespan=lifespan,
-        tools=list(tools),
-        middleware=[KnownToolsOnly({tool.name for tool in tools})],
-        log_level="WARNING",
-    )
+    with _logging_left_alone():
+        server: MCPServer[McpState] = MCPServer(
+            "sealane",
+            title="sealane container tracking",
+            instructions=INSTRUCTIONS,
+            version=__version__,
+            lifespan=lifespan,
+            tools=list(tools),
+            middleware=[KnownToolsOnly({tool.name for tool in tools})],
+            log_level="WARNING",
+        )
     for fn, name in PROMPTS:
         server.prompt(name=name)(fn)
     server.resource(
