@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from typing import Any
 
@@ -161,3 +162,41 @@ def test_post__not_json_media_type_415(setup: Setup, client: TestClient) -> None
     headers = {"Content-Type": "text/csv", **auth(setup.ingest)}
     response = client.post(URL, content=b"mmsi,lat\n", headers=headers)
     assert_error(response, 415, code="unsupported_media_type")
+
+
+def raw_post(setup: Setup, client: TestClient, text: str) -> Any:
+    headers = {**BODY_HEADERS, **auth(setup.ingest)}
+    return client.post(URL, content=text.encode(), headers=headers)
+
+
+@pytest.mark.parametrize(
+    ("name", "literal"),
+    [
+        ("latitude", "1" + "0" * 308),
+        ("longitude", "-1" + "0" * 400),
+        ("speed_knots", "9" * 309),
+        ("navigational_status", "1" + "0" * 310),
+        ("imo", '"' + "9" * 5000 + '"'),
+        ("mmsi", '"' + "2" * 5000 + '"'),
+        ("timestamp", '"0001-01-01T00:00:00+01:00"'),
+    ],
+)
+def test_post__values_out_of_any_range_422_nothing_stored(
+    setup: Setup, client: TestClient, name: str, literal: str
+) -> None:
+    """Integers too large for a float, or too long for Python to convert to text, and a time
+    before year 1 in UTC: each is the named 422, also in a batch of 2,000 (never a 500)."""
+    good = [json.dumps(position(minute % 60)) for minute in range(1999)]
+    attributes = {**position(0)["attributes"], name: "@"}
+    bad = json.dumps({"type": "vessel_position", "attributes": attributes})
+    text = '{"data": [' + ", ".join([*good, bad.replace('"@"', literal)]) + "]}"
+    error = assert_error(raw_post(setup, client, text), 422)
+    assert error["source"] == {"pointer": f"/data/1999/attributes/{name}"}
+    assert setup.vessel(client)["position_timestamp"] is None
+
+
+def test_post__lower_case_t_and_z_read_as_rfc_3339_allows(setup: Setup, client: TestClient) -> None:
+    batch = {"data": [position(0, timestamp="2026-11-21t11:59:00z")]}
+    response = setup.post(client, batch)
+    assert response.status_code == 200, response.text[:500]
+    assert setup.vessel(client)["position_timestamp"].startswith("2026-11-21T11:59:00")

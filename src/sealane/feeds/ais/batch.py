@@ -14,7 +14,7 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from .decoding import valid_imo
@@ -135,8 +135,21 @@ def _unwrap(
     return attributes, f"{at}/attributes"
 
 
+def _digits(value: Any, most: int) -> str:
+    """The decimal digits of an integer or a text of at most ``most`` characters, else "" (a
+    longer one is refused unconverted: Python will not write an integer of more than 4,300
+    digits as text, nor read one)."""
+    if isinstance(value, bool):
+        return ""
+    if isinstance(value, int):
+        return str(value) if 0 <= value < 10**most else ""
+    if isinstance(value, str) and len(value) <= most:
+        return value
+    return ""
+
+
 def _mmsi(value: Any, at: str, errors: list[FieldError]) -> int | None:
-    text = str(value) if isinstance(value, int | str) and not isinstance(value, bool) else ""
+    text = _digits(value, 9)
     if not (text.isascii() and text.isdigit() and len(text) == 9 and text[0] != "0"):
         errors.append(FieldError(at, "must be a 9-digit MMSI (string or integer)", "required"))
         return None
@@ -159,9 +172,11 @@ def _number(
         if required:
             errors.append(FieldError(f"{at}/{name}", "is required", "required"))
         return None
-    number = (
-        float(value) if isinstance(value, int | float) and not isinstance(value, bool) else None
-    )
+    number = None
+    if isinstance(value, float) or (
+        isinstance(value, int) and not isinstance(value, bool) and low <= value <= high
+    ):  # an integer is compared before its conversion: one of 309 digits overflows a float
+        number = float(value)
     kind = "an integer" if integral else "a number"
     if (
         number is None
@@ -177,8 +192,11 @@ def _number(
 def _timestamp(value: Any, at: str, now: datetime, errors: list[FieldError]) -> float | None:
     try:
         rfc3339 = isinstance(value, str) and RFC3339.fullmatch(value) is not None
-        stamp = datetime.fromisoformat(value) if rfc3339 else None
-    except ValueError:
+        # RFC 3339 allows a lower-case t and z, which Python does not read
+        stamp = datetime.fromisoformat(value.upper()) if rfc3339 else None
+        if stamp is not None and stamp.tzinfo is not None:
+            stamp.astimezone(UTC)  # OverflowError: before year 1 or after 9999 in UTC
+    except (ValueError, OverflowError):
         stamp = None
     if stamp is None or stamp.tzinfo is None:
         errors.append(FieldError(at, "must be an ISO 8601 time with a UTC offset", "required"))
@@ -192,7 +210,7 @@ def _timestamp(value: Any, at: str, now: datetime, errors: list[FieldError]) -> 
 def _imo(value: Any, at: str, errors: list[FieldError]) -> str | None:
     if value is None:
         return None
-    text = str(value) if isinstance(value, int | str) and not isinstance(value, bool) else ""
+    text = _digits(value, 7)
     imo = valid_imo(int(text)) if text.isascii() and text.isdigit() else None
     if imo is None:
         errors.append(FieldError(at, "must be a 7-digit IMO number with its check digit"))
