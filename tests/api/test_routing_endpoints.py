@@ -109,7 +109,23 @@ def test_with_coordinates__document(voyage: httpx.Response, ships: dict[str, Ves
     assert voyage.status_code == 200
     assert voyage.headers["content-type"] == JSONAPI
     body = voyage.json()
-    assert set(body) == {"data", "links"}
+    assert set(body) == {"data", "links", "meta"}
+    assert body["meta"]["ports_source"] == "given"
+    assert body["meta"]["port"] == {
+        "id": sealane.get_port("NLRTM").id,
+        "locode": "NLRTM",
+        "name": "Rotterdam",
+        "source": "given",
+    }
+    assert body["meta"]["previous_port"]["locode"] == "CNSHA"
+    assert "shipment_id" not in body["meta"]
+    assert body["meta"]["vessel_dimensions"] == {
+        "source": "default",
+        "draft_m": None,
+        "beam_m": None,
+        "length_m": None,
+        "air_draft_m": None,
+    }
     assert body["data"]["type"] == "vessel"
     assert body["data"]["id"] == ships["fast"].id
     assert body["data"]["attributes"]["name"] == "Fast"
@@ -268,7 +284,7 @@ def test_future_positions__missing_or_sub_knot_speed_sails_at_14_knots(
 # 400: one missing or malformed parameter per test
 
 
-@pytest.mark.parametrize("name", ["port_id", "previous_port_id", "latitude", "longitude"])
+@pytest.mark.parametrize("name", ["latitude", "longitude"])
 def test_with_coordinates__missing_parameter_400(
     shared_client: TestClient, shared_keys: Keys, ships: dict[str, Vessel], name: str
 ) -> None:
@@ -278,14 +294,25 @@ def test_with_coordinates__missing_parameter_400(
     assert_error(response, 400, parameter=name, code="missing_parameter")
 
 
-@pytest.mark.parametrize("name", ["port_id", "latitude"])
-def test_with_coordinates__blank_parameter_400(
-    shared_client: TestClient, shared_keys: Keys, ships: dict[str, Vessel], name: str
+def test_with_coordinates__blank_latitude_400(
+    shared_client: TestClient, shared_keys: Keys, ships: dict[str, Vessel]
 ) -> None:
-    response = with_coordinates(shared_client, shared_keys.routing, ships["fast"].id, **{name: " "})
-    # A blank port id is missing; a blank coordinate is not a number (its declared pattern).
-    code = "missing_parameter" if name == "port_id" else "invalid_parameter"
-    assert_error(response, 400, parameter=name, code=code)
+    response = with_coordinates(shared_client, shared_keys.routing, ships["fast"].id, latitude=" ")
+    assert_error(response, 400, parameter="latitude", code="invalid_parameter")
+
+
+@pytest.mark.parametrize("value", [None, " "])
+@pytest.mark.parametrize("name", ["port_id", "previous_port_id"])
+def test_with_coordinates__port_missing_and_no_voyage_known_422(
+    shared_client: TestClient, shared_keys: Keys, ships: dict[str, Vessel], name: str, value: Any
+) -> None:
+    """No tracked shipment on board and no AIS port call: the port must be given (blank is
+    missing)."""
+    response = with_coordinates(
+        shared_client, shared_keys.routing, ships["fast"].id, **{name: value}
+    )
+    error = assert_error(response, 422, parameter=name, code="unknown_voyage")
+    assert f"give {name}" in error["detail"]
 
 
 @pytest.mark.parametrize(
@@ -321,13 +348,13 @@ def test_with_coordinates__400_before_unknown_vessel_404(
 
 
 @pytest.mark.parametrize("name", ["port_id", "previous_port_id"])
-def test_future_positions__missing_parameter_400(
+def test_future_positions__port_missing_and_no_voyage_known_422(
     shared_client: TestClient, shared_keys: Keys, ships: dict[str, Vessel], name: str
 ) -> None:
     response = from_last_position(
         shared_client, shared_keys.routing, ships["fast"].id, **{name: None}
     )
-    assert_error(response, 400, parameter=name, code="missing_parameter")
+    assert_error(response, 422, parameter=name, code="unknown_voyage")
 
 
 def test_with_coordinates__latitude_with_underscore_400(

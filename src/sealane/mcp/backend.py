@@ -9,9 +9,10 @@ backend it runs on. Errors are the application layer's (:mod:`sealane.service.co
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from ..service.core.engine import NO_SIZE, VesselSize
 from ..service.core.paging import PageRequest
 from ..service.tracking.filters import TrackingFilter
 from ..service.tracking.requests import NewTrackingRequest, RequestFilter
@@ -31,6 +32,8 @@ class Positions:
     lats: Sequence[float]
     headings_deg: Sequence[float]
     times: Sequence[str]
+    #: The answer's ``meta``: the ports used and where they came from, the vessel dimensions.
+    meta: dict[str, Any] = field(default_factory=dict)
 
 
 class Account(Protocol):
@@ -77,11 +80,13 @@ class Account(Protocol):
         self,
         vessel: str,
         *,
-        previous_port: str,
-        destination_port: str,
+        previous_port: str | None,
+        destination_port: str | None,
         start: tuple[float, float] | None,
+        size: VesselSize = NO_SIZE,
     ) -> Positions:
-        """The vessel's positions from ``start`` (lon, lat; None: its last known position)."""
+        """The vessel's positions from ``start`` (lon, lat; None: its last known position);
+        a port not given is the one the service knows of the vessel's voyage."""
         ...
 
     async def require_routing(self) -> None:

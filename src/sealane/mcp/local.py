@@ -18,6 +18,7 @@ from ..service import search
 from ..service.access.gatekeeper import Caller, Gatekeeper
 from ..service.container_routes import reading as routes
 from ..service.core.context import ServiceContext
+from ..service.core.engine import NO_SIZE, VesselSize
 from ..service.core.paging import Page, PageRequest
 from ..service.reference import lookups as reference
 from ..service.reference import vessels
@@ -135,12 +136,13 @@ class LocalAccount:
         self,
         vessel: str,
         *,
-        previous_port: str,
-        destination_port: str,
+        previous_port: str | None,
+        destination_port: str | None,
         start: tuple[float, float] | None,
+        size: VesselSize = NO_SIZE,
     ) -> Positions:
         """The vessel and its positions, as arrays (no JSON in between)."""
-        record, positions = await blocking(
+        found = await blocking(
             lambda: vessels.vessel_future_positions(
                 self.ctx,
                 self.caller,
@@ -148,8 +150,10 @@ class LocalAccount:
                 previous_port=previous_port,
                 destination_port=destination_port,
                 start=start,
+                size=size,
             )
         )
+        record, positions = found.vessel, found.positions
         return Positions(
             vessel_id=record.id,
             vessel=vessel_attributes(record),
@@ -157,6 +161,7 @@ class LocalAccount:
             lats=positions.lats.tolist(),
             headings_deg=positions.headings_deg.tolist(),
             times=positions.timestamps(),
+            meta=found.meta(),
         )
 
     async def require_routing(self) -> None:

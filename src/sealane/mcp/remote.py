@@ -16,6 +16,7 @@ from typing import Any
 
 import httpx
 
+from ..service.core.engine import NO_SIZE, VesselSize
 from ..service.core.errors import (
     ROUTING_DISABLED,
     FeatureDisabled,
@@ -151,17 +152,24 @@ class RemoteAccount:
         self,
         vessel: str,
         *,
-        previous_port: str,
-        destination_port: str,
+        previous_port: str | None,
+        destination_port: str | None,
         start: tuple[float, float] | None,
+        size: VesselSize = NO_SIZE,
     ) -> Positions:
         """The API's future positions of a vessel, as columns."""
-        query: Query = [("port_id", destination_port), ("previous_port_id", previous_port)]
+        given = {
+            "port_id": destination_port,
+            "previous_port_id": previous_port,
+            **{name: None if v is None else repr(v) for name, v in size.values().items()},
+        }
+        query: Query = [(name, value) for name, value in given.items() if value is not None]
         path = f"/vessels/{_segment(vessel)}/future_positions"
         if start is not None:
             path += "_with_coordinates"
             query += [("latitude", repr(start[1])), ("longitude", repr(start[0]))]
-        data = (await self.get(path, query))["data"]
+        document = await self.get(path, query)
+        data = document["data"]
         attributes = dict(data["attributes"])
         positions: list[dict[str, Any]] = attributes.pop("positions", [])
         return Positions(
@@ -171,6 +179,7 @@ class RemoteAccount:
             lats=[p["latitude"] for p in positions],
             headings_deg=[p["heading"] for p in positions],
             times=[p["timestamp"] for p in positions],
+            meta=document.get("meta") or {},
         )
 
     async def search(self, text: str) -> Document:

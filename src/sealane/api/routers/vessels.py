@@ -17,10 +17,11 @@ from starlette.concurrency import run_in_threadpool
 from ...jsonapi import Included, resource
 from ...jsonapi.reference import vessel_attributes, vessel_resource
 from ...service.access.gatekeeper import Caller
+from ...service.core.engine import DIMENSION_BOUNDS_M, VesselSize
 from ...service.records import VesselRecord
 from ...service.reference import vessels
 from ..jsonapi import JsonApiResponse
-from ..listing import DECIMAL, INSTANT, Paging, moment, required_text, text
+from ..listing import DECIMAL, INSTANT, Paging, moment, text
 from ..params import authenticated, authenticated_routing, blank_none
 from ..render import many, one
 from ..route import ApiRoute
@@ -31,10 +32,46 @@ router = APIRouter(tags=["vessels"], route_class=ApiRoute)
 Auth = Annotated[Caller, Depends(authenticated)]
 #: Authenticated with the routing feature: answered 403 before parameters are even looked at.
 RoutingAuth = Annotated[Caller, Depends(authenticated_routing)]
-PortId = Annotated[str, required_text(64, description="destination port: id or UN/LOCODE")]
-PreviousPortId = Annotated[str, required_text(64, description="previous port: id or UN/LOCODE")]
+PortId = Annotated[
+    str | None,
+    text(
+        64,
+        description="destination port: id or UN/LOCODE (default: the next port the vessel calls "
+        "on a voyage of a shipment you track; meta.port says which port was used and why)",
+    ),
+]
+PreviousPortId = Annotated[
+    str | None,
+    text(
+        64,
+        description="previous port: id or UN/LOCODE (default: the port the vessel last left, "
+        "from a shipment you track, else from AIS; see meta.previous_port)",
+    ),
+]
 #: Placeholder in the serialised document where the positions' own JSON is spliced in.
 _POSITIONS_SLOT = "__sealane_positions__"
+
+
+def _metres(name: str, what: str) -> Any:
+    return Query(
+        alias=name,
+        description=f"sealane's own: the vessel's {what} in metres, to close the passages it "
+        "does not fit (default: the engine's default vessel; meta.vessel_dimensions says which)",
+        json_schema_extra={"exclusiveMinimum": 0, "maximum": DIMENSION_BOUNDS_M[name]},
+    )
+
+
+def vessel_size(
+    draft_m: Annotated[float | None, _metres("draft_m", "draft"), DECIMAL] = None,
+    beam_m: Annotated[float | None, _metres("beam_m", "beam"), DECIMAL] = None,
+    length_m: Annotated[float | None, _metres("length_m", "length overall"), DECIMAL] = None,
+    air_draft_m: Annotated[float | None, _metres("air_draft_m", "air draft"), DECIMAL] = None,
+) -> VesselSize:
+    """The vessel dimensions a future-positions request gives (checked by the service)."""
+    return VesselSize(draft_m, beam_m, length_m, air_draft_m)
+
+
+Size = Annotated[VesselSize, Depends(vessel_size)]
 
 
 def render_vessel(included: Included, vessel: VesselRecord) -> dict[str, Any]:
@@ -84,20 +121,19 @@ async def future_positions_with_coordinates(
     request: Request,
     vessel_id: str,
     caller: RoutingAuth,
-    port_id: PortId,
-    previous_port_id: PreviousPortId,
+    size: Size,
     latitude: Annotated[
         float, Query(description="start latitude, degrees", ge=-90.0, le=90.0), DECIMAL
     ],
     longitude: Annotated[
         float, Query(description="start longitude, degrees", ge=-180.0, le=180.0), DECIMAL
     ],
+    port_id: PortId = None,
+    previous_port_id: PreviousPortId = None,
 ) -> JsonApiResponse:
     """Estimated positions one minute apart from the given coordinates to the destination port."""
-    start = (longitude, latitude)
-    return await _positions_response(
-        request, caller, vessel_id, start, previous_port_id.strip(), port_id.strip()
-    )
+    ports = (blank_none(previous_port_id), blank_none(port_id))
+    return await _positions_response(request, caller, vessel_id, (longitude, latitude), ports, size)
 
 
 @router.get(
@@ -107,13 +143,13 @@ async def future_positions_from_last_position(
     request: Request,
     vessel_id: str,
     caller: RoutingAuth,
-    port_id: PortId,
-    previous_port_id: PreviousPortId,
+    size: Size,
+    port_id: PortId = None,
+    previous_port_id: PreviousPortId = None,
 ) -> JsonApiResponse:
     """Estimated positions one minute apart from the vessel's last known position."""
-    return await _positions_response(
-        request, caller, vessel_id, None, previous_port_id.strip(), port_id.strip()
-    )
+    ports = (blank_none(previous_port_id), blank_none(port_id))
+    return await _positions_response(request, caller, vessel_id, None, ports, size)
 
 
 async def _positions_response(
@@ -121,25 +157,32 @@ async def _positions_response(
     caller: Caller,
     vessel_key: str,
     start: tuple[float, float] | None,
-    previous: str,
-    destination: str,
+    ports: tuple[str | None, str | None],
+    size: VesselSize,
 ) -> JsonApiResponse:
-    """The vessel document with its positions from ``start`` (None: its last known position),
-    serialised without a dict per position."""
+    """The vessel document with its positions from ``start`` (None: its last known position)
+    between ``ports`` (previous, destination; None: what sealane knows of the voyage),
+    serialised without a dict per position; ``meta`` says which ports and dimensions."""
     ctx = context_of(request)
-    vessel, positions = await run_in_threadpool(
+    found = await run_in_threadpool(
         lambda: vessels.vessel_future_positions(
             ctx,
             caller,
             vessel_key,
-            previous_port=previous,
-            destination_port=destination,
+            previous_port=ports[0],
+            destination_port=ports[1],
             start=start,
+            size=size,
         )
     )
+    vessel, positions = found.vessel, found.positions
     attributes: dict[str, Any] = vessel_attributes(vessel) | {"positions": _POSITIONS_SLOT}
     query = f"?{request.url.query}" if request.url.query else ""
     self_link = f"{ctx.settings.base_url}{request.url.path.removeprefix('/v2')}{query}"
-    doc = {"data": resource("vessel", vessel.id, attributes), "links": {"self": self_link}}
+    doc = {
+        "data": resource("vessel", vessel.id, attributes),
+        "links": {"self": self_link},
+        "meta": found.meta(),
+    }
     head, tail = orjson.dumps(doc).split(orjson.dumps(_POSITIONS_SLOT), 1)
     return JsonApiResponse(positions.to_json(head=head, tail=tail))  # no copy of the array

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
+from typing import Any
 
 from sqlalchemy import select
 
@@ -14,13 +16,14 @@ from ...store.models import Vessel, VesselPosition
 from ...store.vessels import VesselRecord, find_vessel
 from ..access.gatekeeper import Caller
 from ..core.context import ServiceContext
-from ..core.engine import engine_errors
+from ..core.engine import NO_SIZE, VesselSize, engine_errors
 from ..core.errors import InvalidInput, ObjectNotFound, Unprocessable
 from ..core.paging import Page, PageRequest
 from ..core.queries import contains_text, fetch_page, plausible_key
 from .convert import vessel_record
 from .ports import port_by_key
 from .records import RecordedPosition
+from .voyages import GIVEN, known_voyage
 
 #: Recorded positions shown when no window is given, and the longest window served.
 DEFAULT_WINDOW = timedelta(days=7)
@@ -95,21 +98,53 @@ def vessel_positions(
     return vessel, positions
 
 
+@dataclass(frozen=True, slots=True)
+class FutureVoyage:
+    """A vessel's estimated positions, with the ports and dimensions they were computed for."""
+
+    vessel: VesselRecord
+    positions: Positions
+    previous_port: Port
+    destination_port: Port
+    #: Where each port came from (:data:`.voyages.GIVEN`, ``tracked_shipment``, ...), by
+    #: parameter name (``previous_port_id``, ``port_id``).
+    sources: dict[str, str]
+    shipment_id: str | None
+    size: VesselSize
+
+    def meta(self) -> dict[str, Any]:
+        """What the answer's ``meta`` says: the ports used and where they came from, and the
+        vessel dimensions the route was computed for."""
+        found = set(self.sources.values())
+        meta: dict[str, Any] = {
+            "ports_source": found.pop() if len(found) == 1 else "mixed",
+            "previous_port": _port_meta(self.previous_port, self.sources["previous_port_id"]),
+            "port": _port_meta(self.destination_port, self.sources["port_id"]),
+        }
+        if self.shipment_id is not None:
+            meta["shipment_id"] = self.shipment_id
+        meta["vessel_dimensions"] = self.size.meta()
+        return meta
+
+
 def vessel_future_positions(
     ctx: ServiceContext,
     caller: Caller,
     vessel_key: str,
     *,
-    previous_port: str,
-    destination_port: str,
+    previous_port: str | None = None,
+    destination_port: str | None = None,
     start: tuple[float, float] | None = None,
-) -> tuple[VesselRecord, Positions]:
+    size: VesselSize = NO_SIZE,
+) -> FutureVoyage:
     """The vessel and its positions one minute apart from ``start`` (lon, lat; None: its last
     known position) to the destination, at its reported speed (blocking: database and CPU).
 
+    A port not given is the one sealane knows of the vessel's voyage (see :mod:`.voyages`).
     Checked in this order: routing feature (403), unknown vessel (404), no known position (422),
-    unknown port (422, naming ``previous_port_id`` or ``port_id``), then the engine's own refusals
-    (422 :class:`~..core.errors.CannotRoute`: a start on land, no sea route).
+    a bad dimension (400 naming it), a port neither given nor known (422), an unknown port (422,
+    naming ``previous_port_id`` or ``port_id``), then the engine's own refusals (422
+    :class:`~..core.errors.CannotRoute`: a start on land, no sea route, a passage too small).
     """
     caller.require_routing()
     vessel = get_vessel(ctx, vessel_key)
@@ -117,8 +152,24 @@ def vessel_future_positions(
         if vessel.latitude is None or vessel.longitude is None:
             raise Unprocessable(f"vessel {vessel.id} has no known position yet", code="no_position")
         start = (vessel.longitude, vessel.latitude)
-    previous = _port(previous_port, "previous_port_id")
-    destination = _port(destination_port, "port_id")
+    dimensions = size.checked()
+    keys = {"port_id": destination_port, "previous_port_id": previous_port}
+    sources = {name: GIVEN for name, key in keys.items() if key is not None}
+    shipment_id = None
+    if len(sources) < len(keys):
+        with ctx.reading() as session:
+            voyage = known_voyage(session, caller.account_id, vessel.id)
+        known = {
+            "previous_port_id": voyage.previous_locode if voyage else None,
+            "port_id": voyage.next_locode if voyage else None,
+        }
+        for name in [name for name in keys if name not in sources]:
+            if voyage is None or known[name] is None:
+                raise Unprocessable(_unknown(vessel.id, name), code="unknown_voyage", field=name)
+            keys[name], sources[name] = known[name], voyage.source
+        shipment_id = voyage.shipment_id if voyage else None
+    previous = port_by_key(str(keys["previous_port_id"]), field="previous_port_id")
+    destination = port_by_key(str(keys["port_id"]), field="port_id")
     speed = vessel.nautical_speed_knots
     usable = speed is not None and math.isfinite(speed) and speed >= 0
     with engine_errors():
@@ -128,9 +179,18 @@ def vessel_future_positions(
             destination,
             speed_kn=speed if usable else None,  # a bad stored speed is no speed: use the default
             start_time=ctx.clock.now(),
+            **dimensions,
         )
-    return vessel, positions
+    return FutureVoyage(vessel, positions, previous, destination, sources, shipment_id, size)
 
 
-def _port(key: str, field: str) -> Port:
-    return port_by_key(key, field=field)
+def _unknown(vessel_id: str, name: str) -> str:
+    what = "the port it last left" if name == "previous_port_id" else "the next port it calls"
+    return (
+        f"give {name}: sealane does not know {what} (vessel {vessel_id} carries no shipment "
+        "you track on a voyage not yet arrived, and no port is known from AIS)"
+    )
+
+
+def _port_meta(port: Port, source: str) -> dict[str, str]:
+    return {"id": port.id, "locode": port.locode, "name": port.name, "source": source}
