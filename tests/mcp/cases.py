@@ -142,6 +142,29 @@ def _positions(out: dict[str, Any], _: World) -> None:
 def _route(out: dict[str, Any], _: World) -> None:
     assert "suez" in out["passages"] and 10_000 < out["distance_nm"] < 11_000
     assert out["geojson"]["type"] == "Feature"
+    assert out["vessel_dimensions"]["source"] == "default"
+
+
+def _too_deep_for_suez(out: dict[str, Any], _: World) -> None:
+    assert "suez" not in out["passages"] and out["distance_nm"] > 12_000
+    dimensions = out["vessel_dimensions"]
+    assert (dimensions["source"], dimensions["draft_m"], dimensions["beam_m"]) == (
+        "given",
+        21,
+        None,
+    )
+
+
+def _deep_positions(out: dict[str, Any], _: World) -> None:
+    assert out["ports_source"] == "given"
+    assert out["previous_port"]["locode"] == "CNSHA"
+    assert out["vessel_dimensions"] == {
+        "source": "given",
+        "draft_m": 21.0,
+        "beam_m": 50.0,
+        "length_m": None,
+        "air_draft_m": None,
+    }
 
 
 def _round_africa(out: dict[str, Any], _: World) -> None:
@@ -393,6 +416,32 @@ CASES = [
         _positions,
     ),
     Case(
+        "dimensions given",
+        "get_vessel_future_positions",
+        lambda w: {
+            "vessel": w.vessel_imo,
+            "destination_port": "NLRTM",
+            "previous_port": "CNSHA",
+            "draft_m": 21,
+            "beam_m": 50,
+        },
+        _deep_positions,
+    ),
+    Case(
+        "bad draft",
+        "get_vessel_future_positions",
+        lambda w: {"vessel": w.vessel_imo, "destination_port": "NLRTM", "draft_m": -1},
+        error="invalid",
+        field="draft_m",
+    ),
+    Case(
+        "no destination and no voyage known",
+        "get_vessel_future_positions",
+        lambda w: {"vessel": w.vessel_imo},
+        error="unknown_voyage",
+        field="destination_port",
+    ),
+    Case(
         "unknown port",
         "get_vessel_future_positions",
         lambda w: {"vessel": w.vessel_imo, "destination_port": "XXZZZ", "previous_port": "CNSHA"},
@@ -437,6 +486,26 @@ CASES = [
         "plan_sea_route",
         lambda w: {"origin": "CNSHA", "destination": "NLRTM", "avoid": ["suez"]},
         _round_africa,
+    ),
+    Case(
+        "too deep for suez",
+        "plan_sea_route",
+        lambda w: {"origin": "CNSHA", "destination": "NLRTM", "draft_m": 21},
+        _too_deep_for_suez,
+    ),
+    Case(
+        "beam 0",
+        "plan_sea_route",
+        lambda w: {"origin": "CNSHA", "destination": "NLRTM", "beam_m": 0},
+        error="invalid",
+        field="beam_m",
+    ),
+    Case(
+        "length beyond any ship",
+        "plan_sea_route",
+        lambda w: {"origin": "CNSHA", "destination": "NLRTM", "length_m": 900},
+        error="invalid",
+        field="length_m",
     ),
     Case(
         "bad speed",

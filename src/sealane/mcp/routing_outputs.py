@@ -32,6 +32,17 @@ class TrackPoint(Output):
     timestamp: str
 
 
+class VesselDimensions(Output):
+    """The vessel dimensions (metres) a route was computed for: ``given`` by the caller, or
+    ``default`` (the engine's default vessel)."""
+
+    source: str
+    draft_m: float | None = None
+    beam_m: float | None = None
+    length_m: float | None = None
+    air_draft_m: float | None = None
+
+
 class FuturePositions(Output):
     """Where a vessel will be: its ETA, the distance left and a sampled track to the port."""
 
@@ -43,6 +54,11 @@ class FuturePositions(Output):
     positions_total: int = Field(description="positions one minute apart from start to arrival")
     track_points: int
     track: list[TrackPoint] = Field(description="first and last position, and evenly between")
+    ports_source: str | None = Field(
+        default=None,
+        description="where the ports came from: given, tracked_shipment, ais_port_call or mixed",
+    )
+    vessel_dimensions: VesselDimensions | None = None
 
     def summary(self) -> str:
         """ETA, distance left and the size of the track."""
@@ -76,6 +92,7 @@ class SeaRoute(Output):
     duration_days: float
     passages: list[str]
     avoided: list[str]
+    vessel_dimensions: VesselDimensions | None = None
     geojson: dict[str, Any] = Field(description="RFC 7946 Feature, split at the antimeridian")
 
     def summary(self) -> str:

@@ -5,14 +5,15 @@ so, and what is available instead, when it is off)."""
 from __future__ import annotations
 
 from functools import partial
-from typing import Annotated
+from typing import Annotated, Any
 
 import numpy as np
 from mcp.types import CallToolResult
 from pydantic import Field
 
 from .. import Location, Port
-from ..service.core.errors import InvalidInput
+from ..service.core.engine import VesselSize
+from ..service.core.errors import InvalidInput, ServiceError
 from ..service.reference.ports import known_port
 from ..service.sea_routes import plan_sea_route as plan
 from ..service.sea_routes import track_length_nm
@@ -21,19 +22,47 @@ from .backend import Account, Positions
 from .calls import Ctx, answer
 from .local import blocking
 from .outputs import PortRef
-from .routing_outputs import FuturePositions, Place, SeaRoute, TrackPoint, Vessel
+from .routing_outputs import (
+    FuturePositions,
+    Place,
+    SeaRoute,
+    TrackPoint,
+    Vessel,
+    VesselDimensions,
+)
 
 DEFAULT_TRACK_POINTS = 100
 MAX_TRACK_POINTS = 2000
 PortKey = Annotated[str, Field(description="UN/LOCODE (NLRTM) or port id")]
 Degrees = Annotated[float | None, Field(description="degrees (WGS84)")]
+#: The tool's argument for each port parameter the service names.
+_PORT_ARGUMENTS = {"port_id": "destination_port", "previous_port_id": "previous_port"}
+Metres = Annotated[
+    float | None,
+    Field(
+        description="the vessel's dimension in metres (default: the engine's default vessel)",
+        json_schema_extra={"exclusiveMinimum": 0},
+    ),
+]
 
 
 async def get_vessel_future_positions(
     vessel: Annotated[str, Field(description="vessel id or IMO number")],
-    destination_port: PortKey,
-    previous_port: PortKey,
     ctx: Ctx,
+    destination_port: Annotated[
+        str | None,
+        Field(
+            description="UN/LOCODE (NLRTM) or port id (default: the next port the vessel calls "
+            "on a voyage of a shipment you track)"
+        ),
+    ] = None,
+    previous_port: Annotated[
+        str | None,
+        Field(
+            description="UN/LOCODE or port id (default: the port the vessel last left, from a "
+            "shipment you track, else from AIS)"
+        ),
+    ] = None,
     start_longitude: Degrees = None,
     start_latitude: Degrees = None,
     track_points: Annotated[
@@ -46,21 +75,37 @@ async def get_vessel_future_positions(
     all_positions: Annotated[
         bool, Field(description="return every position (one per minute; can be tens of thousands)")
     ] = False,
+    draft_m: Metres = None,
+    beam_m: Metres = None,
+    length_m: Metres = None,
+    air_draft_m: Metres = None,
 ) -> Annotated[CallToolResult, FuturePositions]:
     """Estimate a vessel's voyage from its last reported position (or the start coordinate) to
-    the destination port along sea lanes: ETA, remaining distance and a sampled track."""
+    the destination port along sea lanes: ETA, remaining distance and a sampled track. Ports
+    left out are taken from what sealane knows of the vessel's voyage; dimensions (metres) close
+    the passages the vessel does not fit."""
 
     async def work(account: Account) -> FuturePositions:
         await account.require_routing()
         start = _start(start_longitude, start_latitude)
         points = _points(track_points, all_positions)
-        found = await account.future_positions(
-            _text(vessel, "vessel"),
-            previous_port=_text(previous_port, "previous_port"),
-            destination_port=_text(destination_port, "destination_port"),
-            start=start,
-        )
-        return future_positions(found, _port(previous_port), _port(destination_port), points)
+        size = VesselSize(draft_m, beam_m, length_m, air_draft_m)
+        size.checked()
+        try:
+            found = await account.future_positions(
+                _text(vessel, "vessel"),
+                previous_port=_optional(previous_port, "previous_port"),
+                destination_port=_optional(destination_port, "destination_port"),
+                start=start,
+                size=size,
+            )
+        except ServiceError as error:  # the service names the API's parameters: name ours
+            error.field = _PORT_ARGUMENTS.get(error.field or "", error.field)
+            raise
+        ports = found.meta.get("previous_port", {}), found.meta.get("port", {})
+        previous = _port(ports[0].get("locode") or previous_port or "")
+        destination = _port(ports[1].get("locode") or destination_port or "")
+        return future_positions(found, previous, destination, points)
 
     return await answer(ctx, work)
 
@@ -101,6 +146,8 @@ def future_positions(
             )
             for i in chosen
         ],
+        ports_source=found.meta.get("ports_source"),
+        vessel_dimensions=_dimensions(found.meta.get("vessel_dimensions")),
     )
 
 
@@ -118,14 +165,22 @@ async def plan_sea_route(
         Field(description="passages to avoid: suez, panama, malacca, gibraltar, bosporus, ..."),
     ] = None,
     speed_kn: Annotated[float | None, Field(description="speed in knots (default 14)")] = None,
+    draft_m: Metres = None,
+    beam_m: Metres = None,
+    length_m: Metres = None,
+    air_draft_m: Metres = None,
 ) -> Annotated[CallToolResult, SeaRoute]:
     """Plan the shortest sea route between two ports or coordinates: distance, duration at a
-    speed, the passages sailed (Suez, Panama, ...) and the path as GeoJSON."""
+    speed, the passages sailed (Suez, Panama, ...) and the path as GeoJSON. A vessel's
+    dimensions (metres) close the passages it does not fit (a canal's locks, a shallow strait)."""
 
     async def work(account: Account) -> SeaRoute:
         await account.require_routing()
         ends = (_place(origin, "origin"), _place(destination, "destination"))
-        found = await blocking(partial(plan, *ends, avoid=avoid or (), speed_kn=speed_kn))
+        size = VesselSize(draft_m, beam_m, length_m, air_draft_m)
+        found = await blocking(
+            partial(plan, *ends, avoid=avoid or (), speed_kn=speed_kn, size=size)
+        )
         r = found.route
         return SeaRoute(
             origin=_end(r.origin),
@@ -137,6 +192,7 @@ async def plan_sea_route(
             duration_days=round(found.duration_h / 24, 2),
             passages=list(r.passages),
             avoided=list(found.avoided),
+            vessel_dimensions=_dimensions(found.size.meta()),
             geojson=r.to_geojson(),
         )
 
@@ -192,6 +248,15 @@ def _text(value: str, field: str) -> str:
     found = parse_text(value, field, max_chars=64)
     assert found is not None
     return found
+
+
+def _optional(value: str | None, field: str) -> str | None:
+    """A port argument; blank is the same as not given."""
+    return None if value is None or not value.strip() else _text(value, field)
+
+
+def _dimensions(meta: dict[str, Any] | None) -> VesselDimensions | None:
+    return None if not meta else VesselDimensions.model_validate(meta)
 
 
 def _port(key: str) -> PortRef:
