@@ -16,7 +16,13 @@ from typing import TYPE_CHECKING
 
 from . import RoutingError
 from .cli_accounts import add_account_commands
-from .cli_engine import cmd_itinerary, cmd_positions, cmd_route, location_arg
+from .cli_engine import (
+    add_vessel_arguments,
+    cmd_itinerary,
+    cmd_positions,
+    cmd_route,
+    location_arg,
+)
 from .service.core.errors import ServiceError
 
 if TYPE_CHECKING:
@@ -201,6 +207,7 @@ def build_parser() -> argparse.ArgumentParser:
     p_route.add_argument("--allow-arctic", action="store_true", help="open the Arctic passages")
     p_route.add_argument("--speed", type=float, default=None, help="speed in knots for a duration")
     p_route.add_argument("--format", choices=["table", "geojson"], default="table")
+    add_vessel_arguments(p_route)
     p_route.set_defaults(handler=cmd_route)
 
     p_pos = commands.add_parser("positions", help="future positions of a vessel, one per minute")
@@ -214,6 +221,7 @@ def build_parser() -> argparse.ArgumentParser:
     p_pos.add_argument("--avoid", action="append", default=[], help="passage to avoid (repeatable)")
     p_pos.add_argument("--allow-arctic", action="store_true", help="open the Arctic passages")
     p_pos.add_argument("--format", choices=["table", "csv", "geojson"], default="table")
+    add_vessel_arguments(p_pos)
     p_pos.set_defaults(handler=cmd_positions)
 
     p_trip = commands.add_parser(
@@ -233,6 +241,7 @@ def build_parser() -> argparse.ArgumentParser:
     p_trip.add_argument("--leg", type=int, default=1, help="leg the vessel is on (1 = first)")
     p_trip.add_argument("--at", default=None, help="ISO 8601 time of --vessel (default: now)")
     p_trip.add_argument("--format", choices=["table", "geojson"], default="table")
+    add_vessel_arguments(p_trip)
     p_trip.set_defaults(handler=cmd_itinerary)
 
     p_serve = commands.add_parser("serve", help="run the JSON:API service")

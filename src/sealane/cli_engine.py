@@ -11,7 +11,7 @@ import csv
 import json
 import sys
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypedDict
 
 from . import Route, future_positions, itinerary, route
 from .clock import utc_iso
@@ -29,6 +29,33 @@ def location_arg(text: str) -> str | tuple[float, float]:
         except ValueError:
             raise argparse.ArgumentTypeError(f"not a 'lon,lat' pair: {text!r}") from None
     return text
+
+
+def add_vessel_arguments(parser: argparse.ArgumentParser) -> None:
+    """``--draft``, ``--beam``, ``--length`` and ``--air-draft`` in metres: the passages a
+    vessel does not fit are closed for its route (none given: the engine's default vessel)."""
+    group = parser.add_argument_group("vessel dimensions, metres")
+    for flag, what in (
+        ("--draft", "draft"),
+        ("--beam", "beam"),
+        ("--length", "length overall"),
+        ("--air-draft", "air draft (height above the waterline)"),
+    ):
+        group.add_argument(flag, type=float, default=None, metavar="M", help=what)
+
+
+class _Dimensions(TypedDict):
+    draft_m: float | None
+    beam_m: float | None
+    length_m: float | None
+    air_draft_m: float | None
+
+
+def _dimensions(args: argparse.Namespace) -> _Dimensions:
+    """The dimensions given on the command line, as the engine's keyword arguments."""
+    return _Dimensions(
+        draft_m=args.draft, beam_m=args.beam, length_m=args.length, air_draft_m=args.air_draft
+    )
 
 
 def _route_table(result: Route, speed_kn: float | None) -> str:
@@ -65,6 +92,7 @@ def cmd_route(args: argparse.Namespace) -> int:
         avoid=args.avoid,
         via=args.via,
         allow_arctic=args.allow_arctic,
+        **_dimensions(args),
     )
     if args.format == "geojson":
         feature = result.to_geojson()
@@ -88,6 +116,7 @@ def cmd_positions(args: argparse.Namespace) -> int:
         step_s=args.step,
         avoid=args.avoid,
         allow_arctic=args.allow_arctic,
+        **_dimensions(args),
     )
     if args.format == "geojson":
         print(json.dumps(positions.to_geojson()))
@@ -130,6 +159,7 @@ def cmd_itinerary(args: argparse.Namespace) -> int:
         avoid=args.avoid,
         allow_arctic=args.allow_arctic,
         departed_at=departed,
+        **_dimensions(args),
     )
     if args.vessel is not None:
         at = datetime.fromisoformat(args.at) if args.at else datetime.now(UTC)
