@@ -177,8 +177,8 @@ def test_create_webhook__url_not_http(bad: Any) -> None:
     assert_invalid(bad(url="ftp://8.8.8.8/hooks"), "/data/attributes/url", "unsafe_url")
 
 
-def test_create_webhook__events_missing(bad: Any) -> None:
-    assert_invalid(bad(events=...), "/data/attributes/events")
+def test_create_webhook__events_null(bad: Any) -> None:
+    assert_invalid(bad(events=None), "/data/attributes/events")
 
 
 def test_create_webhook__events_empty(bad: Any) -> None:

@@ -34,7 +34,13 @@ _HEADER = {
 }
 _ATTRIBUTES: dict[str, Any] = {
     "url": URL,
-    "events": {"type": "array", "minItems": 1, "uniqueItems": True, "items": ref("EventName")},
+    "events": {
+        "type": "array",
+        "minItems": 1,
+        "uniqueItems": True,
+        "items": ref("EventName"),
+        "description": "left out of a new webhook: every event",
+    },
     "active": {"type": "boolean"},
     "headers": nullable({"type": "array", "maxItems": MAX_HEADERS, "items": _HEADER}),
 }
@@ -43,7 +49,7 @@ _EXAMPLE_URL = "https://hooks.example.com/sealane"
 NEW_WEBHOOK = resource(
     "webhook",
     _ATTRIBUTES,
-    required=("url", "events"),
+    required=("url",),
     example={"url": _EXAMPLE_URL, "events": ["container.transport.vessel_arrived"]},
 )
 WEBHOOK_CHANGES = resource("webhook", _ATTRIBUTES, update=True)

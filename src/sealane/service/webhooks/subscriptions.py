@@ -38,11 +38,12 @@ class WebhookChanges:
     @classmethod
     def of(cls, attributes: Mapping[str, Any], *, new: bool = False) -> WebhookChanges:
         """Checked from untyped attributes (``url`` is checked against the URL policy when it
-        is used). A ``new`` webhook must give ``url`` and ``events``; ``active`` defaults to
-        true."""
+        is used). A ``new`` webhook must give ``url``; without ``events`` it subscribes to
+        every event (as the reference API does; an empty list is still refused), and
+        ``active`` defaults to true."""
         editable_only(attributes, EDITABLE)
         if new:
-            attributes = {"url": None, "events": None, "active": True, **attributes}
+            attributes = {"url": None, "events": list(EVENT_NAMES), "active": True, **attributes}
         checks: dict[str, Callable[[Any], Any]] = {
             "events": lambda v: tuple(subscriptions.validate_events(v)),
             "active": subscriptions.validate_active,
@@ -87,7 +88,7 @@ def create_webhook(ctx: ServiceContext, caller: Caller, changes: WebhookChanges)
     """Subscribe a URL to events (``changes`` made with ``new=True``); the record carries the
     new signing secret."""
     if changes.url is None or not changes.events:
-        raise InvalidInput("a new webhook needs a url and events", field="url")
+        raise InvalidInput("a new webhook needs a url", field="url")
     url = _allowed_url(ctx, changes.url or "")
     now = ctx.clock.now()
     with ctx.writing() as session:
