@@ -84,6 +84,7 @@ def test_create_request__201_pending(shared_client: TestClient, writer: str) -> 
         "retry_count": 0,
         "ref_numbers": ["PO-1"],
         "tags": ["urgent"],
+        "shipment_tags": [],
         "created_at": "2026-11-21T12:00:00Z",
         "updated_at": "2026-11-21T12:00:00Z",
     }
@@ -749,7 +750,7 @@ def test_get_request__unknown_include(shared_client: TestClient, writer: str, in
 
 def test_list_requests__unknown_include(shared_client: TestClient, shared_keys: Keys) -> None:
     response = shared_client.get(
-        URL, params={"include": "shipment"}, headers=auth(shared_keys.plain)
+        URL, params={"include": "shipments"}, headers=auth(shared_keys.plain)
     )
     assert_error(response, 400, code="unknown_include", parameter="include")
 

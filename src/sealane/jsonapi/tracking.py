@@ -33,6 +33,7 @@ def tracking_request_resource(request: TrackingRequestRecord, base_url: str) -> 
             "retry_count": request.retry_count,
             "ref_numbers": list(request.ref_numbers),
             "tags": list(request.tags),
+            "shipment_tags": list(request.shipment_tags),
             "created_at": utc_iso(request.created_at),
             "updated_at": utc_iso(request.updated_at),
         },

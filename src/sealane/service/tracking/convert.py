@@ -56,6 +56,7 @@ def tracking_request_record(
         updated_at=row.updated_at,
         shipment=shipment,
         customer_id=row.customer_id,
+        shipment_tags=tuple(row.shipment_tags or ()),
     )
 
 

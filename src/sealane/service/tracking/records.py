@@ -163,6 +163,8 @@ class TrackingRequestRecord:
     updated_at: datetime
     shipment: ShipmentRecord | None = None
     customer_id: str | None = None
+    #: The tags the request gives its shipment when it is found.
+    shipment_tags: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
