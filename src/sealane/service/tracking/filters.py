@@ -6,11 +6,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from enum import Enum
 from typing import Any
 
-from sqlalchemy import func, or_, select
+from sqlalchemy import ColumnElement, false, func, or_, select, true
+from sqlalchemy.orm import QueryableAttribute
 from sqlalchemy.sql import Select
 
 from ...store.models import Container, Shipment
@@ -25,6 +26,33 @@ from ..reference.ports import find_port
 
 #: Most carriers a carrier name is looked up among (it must match exactly one).
 CARRIER_CANDIDATES = 5
+_SECOND = timedelta(seconds=1)
+
+
+def shown_at_or_after(
+    column: QueryableAttribute[datetime], moment: datetime
+) -> ColumnElement[bool]:
+    """``column`` at or after ``moment`` as the shells show it (to the second): a start bound
+    includes whatever is shown at that second or later."""
+    whole = moment.replace(microsecond=0)
+    if whole != moment:
+        try:
+            whole += _SECOND
+        except OverflowError:  # after the last second a date-time holds: nothing is
+            return false()
+    return column >= whole
+
+
+def shown_at_or_before(
+    column: QueryableAttribute[datetime], moment: datetime
+) -> ColumnElement[bool]:
+    """``column`` at or before ``moment`` as the shells show it (to the second): an end bound
+    includes what happened during its last second, not only up to its first microsecond (a
+    request shown as created at 10:27:20Z was created at or before 10:27:20Z)."""
+    try:
+        return column < moment.replace(microsecond=0) + _SECOND
+    except OverflowError:  # the last second a date-time holds: everything is before it
+        return true()
 
 
 @dataclass(frozen=True, slots=True)
@@ -162,7 +190,7 @@ def filter_shipments(query: Select[Any], filters: TrackingFilter) -> Select[Any]
         query = query.where(Shipment.id.in_(having))
     query = _shipment_fields(query, filters)
     if filters.updated_from is not None:
-        query = query.where(Shipment.updated_at >= filters.updated_from)
+        query = query.where(shown_at_or_after(Shipment.updated_at, filters.updated_from))
     if filters.number is not None:
         text = filters.number.strip()
         by_container = select(Container.shipment_id).where(_container_number(text))
@@ -179,7 +207,7 @@ def filter_containers(query: Select[Any], filters: TrackingFilter) -> Select[Any
         query = query.where(Container.current_status == filters.status.value)
     query = _shipment_fields(query, filters)
     if filters.updated_from is not None:
-        query = query.where(Container.updated_at >= filters.updated_from)
+        query = query.where(shown_at_or_after(Container.updated_at, filters.updated_from))
     if filters.number is not None:
         text = filters.number.strip()
         query = query.where(or_(_shipment_number(text), _container_number(text)))

@@ -28,6 +28,7 @@ from ..core.list_changes import ListChanges, apply_list_changes
 from ..core.paging import Page, PageRequest
 from ..core.queries import contains_text, fetch_page, json_array_contains_text, owned
 from .convert import tracking_request_record
+from .filters import shown_at_or_after, shown_at_or_before
 from .loading import Loader
 from .new_requests import MAX_NUMBER_CHARS, NewTrackingRequest
 from .numbers import carrier_codes
@@ -38,6 +39,7 @@ __all__ = [
     "DEFAULT_INCLUDES",
     "EDITABLE",
     "INCLUDES",
+    "INCLUDE_ALIASES",
     "MAX_NUMBER_CHARS",
     "OPEN_REQUEST_INDEX",
     "ListChanges",
@@ -51,7 +53,9 @@ __all__ = [
     "update_request",
 ]
 
-INCLUDES = ("tracked_object", "tracked_object.containers")
+#: ``shipment`` is another name of ``tracked_object`` (the reference API's clients send it).
+INCLUDE_ALIASES = {"shipment": "tracked_object"}
+INCLUDES = ("tracked_object", "tracked_object.containers", *INCLUDE_ALIASES)
 #: The unique index that keeps one open request per account, carrier and number.
 OPEN_REQUEST_INDEX = "uq_tracking_requests_open"
 #: What a request document without ``include`` includes (as the reference API does).
@@ -88,7 +92,8 @@ def list_requests(
     query = query.order_by(TrackingRequest.created_at.desc(), TrackingRequest.id)
     with ctx.reading() as session:
         total, rows = fetch_page(session, query, page)
-        return Page(tuple(Loader(session).tracking_requests(rows, includes)), total, page)
+        found = Loader(session).tracking_requests(rows, _tracked(includes))
+        return Page(tuple(found), total, page)
 
 
 def get_request(
@@ -97,7 +102,12 @@ def get_request(
     """One of the account's tracking requests."""
     with ctx.reading() as session:
         row = owned(session, TrackingRequest, request_id, caller.account_id, "tracking request")
-        return Loader(session).tracking_requests([row], includes)[0]
+        return Loader(session).tracking_requests([row], _tracked(includes))[0]
+
+
+def _tracked(includes: Collection[str]) -> list[str]:
+    """``includes`` with the other names of the tracked object replaced by its own."""
+    return [INCLUDE_ALIASES.get(path, path) for path in includes]
 
 
 def create_request(
@@ -232,13 +242,13 @@ def _filtered(
         forms = {filters.number.upper(), normalize_container_number(filters.number)}
         query = query.where(func.upper(TrackingRequest.request_number).in_(forms))
     if filters.created_from is not None:
-        query = query.where(TrackingRequest.created_at >= filters.created_from)
+        query = query.where(shown_at_or_after(TrackingRequest.created_at, filters.created_from))
     if filters.created_to is not None:
-        query = query.where(TrackingRequest.created_at <= filters.created_to)
+        query = query.where(shown_at_or_before(TrackingRequest.created_at, filters.created_to))
     if filters.updated_from is not None:
-        query = query.where(TrackingRequest.updated_at >= filters.updated_from)
+        query = query.where(shown_at_or_after(TrackingRequest.updated_at, filters.updated_from))
     if filters.updated_to is not None:
-        query = query.where(TrackingRequest.updated_at <= filters.updated_to)
+        query = query.where(shown_at_or_before(TrackingRequest.updated_at, filters.updated_to))
     if filters.text is not None:
         query = query.where(
             or_(
