@@ -96,29 +96,43 @@ class Included:
             self.add(self.shipment(request.shipment, ()))
         return tracking_request_resource(request, self.base)
 
-    def notification(self, notification: NotificationRecord) -> dict[str, Any]:
-        """The notification's resource with its webhook, reference object and logs if loaded."""
+    def notification(
+        self, notification: NotificationRecord, *, delivered: bool = True
+    ) -> dict[str, Any]:
+        """The notification's resource with its webhook, reference object and logs if loaded.
+
+        A ``delivered`` notification (the body a webhook receives, or an example of one) also
+        includes the shipment, container, port and terminal its reference object names; read
+        through the API it includes the reference object alone, as the reference API's
+        notification documents do (those objects are in the delivered body already)."""
         if notification.webhook is not None:
             self.add(webhook_resource(notification.webhook, self.base))
         if notification.reference is not None:
-            self.reference(notification.reference)
+            self.reference(notification.reference, named=delivered)
         for log in notification.logs or ():
             self.add(log_resource(log))
         return notification_resource(notification, self.base)
 
-    def reference(self, ref: Reference) -> None:
-        """A notification's reference object, then the shipment, container, port and terminal."""
+    def reference(self, ref: Reference, *, named: bool = True) -> None:
+        """A notification's reference object, then (if ``named``) the shipment, container, port
+        and terminal it names."""
         for obj in (
             ref.transport_event and transport_event_resource(ref.transport_event, self.base),
             ref.estimated_event and estimated_event_resource(ref.estimated_event, self.base),
             ref.container_updated_event
             and container_updated_event_resource(ref.container_updated_event, self.base),
             ref.tracking_request and tracking_request_resource(ref.tracking_request, self.base),
-            ref.shipment and self.shipment(ref.shipment, ()),
-            ref.container and self.container(ref.container),
         ):
             if obj:
                 self.add(obj)
+        if not named:
+            return
+        for named_obj in (
+            ref.shipment and self.shipment(ref.shipment, ()),
+            ref.container and self.container(ref.container),
+        ):
+            if named_obj:
+                self.add(named_obj)
         if ref.port is not None:
             self.port(ref.port)
         self.terminal(ref.terminal)

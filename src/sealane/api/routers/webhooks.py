@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Request
@@ -38,7 +39,13 @@ def render_webhook(included: Included, record: WebhookRecord) -> dict[str, Any]:
 
 
 def render_notification(included: Included, record: NotificationRecord) -> dict[str, Any]:
-    """A notification, including what it was loaded with."""
+    """A notification read through the API: its webhook, reference object and logs if loaded
+    (the shipment, container, port and terminal are in the delivered body only)."""
+    return included.notification(record, delivered=False)
+
+
+def render_example(included: Included, record: NotificationRecord) -> dict[str, Any]:
+    """An example notification, with everything a webhook receives."""
     return included.notification(record)
 
 
@@ -71,16 +78,17 @@ def list_ips(request: Request, _caller: Auth) -> JsonApiResponse:
     response_class=JsonApiResponse,
     responses=answering(TRIAL_SCHEMA, "The test delivery"),
 )
-def trigger_webhook(
+async def trigger_webhook(
     request: Request, caller: Auth, payload: Annotated[Any, body(bodies.TRIAL)]
 ) -> JsonApiResponse:
     """Send the example notification of ``event`` to ``url`` once, signed with ``secret`` (or
-    a fresh one); the body is ``{"url", "event", "secret"?}``."""
+    a fresh one); the body is ``{"url", "event", "secret"?}``. At most two test deliveries of
+    an account at a time (more: 429 with ``Retry-After``); each waits at most 10 s for the
+    receiver, on threads of its own, so other requests never wait behind it."""
     trial = trials.WebhookTrial.of(plain_object(request, payload))
     runtime = state_of(request)
-    result = trials.trigger_webhook(
-        runtime.context, caller, trial, render=runtime.notification_body
-    )
+    future = trials.submit_trial(runtime.context, caller, trial, render=runtime.notification_body)
+    result = await asyncio.wrap_future(future)
     return JsonApiResponse(
         {
             "url": result.url,
@@ -170,7 +178,7 @@ def notification_examples(
     """For each event (or only ``event``), a notification as a webhook receives it."""
     found = examples.notification_examples(event)
     page = Page(tuple(found), len(found), PageRequest(1, MAX_PAGE_SIZE))
-    return many(request, page, "webhook_notifications/examples", render_notification)
+    return many(request, page, "webhook_notifications/examples", render_example)
 
 
 @router.get(
