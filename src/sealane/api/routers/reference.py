@@ -118,9 +118,12 @@ def list_shipping_lines(
     _caller: Auth,
     page: Paging,
     search: Annotated[str | None, text(alias="filter[search]")] = None,
+    plain_search: Annotated[str | None, text(alias="search")] = None,
 ) -> JsonApiResponse:
-    """Carriers; ``filter[search]`` matches SCAC, name or short name (case-insensitive)."""
-    found = reference.list_shipping_lines(context_of(request), page, search=blank_none(search))
+    """Carriers; ``search`` (what the reference API's clients send) or ``filter[search]``
+    matches SCAC, name or short name (case-insensitive); given both, a carrier matches both."""
+    terms = tuple(term for term in (blank_none(search), blank_none(plain_search)) if term)
+    found = reference.list_shipping_lines(context_of(request), page, search=terms)
     return many(request, found, "shipping_lines", render_line)
 
 

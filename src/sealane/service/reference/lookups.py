@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import uuid
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from sqlalchemy import or_, select
@@ -113,16 +114,18 @@ def get_terminal(ctx: ServiceContext, key: str) -> TerminalRecord:
 
 
 def list_shipping_lines(
-    ctx: ServiceContext, page: PageRequest, *, search: str | None = None
+    ctx: ServiceContext, page: PageRequest, *, search: str | Sequence[str] | None = None
 ) -> Page[ShippingLineRecord]:
-    """Carriers by name; ``search`` matches SCAC, name or short name, case-insensitively."""
+    """Carriers by name; ``search`` matches SCAC, name or short name, case-insensitively (given
+    several terms, a carrier matches each of them)."""
     query = select(ShippingLine)
-    if search:
+    terms = [search] if isinstance(search, str) else list(search or ())
+    for term in (term for term in terms if term):
         query = query.where(
             or_(
-                contains_text(ShippingLine.scac, search),
-                contains_text(ShippingLine.name, search),
-                contains_text(ShippingLine.short_name, search),
+                contains_text(ShippingLine.scac, term),
+                contains_text(ShippingLine.name, term),
+                contains_text(ShippingLine.short_name, term),
             )
         )
     with ctx.reading() as session:
