@@ -18,10 +18,10 @@ from .objects import resource, to_one
 
 
 def port_resource(port: Port, base_url: str) -> dict[str, Any]:
-    """A ``port`` resource from the engine's registry."""
-    return resource(
-        "port", port.id, _place_attributes(port), links={"self": f"{base_url}/ports/{port.id}"}
-    )
+    """A ``port`` resource from the engine's registry. The registry holds no city or state of a
+    port, so ``city`` and ``state_abbr`` are null (the reference API allows it)."""
+    attributes = {**_place_attributes(port), "city": None, "state_abbr": None}
+    return resource("port", port.id, attributes, links={"self": f"{base_url}/ports/{port.id}"})
 
 
 def metro_area_resource(area: MetroAreaRecord, base_url: str) -> dict[str, Any]:
