@@ -15,6 +15,7 @@ from starlette.staticfiles import StaticFiles
 from ..runtime import Runtime
 from ..service.access.browser_sessions import BrowserSessions
 from .errors import install_error_pages
+from .headers import STATIC_HEADERS, WithHeaders
 from .land import land_svg
 from .pages.shipment import shipment_page
 from .pages.shipments import find, shipments_page
@@ -39,7 +40,7 @@ def land(_request: Request) -> Response:
     return Response(
         land_svg(),
         media_type="image/svg+xml",
-        headers={"Cache-Control": f"public, max-age={STATIC_MAX_AGE_S}"},
+        headers={"Cache-Control": f"public, max-age={STATIC_MAX_AGE_S}", **STATIC_HEADERS},
     )
 
 
@@ -63,7 +64,7 @@ def create_web_app(runtime: Runtime) -> Starlette:
         Route("/track", track, methods=["POST"]),
         Route("/tracking_requests/{request_id}", request_page),
         Route("/static/land.svg", land),
-        Mount("/static", StaticFiles(directory=static_dir()), name="static"),
+        Mount("/static", WithHeaders(StaticFiles(directory=static_dir())), name="static"),
     ]
     app = Starlette(routes=routes)
     app.state.web = WebState(
