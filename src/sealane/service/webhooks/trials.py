@@ -3,15 +3,23 @@ what was sent and what came back, so an integrator can check a receiver before s
 
 The URL passes the same policy as a webhook's (https, public addresses only unless the
 development setting allows more); nothing is stored and nothing is retried.
+
+A trial waits for the receiver (up to the delivery timeout), so it never runs on the threads the
+other requests share: :func:`submit_trial` runs it on a small executor of its own, and admits at
+most :data:`PER_ACCOUNT` trials of one account at a time (more: :class:`RateLimited`, 429 with
+``Retry-After``, rather than a queue behind a slow receiver).
 """
 
 from __future__ import annotations
 
 import base64
 import binascii
+import threading
 import time
 import uuid
+from collections import Counter
 from collections.abc import Callable, Mapping
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
@@ -22,11 +30,14 @@ from ...webhooks.signing import SECRET_PREFIX, new_secret, signed_headers
 from ...webhooks.urlpolicy import UnsafeUrl, check_url
 from ..access.gatekeeper import Caller
 from ..core.context import ServiceContext
-from ..core.errors import InvalidInput
+from ..core.errors import InvalidInput, RateLimited
 from .examples import notification_examples
 from .records import NotificationRecord
 
 MAX_SECRET_CHARS = 200
+#: Trials of one account under way at once, and of all accounts (the executor's threads).
+PER_ACCOUNT = 2
+WORKERS = 8
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,6 +112,63 @@ def trigger_webhook(
         request_body=body.decode(),
         response_body=attempt.excerpt,
         secret=secret,
+    )
+
+
+class TrialGate:
+    """The executor trials run on, and the count of each account's trials under way."""
+
+    def __init__(self, per_account: int = PER_ACCOUNT, workers: int = WORKERS) -> None:
+        self.per_account = per_account
+        self._workers = workers
+        self._lock = threading.Lock()
+        self._running: Counter[str] = Counter()
+        self._executor: ThreadPoolExecutor | None = None
+
+    def submit(self, account_id: str, work: Callable[[], TrialResult]) -> Future[TrialResult]:
+        """``work`` started on the trial executor; :class:`RateLimited` when the account has
+        :attr:`per_account` trials under way."""
+        with self._lock:
+            if self._running[account_id] >= self.per_account:
+                raise RateLimited(
+                    f"at most {self.per_account} test deliveries of an account at a time; "
+                    "retry when one has answered",
+                    retry_after_s=TIMEOUT_S,
+                )
+            self._running[account_id] += 1
+            if self._executor is None:
+                self._executor = ThreadPoolExecutor(self._workers, "webhook-trial")
+            executor = self._executor
+        try:
+            future = executor.submit(work)
+        except BaseException:
+            self._release(account_id)
+            raise
+        future.add_done_callback(lambda _: self._release(account_id))
+        return future
+
+    def _release(self, account_id: str) -> None:
+        with self._lock:
+            self._running[account_id] -= 1
+            if self._running[account_id] <= 0:
+                del self._running[account_id]
+
+
+#: The gate of this process's trials.
+GATE = TrialGate()
+
+
+def submit_trial(
+    ctx: ServiceContext,
+    caller: Caller,
+    trial: WebhookTrial,
+    *,
+    render: Callable[[NotificationRecord], bytes],
+    gate: TrialGate = GATE,
+) -> Future[TrialResult]:
+    """:func:`trigger_webhook` on the trial executor, off the caller's thread; its future."""
+    return gate.submit(
+        caller.account_id, lambda: trigger_webhook(ctx, caller, trial, render=render)
     )
 
 
