@@ -19,14 +19,16 @@ from typing import Any
 import httpx
 import pytest
 from fastapi.testclient import TestClient
+from sqlalchemy import delete
 
 from sealane.api.app import create_app
 from sealane.clock import ManualClock
 from sealane.config import Settings
 from sealane.service.core.engine import DIMENSION_BOUNDS_M
+from sealane.service.reference.voyages import known_voyage
 from sealane.store.accounts import create_account
 from sealane.store.database import transaction
-from sealane.store.models import VesselPortCall
+from sealane.store.models import RouteLocation, Shipment, VesselPortCall
 from tests.api.conftest import START
 from tests.api.jsonapi_asserts import assert_error
 
@@ -280,3 +282,20 @@ def test_openapi__ports_optional_and_dimensions_declared(voyages: World) -> None
             schema = declared[name]["schema"]
             assert (schema["type"], schema["exclusiveMinimum"]) == ("number", 0), name
             assert schema["maximum"] == DIMENSION_BOUNDS_M[name], name
+
+
+def test_voyage__the_shipment_when_no_container_route_is_known(voyages: World) -> None:
+    """Without route locations (a carrier that gives none) the shipment's discharge leg gives
+    the ports: its last transshipment port (none here: its port of lading) and its discharge."""
+    with voyages.app.state.sealane.sessions() as session:
+        shipment = session.get(Shipment, voyages.ids["sailing_shipment"])
+        assert shipment is not None
+        account, vessel, shipment_id = shipment.account_id, voyages.ids["sailing"], shipment.id
+        with_route = known_voyage(session, account, vessel)
+        session.execute(delete(RouteLocation).where(RouteLocation.shipment_id == shipment_id))
+        without = known_voyage(session, account, vessel)
+        session.rollback()
+    assert with_route is not None and without is not None
+    assert (without.previous_locode, without.next_locode) == ("JPYOK", "DEBRV")
+    assert (without.source, without.shipment_id) == ("tracked_shipment", shipment_id)
+    assert (with_route.previous_locode, with_route.next_locode) == ("JPYOK", "DEBRV")
