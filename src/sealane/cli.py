@@ -12,7 +12,7 @@ import os
 import sys
 from collections.abc import Sequence
 from dataclasses import replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from . import RoutingError
 from .cli_accounts import add_account_commands
@@ -44,8 +44,6 @@ def _settings(args: argparse.Namespace) -> Settings:
 def cmd_serve(args: argparse.Namespace) -> int:
     """``sealane serve``: run the API on uvicorn (``--demo`` seeds demo accounts and vessels,
     and replays the bundled AIS sample while it serves, unless ``SEALANE_AIS_DEMO=off``)."""
-    import uvicorn
-
     from .api.app import create_app
     from .demo import add_ais_replay, seed_demo
 
@@ -59,7 +57,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         add_ais_replay(app.state.sealane, speed=settings.ais_demo_speed)
         _print_demo(settings, [(name, key.secret) for name, key in keys])
     sys.setswitchinterval(SERVER_SWITCH_INTERVAL_S)
-    uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level)
+    _run_server(app, args, settings)
     return 0
 
 
@@ -76,15 +74,30 @@ def cmd_mcp(args: argparse.Namespace) -> int:
             return 2
         anyio.run(serve_stdio, settings)
         return 0
-    import uvicorn
-
     if args.base_url is not None:
         settings = replace(settings, base_url=args.base_url.rstrip("/"))
     elif "SEALANE_BASE_URL" not in os.environ:
         settings = replace(settings, base_url=f"http://{args.host}:{args.port}/v2")
     app = standalone_app(settings)
-    uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level)
+    _run_server(app, args, settings)
     return 0
+
+
+def _run_server(app: Any, args: argparse.Namespace, settings: Settings) -> None:
+    """Serve ``app`` on uvicorn, believing ``X-Forwarded-For`` only from the settings' trusted
+    proxies (uvicorn's default believes any local client, who could then pick the address its
+    wrong keys are counted against)."""
+    import uvicorn
+
+    trusted = list(settings.trusted_proxies)
+    uvicorn.run(
+        app,
+        host=args.host,
+        port=args.port,
+        log_level=args.log_level,
+        proxy_headers=bool(trusted),
+        forwarded_allow_ips=trusted,
+    )
 
 
 def _print_demo(settings: Settings, keys: list[tuple[str, str]]) -> None:

@@ -30,7 +30,11 @@ def add_account_commands(commands: Any) -> None:
     issue.add_argument("account_id")
     issue.set_defaults(handler=cmd_issue_key)
 
-    revoke = accounts.add_parser("revoke-key", help="revoke an API key (its id or prefix)")
+    revoke = accounts.add_parser(
+        "revoke-key",
+        help="revoke an API key (its id or prefix); a running server that checked it lately "
+        "accepts it until its key cache expires (SEALANE_AUTH_CACHE_SECONDS, 10 s by default)",
+    )
     revoke.add_argument("key")
     revoke.set_defaults(handler=cmd_revoke_key)
 
@@ -89,6 +93,10 @@ def cmd_revoke_key(args: argparse.Namespace) -> int:
 
     key = _run(args, lambda ctx: revoke_key(ctx, args.key))
     print(f"key {key.id} ({key.prefix}...) of account {key.account_id} revoked")
+    print(
+        "web sessions signed in with it have ended; a server that checked it lately accepts it "
+        "until its key cache expires (SEALANE_AUTH_CACHE_SECONDS, 10 s by default)"
+    )
     return 0
 
 

@@ -163,6 +163,7 @@ def test_accounts_keys__issue_list_revoke(
 
     code, out, _ = run_cli(capsys, "revoke-key", first[:10], "--database", url)
     assert code == 0 and "revoked" in out
+    assert "SEALANE_AUTH_CACHE_SECONDS" in out  # says a server may accept it a little longer
     assert status_of(url, first) == 401
     assert status_of(url, second) == 200
     _, listing, _ = run_cli(capsys, "list", "--database", url)

@@ -26,6 +26,10 @@ class Settings:
     max_body_bytes: int = 1_048_576
     #: Seconds a checked API key is remembered (0: check every request against the database).
     auth_cache_seconds: float = 10.0
+    #: Addresses or networks of reverse proxies whose ``X-Forwarded-For`` / ``-Proto`` headers
+    #: are believed (``*``: any client); empty: no client's, so the per-address limits count the
+    #: address that connected.
+    trusted_proxies: tuple[str, ...] = ()
     webhook_retry_schedule: tuple[int, ...] = DEFAULT_RETRY_SCHEDULE
     webhook_allow_private: bool = False
     #: IPv4 addresses webhook deliveries leave from, for receivers' firewalls (as announced by
@@ -76,6 +80,9 @@ class Settings:
         if "SEALANE_AUTH_CACHE_SECONDS" in environ:
             name = "SEALANE_AUTH_CACHE_SECONDS"
             values["auth_cache_seconds"] = _non_negative_int(environ[name], name)
+        if "SEALANE_TRUSTED_PROXIES" in environ:
+            name = "SEALANE_TRUSTED_PROXIES"
+            values["trusted_proxies"] = _networks(environ[name], name)
         if "SEALANE_WEBHOOK_RETRY_SCHEDULE" in environ:
             name = "SEALANE_WEBHOOK_RETRY_SCHEDULE"
             parts = [part for part in environ[name].split(",") if part.strip()]
@@ -134,6 +141,22 @@ def _ipv4_list(text: str, name: str) -> tuple[str, ...]:
             found.append(str(ipaddress.IPv4Address(part)))
         except ValueError:
             raise ValueError(f"{name} must list IPv4 addresses, got {part!r}") from None
+    return tuple(found)
+
+
+def _networks(text: str, name: str) -> tuple[str, ...]:
+    """IP addresses and networks (``10.0.0.0/8``), or ``*``, separated by commas."""
+    found = []
+    for part in (piece.strip() for piece in text.split(",")):
+        if not part:
+            continue
+        if part == "*":
+            found.append(part)
+            continue
+        try:
+            found.append(str(ipaddress.ip_network(part, strict=False)))
+        except ValueError:
+            raise ValueError(f"{name} must list IP addresses or networks, got {part!r}") from None
     return tuple(found)
 
 
