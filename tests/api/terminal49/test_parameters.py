@@ -256,8 +256,9 @@ PROOFS: dict[str, tuple[Proof, str | None]] = {
         _positions("show_positions[to_timestamp]", "2026-12-20T00:00:00Z"),
         "tomorrow",
     ),
-    "port_id": (_changes("port_id", "NLRTM", _last_position), ""),
-    "previous_port_id": (_looked_up("previous_port_id"), ""),
+    # A blank port is a port not given (taken from the vessel's voyage): malformed is a NUL.
+    "port_id": (_changes("port_id", "NLRTM", _last_position), None),
+    "previous_port_id": (_looked_up("previous_port_id"), None),
     "latitude": (_changes("latitude", "13.1", _first_position), "north"),
     "longitude": (_changes("longitude", "61.5", _first_position), "east"),
     "filter[entity_type]": (
