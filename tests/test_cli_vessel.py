@@ -60,12 +60,12 @@ def test_itinerary__draft_applies_to_every_leg(capsys: pytest.CaptureFixture[str
 @pytest.mark.parametrize(
     ("command", "flag", "value", "named"),
     [
-        ("route", "--draft", "-1", "draft_m"),
-        ("route", "--beam", "0", "beam_m"),
-        ("route", "--length", "9000", "length_m"),
-        ("route", "--air-draft", "nan", "air_draft_m"),
-        ("positions", "--draft", "inf", "draft_m"),
-        ("itinerary", "--beam", "-20", "beam_m"),
+        ("route", "--draft", "-1", "--draft must be above 0 m"),
+        ("route", "--beam", "0", "--beam must be above 0 m"),
+        ("route", "--length", "9000", "--length 9000 m is more than any ship's"),
+        ("route", "--air-draft", "nan", "--air-draft must be finite"),
+        ("positions", "--draft", "inf", "--draft must be finite"),
+        ("itinerary", "--beam", "-20", "--beam must be above 0 m"),
     ],
 )
 def test_bad_dimension__one_line_exit_2(

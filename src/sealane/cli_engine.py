@@ -13,7 +13,7 @@ import sys
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, TypedDict
 
-from . import Route, future_positions, itinerary, route
+from . import InvalidVesselError, Route, Vessel, future_positions, itinerary, route
 from .clock import utc_iso
 
 if TYPE_CHECKING:
@@ -52,10 +52,17 @@ class _Dimensions(TypedDict):
 
 
 def _dimensions(args: argparse.Namespace) -> _Dimensions:
-    """The dimensions given on the command line, as the engine's keyword arguments."""
-    return _Dimensions(
+    """The dimensions given on the command line, as the engine's keyword arguments; a bad one
+    is a ``ValueError`` naming its option (``--draft``), which :func:`.cli.main` prints."""
+    given = _Dimensions(
         draft_m=args.draft, beam_m=args.beam, length_m=args.length, air_draft_m=args.air_draft
     )
+    try:
+        Vessel(**given)
+    except InvalidVesselError as error:
+        option = "--" + error.parameter.removesuffix("_m").replace("_", "-")
+        raise ValueError(str(error).replace(error.parameter, option, 1)) from None
+    return given
 
 
 def _route_table(result: Route, speed_kn: float | None) -> str:
