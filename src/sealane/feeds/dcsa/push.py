@@ -129,7 +129,7 @@ def handle_push(
             config.name,
             skipped,
             len(items),
-            "; ".join(f"{count} x {reason}" for reason, count in common),
+            "; ".join(f"{count} x {reason[:200]}" for reason, count in common),
         )
     with transaction(sessions) as session:
         new, duplicates = store_events(session, config.scacs[0], parsed, "push", clock.now())
