@@ -179,3 +179,14 @@ def test_handle_push__junk_items_are_logged_in_one_line(
     assert len(lines) == 1
     assert "20000 of 20001 events skipped" in lines[0]
     assert "15000 x an event must be an object" in lines[0]
+
+
+def test_handle_push__nul_in_a_field_only_kept_in_the_payload(
+    sessions: sessionmaker[Session],
+) -> None:
+    """The payload column is JSON text: a NUL outside the keys is kept as its escape."""
+    event = dict(shipment_events()[5], ISOEquipmentCode="45\x00G1", remark="x\x00" * 100)
+    assert _push(sessions, [event]) == (1, 0, 0)
+    with sessions() as session:
+        payload = session.scalars(select(CarrierEvent.payload)).one()
+    assert payload["ISOEquipmentCode"] == "45\x00G1"
