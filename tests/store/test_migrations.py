@@ -48,7 +48,7 @@ MODEL_TABLES = {
 }
 ALL_TABLES = MODEL_TABLES | {"alembic_version"}
 #: The newest migration.
-HEAD = "0009_rate_limit_counts"
+HEAD = "0010_position_unique"
 
 
 def tables(engine: Engine) -> set[str]:

@@ -1,7 +1,10 @@
 """Bulk reads and writes of the AIS ingest: vessels by MMSI, last stored points, new track points.
 
-PostgreSQL gets the points through ``COPY``; SQLite through one ``executemany`` insert. Both run
-inside the caller's transaction, so a batch is stored whole or not at all.
+PostgreSQL gets the points as arrays in one ``INSERT ... SELECT FROM unnest``; SQLite through
+one ``executemany`` insert. Both run inside the caller's transaction, so a batch is stored whole
+or not at all, and both skip a point the vessel already has for that time (``ON CONFLICT DO
+NOTHING`` on the unique (vessel_id, timestamp) index): identical batches sent at once each
+judge the track empty, and the second must not store the points again.
 """
 
 from __future__ import annotations
@@ -28,6 +31,7 @@ CHUNK = 500
 INSERT_SQL = (
     "INSERT INTO vessel_positions (id, vessel_id, latitude, longitude, speed_knots,"
     " heading_degrees, course_degrees, timestamp) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
+    " ON CONFLICT (vessel_id, timestamp) DO NOTHING"
 )
 MOVE_SQL = (
     "UPDATE vessels SET latitude = ?, longitude = ?, nautical_speed_knots = ?,"
@@ -40,9 +44,12 @@ MOVE_UNNEST_SQL = (
     " %s::varchar[]) AS u(lat, lon, speed, heading, at, id) WHERE v.id = u.id"
 )
 _LOW_62 = (1 << 62) - 1
-COPY_SQL = (
-    "COPY vessel_positions (id, vessel_id, latitude, longitude, speed_knots, heading_degrees,"
-    " course_degrees, timestamp) FROM STDIN"
+INSERT_UNNEST_SQL = (
+    "INSERT INTO vessel_positions (id, vessel_id, latitude, longitude, speed_knots,"
+    " heading_degrees, course_degrees, timestamp)"
+    " SELECT * FROM unnest(%s::varchar[], %s::varchar[], %s::float8[], %s::float8[],"
+    " %s::float8[], %s::float8[], %s::float8[], %s::timestamptz[])"
+    " ON CONFLICT (vessel_id, timestamp) DO NOTHING"
 )
 
 
@@ -132,7 +139,8 @@ def placeholder_name(mmsi: int) -> str:
 
 
 def write_points(session: Session, points: list[tuple[str, PositionReport]]) -> None:
-    """Insert track points ``(vessel_id, report)``: COPY on PostgreSQL, executemany on SQLite.
+    """Insert track points ``(vessel_id, report)``, skipping those stored already: one insert
+    of arrays on PostgreSQL, executemany on SQLite.
 
     Both go to the driver directly: the per-row parameter processing of SQLAlchemy would cost
     more than the insert. Times are stored as SQLAlchemy stores them (UTC).
@@ -158,10 +166,9 @@ def write_points(session: Session, points: list[tuple[str, PositionReport]]) -> 
     ]
     driver = connection.connection.driver_connection
     assert driver is not None
-    if postgres:
-        with driver.cursor() as cursor, cursor.copy(COPY_SQL) as copy:
-            for row in rows:
-                copy.write_row(row)
+    if postgres:  # the columns as arrays, unnested: one statement for the batch
+        with driver.cursor() as cursor:
+            cursor.execute(INSERT_UNNEST_SQL, [list(column) for column in zip(*rows, strict=True)])
     else:
         driver.executemany(INSERT_SQL, rows)
 

@@ -86,7 +86,10 @@ class VesselPosition(Base):
     """One reported (AIS-like) position of a vessel."""
 
     __tablename__ = "vessel_positions"
-    __table_args__ = (Index("ix_vessel_positions_vessel_time", "vessel_id", "timestamp"),)
+    #: One point per vessel and time: concurrent identical batches store it once (0010).
+    __table_args__ = (
+        Index("uq_vessel_positions_vessel_time", "vessel_id", "timestamp", unique=True),
+    )
 
     id: Mapped[str] = mapped_column(String(36), primary_key=True, default=new_id)
     vessel_id: Mapped[str] = mapped_column(ForeignKey("vessels.id", ondelete="CASCADE"))
