@@ -110,6 +110,9 @@ def test_graph__edges_unique_and_not_loops(graph: SeaGraph) -> None:
         "great_belt",
         "oresund",
         "messina",
+        "lombok",
+        "torres",
+        "inside_passage",
     ],
 )
 def test_graph__passage_is_tagged(graph: SeaGraph, name: str) -> None:

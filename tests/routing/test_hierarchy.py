@@ -17,7 +17,7 @@ from sealane.routing.build.masked_contraction import contract_masked
 from sealane.routing.data.formats import Marnet
 from sealane.routing.graph import SeaGraph, default_graph
 from sealane.routing.hierarchy import CoreHierarchy, climb_python
-from sealane.routing.passages import ARCTIC, SMALL_CRAFT, Passage, passage_mask
+from sealane.routing.passages import ARCTIC, NOT_FOR_CONTAINER_SHIPS, Passage, passage_mask
 
 _hierarchy = pytest.importorskip("sealane.routing._hierarchy")
 KERNELS = [_hierarchy.climb, climb_python]
@@ -257,7 +257,7 @@ def graph() -> SeaGraph:
 
 
 def default_mask(graph: SeaGraph) -> int:
-    return passage_mask((*SMALL_CRAFT, *ARCTIC), graph.passage_names)
+    return passage_mask((*NOT_FOR_CONTAINER_SHIPS, *ARCTIC), graph.passage_names)
 
 
 def test_shipped_hierarchy__built_for_the_default_passages(graph: SeaGraph) -> None:

@@ -108,4 +108,5 @@ def test_closed_to__deep_draft_container_ship() -> None:
         Passage.KIEL,
         Passage.ORESUND,
         Passage.PANAMA,
+        Passage.TORRES,
     }

@@ -7,6 +7,8 @@ import pytest
 from sealane.routing.errors import UnknownPassageError
 from sealane.routing.passages import (
     ARCTIC,
+    COASTAL,
+    NOT_FOR_CONTAINER_SHIPS,
     SMALL_CRAFT,
     Passage,
     closed_passages,
@@ -39,6 +41,10 @@ def test_parse_passage__canonical(passage: Passage) -> None:
         ("Strait of Messina", Passage.MESSINA),
         ("Storebaelt", Passage.GREAT_BELT),
         ("The Sound", Passage.ORESUND),
+        ("Lombok Strait", Passage.LOMBOK),
+        ("Torres Strait", Passage.TORRES),
+        ("Johnstone Strait", Passage.INSIDE_PASSAGE),
+        ("Inside Passage", Passage.INSIDE_PASSAGE),
     ],
 )
 def test_parse_passage__alias(name: str, expected: Passage) -> None:
@@ -77,34 +83,42 @@ def test_parse_passage__non_string_raises() -> None:
         parse_passage(3)  # type: ignore[arg-type]
 
 
-def test_closed_passages__arctic_and_small_craft_closed_by_default() -> None:
-    assert closed_passages((), allow_arctic=False) == ARCTIC | SMALL_CRAFT
-    assert closed_passages(("suez",), allow_arctic=False) == ARCTIC | SMALL_CRAFT | {Passage.SUEZ}
+def test_closed_passages__arctic_and_not_for_container_ships_closed_by_default() -> None:
+    assert closed_passages((), allow_arctic=False) == ARCTIC | NOT_FOR_CONTAINER_SHIPS
+    assert closed_passages(("suez",), allow_arctic=False) == (
+        ARCTIC | NOT_FOR_CONTAINER_SHIPS | {Passage.SUEZ}
+    )
 
 
-def test_closed_passages__corinth_is_small_craft() -> None:
+def test_closed_passages__corinth_and_the_inside_passage_closed_kiel_open() -> None:
     assert Passage.CORINTH in SMALL_CRAFT
-    assert Passage.KIEL not in closed_passages((), allow_arctic=False)
+    assert Passage.INSIDE_PASSAGE in COASTAL
+    assert {Passage.CORINTH, Passage.INSIDE_PASSAGE} == NOT_FOR_CONTAINER_SHIPS
+    closed = closed_passages((), allow_arctic=False)
+    assert {Passage.KIEL, Passage.ORESUND, Passage.LOMBOK, Passage.TORRES}.isdisjoint(closed)
 
 
 def test_closed_passages__allow_arctic() -> None:
-    assert closed_passages((), allow_arctic=True) == SMALL_CRAFT
-    assert closed_passages(["suez", "Hormuz"], allow_arctic=True) == SMALL_CRAFT | {
+    assert closed_passages((), allow_arctic=True) == NOT_FOR_CONTAINER_SHIPS
+    assert closed_passages(["suez", "Hormuz"], allow_arctic=True) == NOT_FOR_CONTAINER_SHIPS | {
         Passage.SUEZ,
         Passage.ORMUZ,
     }
 
 
 def test_closed_passages__allow_opens_default_closed_passages() -> None:
-    assert closed_passages((), allow_arctic=True, allow=["Corinth Canal"]) == frozenset()
+    opened = ["Corinth Canal", "inside_passage"]
+    assert closed_passages((), allow_arctic=True, allow=opened) == frozenset()
+    assert closed_passages((), allow_arctic=True, allow=["corinth"]) == COASTAL
     assert closed_passages((), allow_arctic=False, allow="northwest") == {
         Passage.NORTHEAST,
         Passage.CORINTH,
+        Passage.INSIDE_PASSAGE,
     }
 
 
 def test_closed_passages__avoid_wins_over_allow() -> None:
-    closed = closed_passages(["corinth"], allow_arctic=True, allow=["corinth"])
+    closed = closed_passages(["corinth"], allow_arctic=True, allow=["corinth", "inside_passage"])
     assert closed == {Passage.CORINTH}
 
 
@@ -117,11 +131,15 @@ def test_closed_passages__explicit_arctic_stays_closed_when_allowed() -> None:
     assert closed_passages(("northeast",), allow_arctic=True) == {
         Passage.NORTHEAST,
         Passage.CORINTH,
+        Passage.INSIDE_PASSAGE,
     }
 
 
 def test_closed_passages__single_string() -> None:
-    assert closed_passages("panama", allow_arctic=True, allow="corinth") == {Passage.PANAMA}
+    assert closed_passages("panama", allow_arctic=True, allow="corinth") == {
+        Passage.PANAMA,
+        Passage.INSIDE_PASSAGE,
+    }
 
 
 def test_closed_passages__unknown_raises() -> None:

@@ -23,7 +23,7 @@ from .calls import scheduled
 from .frames import legs_frame
 from .itinerary_inputs import InvalidItineraryError as InvalidItineraryError
 from .itinerary_inputs import as_utc, dwell_hours, ports_called, speeds_per_leg
-from .passages import SMALL_CRAFT, Passage, closed_passages
+from .passages import NOT_FOR_CONTAINER_SHIPS, Passage, closed_passages
 from .ports import Port
 from .progress import Progress, at_port, at_sea
 from .routes import route
@@ -145,7 +145,7 @@ def itinerary(
     speeds = speeds_per_leg(speed_kn, len(ports) - 1)
     stays = dwell_hours(dwell_h, len(ports))
     # The passages asked to be avoided; each leg's route adds the default-closed ones itself.
-    asked = closed_passages(avoid, allow_arctic=True, allow=SMALL_CRAFT)
+    asked = closed_passages(avoid, allow_arctic=True, allow=NOT_FOR_CONTAINER_SHIPS)
     closed = tuple(sorted(p.value for p in asked))
     legs = tuple(
         Leg(

@@ -112,7 +112,7 @@ def closed_to(vessel: Vessel) -> frozenset[Passage]:
     """The passages ``vessel`` does not fit.
 
     >>> sorted(p.value for p in closed_to(Vessel(draft_m=16.0)))
-    ['corinth', 'elbe', 'great_belt', 'kiel', 'oresund', 'panama']
+    ['corinth', 'elbe', 'great_belt', 'kiel', 'oresund', 'panama', 'torres']
     """
     return frozenset(refusal.passage for refusal in refusals(vessel))
 

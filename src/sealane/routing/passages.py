@@ -41,13 +41,22 @@ class Passage(StrEnum):
     GREAT_BELT = "great_belt"
     ORESUND = "oresund"
     MESSINA = "messina"
+    LOMBOK = "lombok"
+    TORRES = "torres"
+    INSIDE_PASSAGE = "inside_passage"
 
 
 #: Closed unless the caller passes ``allow_arctic=True``.
 ARCTIC: frozenset[Passage] = frozenset({Passage.NORTHWEST, Passage.NORTHEAST})
-#: Passages a container ship cannot use (the Corinth Canal is 24.6 m wide and 8 m deep): closed
-#: unless the caller names them in ``allow``.
+#: Passages a container ship cannot use (the Corinth Canal is 24.6 m wide and 8 m deep).
 SMALL_CRAFT: frozenset[Passage] = frozenset({Passage.CORINTH})
+#: Passages deep enough for many ships that container ships still do not take: the Inside
+#: Passage (Johnstone Strait and Seymour Narrows, tidal pilotage waters; ocean traffic to
+#: Vancouver uses the Strait of Juan de Fuca).
+COASTAL: frozenset[Passage] = frozenset({Passage.INSIDE_PASSAGE})
+#: What the default vessel, a container ship, never uses: closed unless the caller names them in
+#: ``allow``.
+NOT_FOR_CONTAINER_SHIPS: frozenset[Passage] = SMALL_CRAFT | COASTAL
 
 #: Other spellings people use; each maps to the canonical name.
 ALIASES: dict[str, Passage] = {
@@ -73,6 +82,9 @@ ALIASES: dict[str, Passage] = {
     "the_sound": Passage.ORESUND,
     "øresund": Passage.ORESUND,
     "strait_of_messina": Passage.MESSINA,
+    "lombok_strait": Passage.LOMBOK,
+    "torres_strait": Passage.TORRES,
+    "johnstone_strait": Passage.INSIDE_PASSAGE,
 }
 
 
@@ -103,14 +115,14 @@ def closed_passages(
     allow: Iterable[str | Passage] | str | None = None,
 ) -> frozenset[Passage]:
     """The passages a route must not use: ``avoid``, plus the default-closed ones (the Arctic
-    routes unless ``allow_arctic``, the small-craft passages) that ``allow`` does not open.
+    routes unless ``allow_arctic``, those not for container ships) that ``allow`` does not open.
 
-    >>> sorted(closed_passages(["suez"], allow_arctic=True, allow=["corinth"]))
+    >>> sorted(closed_passages(["suez"], allow_arctic=True, allow=["corinth", "inside_passage"]))
     [<Passage.SUEZ: 'suez'>]
     """
     closed = set(_parse_all(avoid, "avoid"))
     opened = set(_parse_all(allow, "allow"))
-    default = set(SMALL_CRAFT) | (set() if allow_arctic else set(ARCTIC))
+    default = set(NOT_FOR_CONTAINER_SHIPS) | (set() if allow_arctic else set(ARCTIC))
     return frozenset(closed | (default - opened))
 
 

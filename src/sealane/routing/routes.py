@@ -170,10 +170,11 @@ def route(
     """The shortest sea route from ``origin`` to ``destination``, through ``via`` in order.
 
     ``avoid`` adds passages to the default closed set (the Arctic routes, unless
-    ``allow_arctic``, and the small-craft passages such as the Corinth Canal, unless named in
-    ``allow``); an unknown name raises :class:`~sealane.routing.errors.UnknownPassageError` and a
-    set that leaves no way through raises :class:`~sealane.routing.errors.NoRouteError`, as does
-    a port flagged inland (it has no water approach).
+    ``allow_arctic``, and the passages container ships do not use, the Corinth Canal and the
+    Inside Passage, unless named in ``allow``); an unknown name raises
+    :class:`~sealane.routing.errors.UnknownPassageError` and a set that leaves no way through
+    raises :class:`~sealane.routing.errors.NoRouteError`, as does a port flagged inland (it has
+    no water approach).
 
     The vessel's draft, beam, length and air draft in metres (each optional) close every passage
     it does not fit (:mod:`.limits`; ``allow`` does not reopen one), and an end lying in such a

@@ -8,12 +8,12 @@ from __future__ import annotations
 import numpy as np
 
 from ..data.formats import Marnet
-from ..passages import ARCTIC, SMALL_CRAFT
+from ..passages import ARCTIC, NOT_FOR_CONTAINER_SHIPS
 from .contraction import contract
 from .masked_contraction import contract_masked
 
 #: Passages the default hierarchy assumes closed: those the engine closes by default.
-DEFAULT_CLOSED = tuple(sorted(p.value for p in (*SMALL_CRAFT, *ARCTIC)))
+DEFAULT_CLOSED = tuple(sorted(p.value for p in (*NOT_FOR_CONTAINER_SHIPS, *ARCTIC)))
 
 
 def hierarchy_arrays(core: dict[str, np.ndarray], names: tuple[str, ...]) -> dict[str, np.ndarray]:

@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 
 from ..geodesy import FloatArray, lengths_between_m, unit_vectors
-from ..passages import ARCTIC, SMALL_CRAFT
+from ..passages import ARCTIC, NOT_FOR_CONTAINER_SHIPS
 from .clearance import EARTH_M, Clearance
 from .coast import Coastline
 from .corridors import CorridorIndex
@@ -162,7 +162,9 @@ def _paths(
 
     lon, lat, u, v, masks = net.arrays()
     names = tuple(spec)
-    closed = sum(1 << names.index(p.value) for p in (*SMALL_CRAFT, *ARCTIC) if p.value in names)
+    closed = sum(
+        1 << names.index(p.value) for p in (*NOT_FOR_CONTAINER_SHIPS, *ARCTIC) if p.value in names
+    )
     open_ = (masks & np.uint32(closed)) == 0
     lengths = lengths_between_m(lon[u], lat[u], lon[v], lat[v])
     n = lon.size
