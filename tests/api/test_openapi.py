@@ -257,13 +257,17 @@ def test_openapi__token_security_scheme(document: dict[str, Any]) -> None:
 
 
 @pytest.mark.parametrize("path", ROUTING_PATHS[:2])
-def test_openapi__routing_parameters_are_required(document: dict[str, Any], path: str) -> None:
-    wanted = {"port_id", "previous_port_id"}
-    if path == WITH_COORDINATES:
-        wanted |= {"latitude", "longitude"}
+def test_openapi__routing_parameters_required_and_optional(
+    document: dict[str, Any], path: str
+) -> None:
+    """The start coordinate is required where it is asked for; the ports may be left out (taken
+    from the vessel's tracked voyage), and the vessel's dimensions are optional extras."""
+    wanted = {"latitude", "longitude"} if path == WITH_COORDINATES else set()
     parameters = document["paths"][path]["get"]["parameters"]
-    required = {p["name"] for p in parameters if p["in"] == "query" and p.get("required")}
-    assert required == wanted
+    query = {p["name"]: bool(p.get("required")) for p in parameters if p["in"] == "query"}
+    assert {name for name, required in query.items() if required} == wanted
+    optional = {"port_id", "previous_port_id", "draft_m", "beam_m", "length_m", "air_draft_m"}
+    assert {name for name, required in query.items() if not required} == optional
 
 
 # --- schemathesis ---------------------------------------------------------------------------
