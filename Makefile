@@ -39,6 +39,8 @@ bench: $(STAMP)
 	$(PY) benchmarks/api.py
 	$(PY) benchmarks/ais.py
 	$(PY) benchmarks/itinerary.py
+	$(PY) benchmarks/vessel.py
+	$(PY) benchmarks/fleet.py --quick
 
 # Rebuild data/marnet.npz, ports.csv, corridors.geojson and landmask.npz (offline, re-runnable;
 # about 30 minutes). Needs Debian's gmt-gshhg-full for the GSHHG river and canal lines.
