@@ -177,5 +177,5 @@ class McpMount:
 
 
 def routes(endpoint: McpEndpoint) -> list[Route]:
-    """The two addresses of the endpoint (every method: the SDK answers those it does not serve)."""
+    """The two addresses of the endpoint (every method: it answers 405 to all but POST)."""
     return [Route(path, endpoint=endpoint) for path in PATHS]
