@@ -7,7 +7,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from sealane.tracking.events import EVENT_NAMES, TRANSPORT, ContainerStatus, status_after
+from sealane.tracking.events import EVENT_NAMES, ContainerStatus, status_after
 from sealane.tracking.lifecycle import (
     RETRY_BACKOFF_S,
     IllegalTransition,
@@ -15,6 +15,7 @@ from sealane.tracking.lifecycle import (
     check_transition,
     next_retry_at,
 )
+from sealane.tracking.vocabulary import TRANSPORT
 
 NOW = datetime(2026, 11, 21, 12, 0, tzinfo=UTC)
 S = RequestStatus

@@ -5,8 +5,7 @@ from __future__ import annotations
 
 from enum import StrEnum
 
-from .vocabulary import EVENTS
-from .vocabulary import TRANSPORT as TRANSPORT  # where the other tracking modules find it
+from .vocabulary import EVENTS, TRANSPORT
 
 
 class ContainerStatus(StrEnum):

@@ -20,7 +20,7 @@ from sqlalchemy.orm import Session
 
 from ..store.models import Container, RouteLocation, Shipment, TransportEvent, Vessel
 from .carriers.base import CallEstimate, PlannedLeg, ShipmentPlan, Snapshot
-from .events import TRANSPORT
+from .vocabulary import TRANSPORT
 
 #: Transport events that date a container's arrival at, and departure from, a port.
 ARRIVALS = frozenset(f"{TRANSPORT}{kind}_arrived" for kind in ("vessel", "transshipment", "feeder"))

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from .carriers.base import Snapshot
-from .events import TRANSPORT
+from .vocabulary import TRANSPORT
 
 #: Milestone names a raw event may carry; others (``vessel_berthed``) keep only their wording.
 RAW_EVENT_NAMES = frozenset(

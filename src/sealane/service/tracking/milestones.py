@@ -12,8 +12,8 @@ from sqlalchemy.orm import Session
 from ...routing.ports import get_port
 from ...store.models import Container, TransportEvent, Vessel
 from ...tracking.carriers.base import PlannedLeg
-from ...tracking.events import TRANSPORT
 from ...tracking.raw_events import RawMilestone
+from ...tracking.vocabulary import TRANSPORT
 from .records import RawEventRecord
 
 #: Namespace of raw event ids (uuid5 of the container id and the milestone's sequence).
