@@ -19,7 +19,6 @@ import numpy as np
 import numpy.typing as npt
 
 from .data import data_dir, mapped_npz
-from .data.formats import MARNET, Marnet
 from .geodesy import (
     FloatArray,
     arc_normals,
@@ -53,6 +52,8 @@ class SeaGraph:
     """Nodes, undirected edges, passage tags, CSR adjacency and the snapping index."""
 
     def __init__(self, arrays: dict[str, np.ndarray]) -> None:
+        from .data.formats import Marnet  # on first use, off the cold start
+
         self.node_lon: FloatArray = Marnet.NODE_LON.read(arrays)
         self.node_lat: FloatArray = Marnet.NODE_LAT.read(arrays)
         #: (nodes, 2) lon/lat rows, for gathering a path's coordinates in one call.
@@ -113,6 +114,8 @@ class SeaGraph:
 
     def _load_core(self, arrays: dict[str, np.ndarray]) -> None:
         """The core graph the search walks, and how each edge sits in its chain."""
+        from .data.formats import Marnet
+
         #: Node id of each core node; core edges join core nodes by their index here.
         self.core_node: IntArray = Marnet.CORE_NODE.read(arrays)
         self.core_u: IntArray = Marnet.CORE_U.read(arrays)
@@ -306,6 +309,8 @@ class SeaGraph:
 def load_graph(path: Path | None = None) -> SeaGraph:
     """Load a graph file written by :mod:`sealane.routing.build`, refusing one of another
     format version (:data:`~sealane.routing.data.formats.MARNET_VERSION`)."""
+    from .data.formats import MARNET
+
     arrays = mapped_npz(path or data_dir() / MARNET.name)
     MARNET.check_version(arrays)
     return SeaGraph(arrays)

@@ -20,13 +20,15 @@ import heapq
 import math
 from dataclasses import dataclass
 from itertools import pairwise
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 import numpy as np
 import numpy.typing as npt
 
-from .data.formats import Arrays, HierarchyArrays
 from .geodesy import FloatArray
+
+if TYPE_CHECKING:
+    from .data.formats import Arrays, HierarchyArrays
 
 IntArray = npt.NDArray[np.int32]
 

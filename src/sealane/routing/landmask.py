@@ -16,7 +16,6 @@ import numpy as np
 import numpy.typing as npt
 
 from .data import data_dir
-from .data.formats import LANDMASK, Landmask
 from .geodesy import distance_m
 
 
@@ -86,6 +85,8 @@ class LandMask:
 
 def load_landmask(path: Path | None = None) -> LandMask:
     """Load ``landmask.npz`` written by :mod:`sealane.routing.build`."""
+    from .data.formats import LANDMASK, Landmask  # on first use, off the cold start
+
     with np.load(path or data_dir() / LANDMASK.name) as archive:
         return LandMask(
             Landmask.ROW_PTR.read(archive),

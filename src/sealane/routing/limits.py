@@ -15,7 +15,6 @@ from functools import cache, lru_cache
 from typing import NamedTuple
 
 from .data import data_dir
-from .data.formats import PASSAGE_LIMITS
 from .passages import Passage
 from .vessel import Vessel
 
@@ -75,6 +74,8 @@ class PassageLimit:
 @cache
 def passage_limits() -> tuple[PassageLimit, ...]:
     """Every row of the shipped limits table, in its order."""
+    from .data.formats import PASSAGE_LIMITS  # on first use, off the cold start
+
     rows = PASSAGE_LIMITS.read(data_dir() / PASSAGE_LIMITS.name)
     return tuple(
         PassageLimit(

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import math
 import struct
-import zipfile
 from functools import cache
 from pathlib import Path
 from typing import Literal
@@ -27,6 +26,8 @@ def mapped_npz(path: Path) -> dict[str, np.ndarray]:
     """The arrays of an uncompressed ``.npz`` file, each read straight from its place in the file
     into an aligned array (memory-mapped when the place is aligned), skipping the zip layer's
     chunked reads and checksums; members stored otherwise are read as usual."""
+    import zipfile  # on first use, off the cold start
+
     out: dict[str, np.ndarray] = {}
     with zipfile.ZipFile(path) as archive, path.open("rb") as handle:
         for info in archive.infolist():
