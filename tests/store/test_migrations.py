@@ -234,6 +234,31 @@ def test_upgrade_0004__duplicates_stored_before_it_fail_except_the_oldest(engine
     }
 
 
+def test_upgrade_0010__duplicate_positions_keep_the_first_by_id(engine: Engine) -> None:
+    upgrade(engine, "0009_rate_limit_counts")
+    with engine.begin() as connection:  # the models describe the newest schema: plain SQL here
+        for vessel in ("v1", "v2"):
+            connection.execute(
+                text("INSERT INTO vessels (id, name) VALUES (:id, 'Twice')"), {"id": vessel}
+            )
+        insert = text(
+            "INSERT INTO vessel_positions (id, vessel_id, latitude, longitude, timestamp)"
+            " VALUES (:id, :vessel, 0, 0, :at)"
+        )
+        for id_, vessel, at in [
+            ("c", "v1", "2026-11-21 12:00:00"),
+            ("a", "v1", "2026-11-21 12:00:00"),
+            ("b", "v1", "2026-11-21 12:00:00"),
+            ("d", "v1", "2026-11-21 13:00:00"),
+            ("e", "v2", "2026-11-21 12:00:00"),
+        ]:
+            connection.execute(insert, {"id": id_, "vessel": vessel, "at": at})
+    upgrade(engine)
+    with engine.connect() as connection:
+        kept = set(connection.scalars(text("SELECT id FROM vessel_positions")))
+    assert kept == {"a", "d", "e"}
+
+
 def test_upgrade__batch_table_copies_keep_rows_that_point_at_them(engine: Engine) -> None:
     """Regression: on SQLite, migration 0006 (feeds) re-created ``accounts`` (batch mode) with
     foreign keys enforced, and dropping the old table deleted every tracking request by cascade."""

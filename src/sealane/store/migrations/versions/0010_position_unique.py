@@ -19,9 +19,13 @@ depends_on = None
 
 
 def upgrade() -> None:
+    # each row with an earlier id at its vessel and time goes: one probe of the index per row
+    # (``NOT IN`` a grouped subquery can be rescanned per row on PostgreSQL)
     op.execute(
-        "DELETE FROM vessel_positions WHERE id NOT IN ("
-        " SELECT MIN(id) FROM vessel_positions GROUP BY vessel_id, timestamp)"
+        "DELETE FROM vessel_positions WHERE EXISTS ("
+        " SELECT 1 FROM vessel_positions AS kept"
+        " WHERE kept.vessel_id = vessel_positions.vessel_id"
+        " AND kept.timestamp = vessel_positions.timestamp AND kept.id < vessel_positions.id)"
     )
     op.drop_index("ix_vessel_positions_vessel_time", table_name="vessel_positions")
     op.create_index(
