@@ -24,12 +24,14 @@ import numpy.typing as npt
 import sealane
 from sealane.routing.geodesy import (
     GEOD,
+    METRES_PER_NM,
     FloatArray,
     arc_normals,
     lonlat_of,
     unit_vector,
     unit_vectors,
 )
+from sealane.routing.graph import MEAN_EARTH_RADIUS_M
 from sealane.routing.landmask import default_landmask
 from sealane.routing.legs import ZERO_LENGTH_M
 from sealane.routing.passages import names_from_mask
@@ -37,8 +39,6 @@ from sealane.routing.placement import MIN_SEGMENT_M, plan_runs
 from sealane.routing.runs import Runs
 from sealane.routing.voyage import DEFAULT_SPEED_KN, OFF_PATH_NM, _at_sea
 
-#: The engine's mean earth radius for the off-path test (metres), as in ``voyage._projection``.
-EARTH_RADIUS_M = 6_371_008.8
 #: Vessel dimension columns, in metres, passed on to the engine when it takes them.
 DIMENSIONS = ("draft_m", "beam_m", "length_m")
 
@@ -191,7 +191,7 @@ def project(leg: Leg, lons: FloatArray, lats: FloatArray) -> Projection:
     at = [lonlat_of(point) for point in nearest]
     out_lons = np.array([p[0] for p in at], dtype=np.float64)
     out_lats = np.array([p[1] for p in at], dtype=np.float64)
-    on_leg = angle[rows, segment] * EARTH_RADIUS_M <= OFF_PATH_NM * 1852.0
+    on_leg = angle[rows, segment] * MEAN_EARTH_RADIUS_M <= OFF_PATH_NM * METRES_PER_NM
     return Projection(segment.astype(np.int64), out_lons, out_lats, on_leg)
 
 

@@ -31,6 +31,7 @@ from .geodesy import (
     unit_vector,
     unit_vectors,
 )
+from .graph import MEAN_EARTH_RADIUS_M
 from .landmask import default_landmask
 from .locations import Location, LocationLike, resolve_location
 from .passages import Passage
@@ -185,7 +186,7 @@ def _projection(start: Location, leg: _Leg, off_path_nm: float) -> tuple[int, fl
     """The segment of ``leg`` nearest ``start`` and the nearest point on it (lon, lat), or None
     when the start is farther than ``off_path_nm`` from the leg."""
     segment, angle, nearest = nearest_on_arcs(unit_vector(start.lon, start.lat), *leg.arcs)
-    if angle * 6_371_008.8 > off_path_nm * METRES_PER_NM:
+    if angle * MEAN_EARTH_RADIUS_M > off_path_nm * METRES_PER_NM:
         return None
     lon, lat = lonlat_of(nearest)
     return segment, lon, lat
