@@ -194,7 +194,7 @@ def _groups(
 ) -> dict[tuple[sealane.Port, sealane.Port, tuple[tuple[str, float], ...]], npt.NDArray[np.int64]]:
     """Rows still without an error, by (previous port, destination port, known dimensions)."""
     groups: dict[tuple[sealane.Port, sealane.Port, tuple[tuple[str, float], ...]], list[int]] = {}
-    names = [name for name in _engine.engine_dimensions() if name in dimensions]
+    names = [name for name in _engine.DIMENSIONS if name in dimensions]
     columns = [dimensions[name].tolist() for name in names]
     for row, (a, b) in enumerate(zip(previous, destination, strict=True)):
         if errors[row] is not None or a is None or b is None:

@@ -13,7 +13,6 @@ bit. The engine internals used are imported here only.
 
 from __future__ import annotations
 
-import inspect
 import threading
 from dataclasses import dataclass
 from typing import Any
@@ -70,13 +69,6 @@ class Leg:
 _LEGS: dict[tuple[Any, ...], Leg] = {}
 _LOCK = threading.Lock()
 _LOADS = 0
-
-
-def engine_dimensions() -> tuple[str, ...]:
-    """The vessel dimensions ``sealane.route`` and ``sealane.future_positions`` accept."""
-    route_takes = inspect.signature(sealane.route).parameters
-    positions_take = inspect.signature(sealane.future_positions).parameters
-    return tuple(d for d in DIMENSIONS if d in route_takes and d in positions_take)
 
 
 def warm() -> int:
