@@ -9,7 +9,7 @@ from typing import Any
 from fastapi import FastAPI
 from fastapi.openapi.utils import get_openapi
 
-from ..service.reference import lookups as reference
+from ..service.reference import lookups
 from .bodies import COMPONENTS, SCAC
 from .geojson import GEOJSON
 from .jsonapi import MEDIA_TYPE
@@ -52,7 +52,7 @@ def scac_schema() -> dict[str, Any]:
     """The SCACs a tracking request may name: each shipped carrier's and its alternatives."""
     return {
         "type": "string",
-        "enum": list(reference.carrier_codes()),
+        "enum": list(lookups.carrier_codes()),
         "description": "a carrier's SCAC (any case); GET /v2/shipping_lines lists the carriers",
     }
 

@@ -20,10 +20,8 @@ from ..service.container_routes import reading as routes
 from ..service.core.context import ServiceContext
 from ..service.core.engine import NO_SIZE, VesselSize
 from ..service.core.paging import Page, PageRequest
-from ..service.reference import lookups as reference
-from ..service.reference import vessels
-from ..service.tracking import containers, numbers, shipments
-from ..service.tracking import requests as tracking_requests
+from ..service.reference import lookups, vessels
+from ..service.tracking import containers, numbers, requests, shipments
 from ..service.tracking.filters import TrackingFilter
 from ..service.tracking.requests import NewTrackingRequest, RequestFilter
 from .backend import Document, Positions, Query, page_query, request_query, tracking_query
@@ -86,7 +84,7 @@ class LocalAccount:
 
     async def shipping_lines(self, search: str | None, page: PageRequest) -> Document:
         """A page of carriers."""
-        found = await blocking(lambda: reference.list_shipping_lines(self.ctx, page, search=search))
+        found = await blocking(lambda: lookups.list_shipping_lines(self.ctx, page, search=search))
         data = [shipping_line_resource(line, self.base) for line in found.items]
         query: Query = [("filter[search]", search)] if search else []
         return self._page(data, found, "shipping_lines", query)
@@ -117,18 +115,14 @@ class LocalAccount:
 
     async def list_tracking_requests(self, filters: RequestFilter, page: PageRequest) -> Document:
         """A page of the account's tracking requests."""
-        found = await blocking(
-            lambda: tracking_requests.list_requests(self.ctx, self.caller, filters, page)
-        )
+        found = await blocking(lambda: requests.list_requests(self.ctx, self.caller, filters, page))
         included = Included(self.base)
         data = [included.tracking_request(item) for item in found.items]
         return self._page(data, found, "tracking_requests", request_query(filters))
 
     async def create_tracking_request(self, new: NewTrackingRequest) -> Document:
         """A new pending tracking request."""
-        created = await blocking(
-            lambda: tracking_requests.create_request(self.ctx, self.caller, new)
-        )
+        created = await blocking(lambda: requests.create_request(self.ctx, self.caller, new))
         included = Included(self.base)
         return single_document(included.tracking_request(created), included)
 

@@ -7,8 +7,7 @@ from collections.abc import Collection
 from typing import Any
 
 from ...service.core.inputs import MAX_ENTRY_CHARS
-from ...service.tracking import containers, numbers, parties, shipments
-from ...service.tracking import requests as tracking_requests
+from ...service.tracking import containers, numbers, parties, requests, shipments
 from ...service.tracking.statuses import REQUEST_TYPES
 from ..shapes import WHITESPACE, nullable, stripped, text
 from .document import SCAC, STRING_LIST, ref, resource, to_one
@@ -20,7 +19,7 @@ def _container_number() -> str:
     return f"^{gap}([A-Za-z]{gap}){{3}}[UJZujz]{gap}([0-9]{gap}){{7}}$"
 
 
-_NUMBER = stripped(tracking_requests.MAX_NUMBER_CHARS)
+_NUMBER = stripped(requests.MAX_NUMBER_CHARS)
 _SLUG = {"type": "string", "pattern": "^[a-z][a-z0-9_]{0,63}$"}
 
 
@@ -111,7 +110,7 @@ def list_changes(type_: str, editable: Collection[str]) -> dict[str, Any]:
 
 
 NEW_TRACKING_REQUEST = new_tracking_request()
-TRACKING_REQUEST_CHANGES = list_changes("tracking_request", tracking_requests.EDITABLE)
+TRACKING_REQUEST_CHANGES = list_changes("tracking_request", requests.EDITABLE)
 SHIPMENT_CHANGES = list_changes("shipment", shipments.EDITABLE)
 CONTAINER_CHANGES = list_changes("container", containers.EDITABLE)
 

@@ -17,7 +17,7 @@ from ...jsonapi.reference import (
 )
 from ...service.access.gatekeeper import Caller
 from ...service.records import ShippingLineRecord, TerminalRecord
-from ...service.reference import lookups as reference
+from ...service.reference import lookups
 from ..jsonapi import JsonApiResponse
 from ..listing import Paging, include_paths, text
 from ..params import authenticated, blank_none, parse_include
@@ -47,7 +47,7 @@ def terminal_renderer(includes: list[str]) -> Any:
 
     def render(included: Included, terminal: TerminalRecord) -> dict[str, Any]:
         if "port" in includes:
-            included.port(reference.get_port(terminal.port_locode))
+            included.port(lookups.get_port(terminal.port_locode))
         return terminal_resource(terminal, included.base)
 
     return render
@@ -62,14 +62,14 @@ def list_ports(
     country: Annotated[str | None, text(2, alias="filter[country_code]")] = None,
 ) -> JsonApiResponse:
     """Ports, optionally filtered by name/LOCODE search and ISO country code."""
-    filters = reference.PortFilter(search=blank_none(search), country_code=blank_none(country))
-    return many(request, reference.list_ports(filters, page), "ports", render_port)
+    filters = lookups.PortFilter(search=blank_none(search), country_code=blank_none(country))
+    return many(request, lookups.list_ports(filters, page), "ports", render_port)
 
 
 @router.get("/ports/{port_id}", response_class=JsonApiResponse, responses=ERRORS, tags=["ports"])
 def get_port(request: Request, port_id: str, _caller: Auth) -> JsonApiResponse:
     """One port, by id or UN/LOCODE."""
-    return one(request, reference.get_port(port_id), render_port)
+    return one(request, lookups.get_port(port_id), render_port)
 
 
 @router.get(
@@ -77,7 +77,7 @@ def get_port(request: Request, port_id: str, _caller: Auth) -> JsonApiResponse:
 )
 def get_metro_area(request: Request, area_id: str, _caller: Auth) -> JsonApiResponse:
     """The metro area of a UN/LOCODE, by the LOCODE or the area's id."""
-    found = reference.get_metro_area(area_id)
+    found = lookups.get_metro_area(area_id)
     return one(request, found, lambda included, area: metro_area_resource(area, included.base))
 
 
@@ -91,7 +91,7 @@ def list_terminals(
 ) -> JsonApiResponse:
     """Container terminals, optionally of one port (id or LOCODE); ``include=port``."""
     paths = parse_include(include, TERMINAL_INCLUDES)
-    found = reference.list_terminals(context_of(request), page, port=blank_none(port))
+    found = lookups.list_terminals(context_of(request), page, port=blank_none(port))
     return many(request, found, "terminals", terminal_renderer(paths))
 
 
@@ -106,7 +106,7 @@ def get_terminal(
 ) -> JsonApiResponse:
     """One terminal, by id or FIRMS code; ``include=port``."""
     paths = parse_include(include, TERMINAL_INCLUDES)
-    found = reference.get_terminal(context_of(request), terminal_id)
+    found = lookups.get_terminal(context_of(request), terminal_id)
     return one(request, found, terminal_renderer(paths))
 
 
@@ -123,7 +123,7 @@ def list_shipping_lines(
     """Carriers; ``search`` (what the reference API's clients send) or ``filter[search]``
     matches SCAC, name or short name (case-insensitive); given both, a carrier matches both."""
     terms = tuple(term for term in (blank_none(search), blank_none(plain_search)) if term)
-    found = reference.list_shipping_lines(context_of(request), page, search=terms)
+    found = lookups.list_shipping_lines(context_of(request), page, search=terms)
     return many(request, found, "shipping_lines", render_line)
 
 
@@ -135,4 +135,4 @@ def list_shipping_lines(
 )
 def get_shipping_line(request: Request, line_id: str, _caller: Auth) -> JsonApiResponse:
     """One carrier, by id or SCAC."""
-    return one(request, reference.get_shipping_line(context_of(request), line_id), render_line)
+    return one(request, lookups.get_shipping_line(context_of(request), line_id), render_line)

@@ -14,8 +14,7 @@ from ...service.access.gatekeeper import Caller
 from ...service.core.paging import MAX_PAGE_SIZE, Page, PageRequest
 from ...service.records import NotificationRecord, WebhookRecord
 from ...service.tracking.vocabulary import EVENT_NAMES
-from ...service.webhooks import examples, notifications, trials
-from ...service.webhooks import subscriptions as webhooks
+from ...service.webhooks import examples, notifications, subscriptions, trials
 from .. import bodies
 from ..bodies import body
 from ..documents import attributes_of
@@ -52,8 +51,8 @@ def render_example(included: Included, record: NotificationRecord) -> dict[str, 
 @router.get("/webhooks/events", response_class=JsonApiResponse, responses=ERRORS)
 def list_events(_caller: Auth) -> JsonApiResponse:
     """Every event a webhook can subscribe to, by category, with what each one means."""
-    data = [event_category_resource(category) for category in webhooks.event_categories()]
-    total = sum(len(category.events) for category in webhooks.event_categories())
+    data = [event_category_resource(category) for category in subscriptions.event_categories()]
+    total = sum(len(category.events) for category in subscriptions.event_categories())
     return JsonApiResponse({"data": data, "meta": {"total": total}})
 
 
@@ -64,7 +63,7 @@ def list_events(_caller: Auth) -> JsonApiResponse:
 )
 def list_ips(request: Request, _caller: Auth) -> JsonApiResponse:
     """The IPv4 addresses deliveries come from (``SEALANE_WEBHOOK_SOURCE_IPS``)."""
-    found = webhooks.source_addresses(context_of(request))
+    found = subscriptions.source_addresses(context_of(request))
     return JsonApiResponse(
         {
             "webhook_notification_ips": list(found.addresses),
@@ -107,7 +106,7 @@ async def trigger_webhook(
 @router.get("/webhooks", response_class=JsonApiResponse, responses=ERRORS)
 def list_webhooks(request: Request, caller: Auth, page: Paging) -> JsonApiResponse:
     """The account's webhooks."""
-    found = webhooks.list_webhooks(context_of(request), caller, page)
+    found = subscriptions.list_webhooks(context_of(request), caller, page)
     return many(request, found, "webhooks", render_webhook)
 
 
@@ -116,15 +115,15 @@ def create_webhook(
     request: Request, caller: Auth, payload: Annotated[Any, body(bodies.NEW_WEBHOOK)]
 ) -> JsonApiResponse:
     """Subscribe a URL to events; the response shows the signing secret, once."""
-    changes = webhooks.WebhookChanges.of(attributes_of(payload, "webhook"), new=True)
-    created = webhooks.create_webhook(context_of(request), caller, changes)
+    changes = subscriptions.WebhookChanges.of(attributes_of(payload, "webhook"), new=True)
+    created = subscriptions.create_webhook(context_of(request), caller, changes)
     return one(request, created, render_webhook, status_code=201)
 
 
 @router.get("/webhooks/{webhook_id:id}", response_class=JsonApiResponse, responses=ERRORS)
 def get_webhook(request: Request, webhook_id: str, caller: Auth) -> JsonApiResponse:
     """One webhook."""
-    found = webhooks.get_webhook(context_of(request), caller, webhook_id)
+    found = subscriptions.get_webhook(context_of(request), caller, webhook_id)
     return one(request, found, render_webhook)
 
 
@@ -136,15 +135,15 @@ def update_webhook(
     payload: Annotated[Any, body(bodies.WEBHOOK_CHANGES)],
 ) -> JsonApiResponse:
     """Change a webhook's url, events, active flag or headers."""
-    changes = webhooks.WebhookChanges.of(attributes_of(payload, "webhook", id_=webhook_id))
-    found = webhooks.update_webhook(context_of(request), caller, webhook_id, changes)
+    changes = subscriptions.WebhookChanges.of(attributes_of(payload, "webhook", id_=webhook_id))
+    found = subscriptions.update_webhook(context_of(request), caller, webhook_id, changes)
     return one(request, found, render_webhook)
 
 
 @router.delete("/webhooks/{webhook_id:id}", response_class=JsonApiResponse, responses=DELETED)
 def delete_webhook(request: Request, webhook_id: str, caller: Auth) -> JsonApiResponse:
     """Remove a webhook (its undelivered notifications go with it); 200 with ``meta``."""
-    webhooks.delete_webhook(context_of(request), caller, webhook_id)
+    subscriptions.delete_webhook(context_of(request), caller, webhook_id)
     return deleted(webhook_id)
 
 
