@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
-from sqlalchemy import and_, select
+from sqlalchemy import and_, func, or_, select
 from sqlalchemy.orm import Session, aliased
 
 from ...store.models import RouteLocation, Shipment, VesselPortCall
@@ -65,14 +65,18 @@ def _container_leg(session: Session, account_id: str, vessel_id: str) -> KnownVo
             RouteLocation.account_id == account_id,
             RouteLocation.outbound_vessel_id == vessel_id,
             after.inbound_ata_at.is_(None),
+            or_(after.inbound_vessel_id.is_(None), after.inbound_vessel_id == vessel_id),
+        )
+        # the candidates read are the latest departed, so the one chosen below is among them
+        .order_by(
+            RouteLocation.outbound_atd_at.is_(None),
+            func.coalesce(RouteLocation.outbound_atd_at, RouteLocation.outbound_etd_at)
+            .desc()
+            .nulls_last(),
         )
         .limit(_CANDIDATES)
     )
-    legs = [
-        (leave, arrive)
-        for leave, arrive in session.execute(query).all()
-        if arrive.inbound_vessel_id in (None, vessel_id)
-    ]
+    legs = [(leave, arrive) for leave, arrive in session.execute(query).all()]
     if not legs:
         return None
 
