@@ -34,7 +34,7 @@ from sealane.routing.graph import MEAN_EARTH_RADIUS_M
 from sealane.routing.landmask import default_landmask
 from sealane.routing.legs import ZERO_LENGTH_M
 from sealane.routing.passages import names_from_mask
-from sealane.routing.placement import MIN_SEGMENT_M, plan_runs
+from sealane.routing.placement import MIN_SEGMENT_M, kept_vertices, plan_runs
 from sealane.routing.runs import Runs
 from sealane.routing.voyage import DEFAULT_SPEED_KN, OFF_PATH_NM, _at_sea
 
@@ -42,8 +42,9 @@ from sealane.routing.voyage import DEFAULT_SPEED_KN, OFF_PATH_NM, _at_sea
 DIMENSIONS = ("draft_m", "beam_m", "length_m")
 
 __all__ = [
-    "DEFAULT_SPEED_KN", "DIMENSIONS", "GEOD", "MIN_SEGMENT_M", "OFF_PATH_NM", "ZERO_LENGTH_M",
-    "FloatArray", "Leg", "Runs", "at_sea", "leg", "plan_runs", "project",
+    "DEFAULT_SPEED_KN", "DIMENSIONS", "GEOD", "METRES_PER_NM", "MIN_SEGMENT_M", "OFF_PATH_NM",
+    "ZERO_LENGTH_M", "FloatArray", "Leg", "Runs", "at_sea", "kept_vertices", "leg", "plan_runs",
+    "project",
 ]  # fmt: skip
 
 

@@ -22,19 +22,20 @@ import sealane
 
 from ._engine import (
     GEOD,
+    METRES_PER_NM,
     MIN_SEGMENT_M,
     ZERO_LENGTH_M,
     FloatArray,
     Leg,
     Projection,
+    kept_vertices,
     project,
     route_for,
 )
 
-#: Seconds between the engine's positions, and the metres in a nautical mile.
+#: Seconds between the engine's positions.
 STEP_S = 60.0
 STEP_MS = 60_000
-METRES_PER_NM = 1852.0
 #: Rows of one pair projected in one block (bounds the rows x segments temporaries).
 BLOCK_ROWS = 1024
 
@@ -225,13 +226,7 @@ def _track_lengths(leg: Leg, k: npt.NDArray[np.int64], head_m: FloatArray) -> Fl
 def _track_of(route: sealane.Route) -> Track:
     """The track the engine places positions on (``placement.place_positions``): segments
     under ``MIN_SEGMENT_M`` merged into their neighbours, each measured by pyproj."""
-    segment_m = route.segment_m
-    keep = np.concatenate([[True], segment_m > MIN_SEGMENT_M])
-    if not keep[-1] and keep.size > 2:
-        keep[-1] = True
-        previous = int(np.flatnonzero(keep[:-1])[-1])
-        if previous > 0:
-            keep[previous] = False
+    keep = kept_vertices(route.segment_m)
     lons = route.coordinates[keep, 0].astype(np.float64)
     lats = route.coordinates[keep, 1].astype(np.float64)
     if lons.size < 2:

@@ -16,6 +16,7 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
+import numpy.typing as npt
 
 from .geodesy import GEOD, FloatArray, normalize_lon
 from .runs import Runs, fill_runs, fill_runs_exactly
@@ -42,6 +43,22 @@ class Track:
     final_m: float
 
 
+def kept_vertices(segment_m: FloatArray) -> npt.NDArray[np.bool_]:
+    """Which vertices of a polyline with these segment lengths (metres) positions are placed
+    along: segments under ``MIN_SEGMENT_M`` merged into their neighbours, the ends kept.
+
+    >>> kept_vertices(np.array([5.0, 0.0, 7.0])).tolist()
+    [True, True, False, True]
+    """
+    keep = np.concatenate([[True], segment_m > MIN_SEGMENT_M])
+    if not keep[-1] and keep.size > 2:  # keep the destination itself, drop the point next to it
+        keep[-1] = True
+        previous = int(np.flatnonzero(keep[:-1])[-1])
+        if previous > 0:
+            keep[previous] = False
+    return keep
+
+
 def place_positions(
     coords: FloatArray, segment_m: FloatArray, step_m: float, *, exact: bool = False
 ) -> Track:
@@ -54,12 +71,7 @@ def place_positions(
     >>> track.lats.round(4).tolist(), round(track.final_m, 1)
     ([0.0, 0.4522, 0.9044, 1.0], 10574.4)
     """
-    keep = np.concatenate([[True], segment_m > MIN_SEGMENT_M])
-    if not keep[-1] and keep.size > 2:  # keep the destination itself, drop the point next to it
-        keep[-1] = True
-        previous = int(np.flatnonzero(keep[:-1])[-1])
-        if previous > 0:
-            keep[previous] = False
+    keep = kept_vertices(segment_m)
     lon_v, lat_v = coords[keep, 0].astype(np.float64), coords[keep, 1].astype(np.float64)
     if lon_v.size < 2:
         return Track(lon_v[:1].copy(), lat_v[:1].copy(), np.zeros(1), step_m, 0.0)
