@@ -4,7 +4,7 @@ A table has one row per vessel: ``lon`` and ``lat`` (degrees; a GeoDataFrame's p
 instead), ``previous_port`` and ``destination_port`` (LOCODE or port id), and optionally
 ``speed_kn`` (knots; missing or under 1 kn: the engine's service speed), ``timestamp`` (the
 time of the position; missing: ``at``, else now) and the vessel's ``draft_m``, ``beam_m`` and
-``length_m`` (metres, passed on to the engine where it takes them). Each row's answer is the
+``length_m`` (metres, passed on to the engine). Each row's answer is the
 engine's: its ETA is ``sealane.future_positions(...).eta`` for that row, to the millisecond,
 without placing a position a minute. A row the engine refuses (unknown port, position inland,
 no sea route, ...) gets a null ETA and the engine's error ``code`` in ``error``; the others go

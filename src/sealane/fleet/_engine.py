@@ -38,7 +38,7 @@ from sealane.routing.placement import MIN_SEGMENT_M, kept_vertices, plan_runs
 from sealane.routing.runs import Runs
 from sealane.routing.voyage import DEFAULT_SPEED_KN, OFF_PATH_NM, _at_sea
 
-#: Vessel dimension columns, in metres, passed on to the engine when it takes them.
+#: Vessel dimension columns, in metres, passed on to the engine.
 DIMENSIONS = ("draft_m", "beam_m", "length_m")
 
 __all__ = [
