@@ -78,7 +78,6 @@ class TrialResult:
 
 def trigger_webhook(
     ctx: ServiceContext,
-    caller: Caller,
     trial: WebhookTrial,
     *,
     render: Callable[[NotificationRecord], bytes],
@@ -167,9 +166,7 @@ def submit_trial(
     gate: TrialGate = GATE,
 ) -> Future[TrialResult]:
     """:func:`trigger_webhook` on the trial executor, off the caller's thread; its future."""
-    return gate.submit(
-        caller.account_id, lambda: trigger_webhook(ctx, caller, trial, render=render)
-    )
+    return gate.submit(caller.account_id, lambda: trigger_webhook(ctx, trial, render=render))
 
 
 def _check_secret(secret: Any) -> None:
