@@ -12,8 +12,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Body, Depends, Request
 
 from ...service.access.gatekeeper import Caller
-from ...service.ingest import positions as ingest
-from ...service.ingest.positions import MAX_POSITIONS, RESOURCE_TYPE
+from ...service.ingest.positions import MAX_POSITIONS, RESOURCE_TYPE, ingest_positions
 from ..jsonapi import JsonApiResponse
 from ..params import authenticated
 from ..route import ApiRoute
@@ -100,5 +99,5 @@ def post_vessel_positions(request: Request, caller: Auth, payload: Batch) -> Jso
     ``dropped_<reason>``, ``arrivals``, ...). Any invalid value: 422 naming every one, and
     nothing of the batch is stored.
     """
-    report = ingest.ingest_positions(context_of(request), caller, payload)
+    report = ingest_positions(context_of(request), caller, payload)
     return JsonApiResponse({"meta": report.counts()})
