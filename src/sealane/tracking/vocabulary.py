@@ -301,11 +301,6 @@ EVENTS = (
 _BY_NAME = {term.name: term for term in EVENTS}
 
 
-def event_term(name: str) -> EventTerm | None:
-    """The row of event ``name``, or None for a name that is not an event."""
-    return _BY_NAME.get(name)
-
-
 def event_label(name: str) -> str:
     """Words for an event: its label, or for a name outside the table the name in words.
 
