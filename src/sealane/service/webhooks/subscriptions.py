@@ -61,11 +61,6 @@ class WebhookChanges:
         return cls(**values)
 
 
-def event_names() -> tuple[str, ...]:
-    """Every event a webhook can subscribe to."""
-    return tuple(EVENT_NAMES)
-
-
 def event_categories() -> tuple[EventCategory, ...]:
     """Every event a webhook can subscribe to, by category, with what each one means."""
     return CATEGORIES
