@@ -15,9 +15,9 @@ from typing import Any
 from mcp.server.mcpserver import Context
 from mcp.types import CallToolResult, TextContent
 
-from ..service.core.errors import Unauthenticated
+from ..service.core.errors import ServiceError, Unauthenticated
 from .backend import Account, Backend
-from .errors import FAILURES, tool_error
+from .errors import tool_error
 from .outputs import Output
 
 #: Where the HTTP endpoint leaves the checked account, in the ASGI scope's ``state``.
@@ -55,7 +55,7 @@ async def answer(ctx: Ctx, work: Callable[[Account], Awaitable[Output]]) -> Call
     summary as text, or any domain error as a tool error."""
     try:
         output = await work(await account_of(ctx))
-    except FAILURES as error:
+    except ServiceError as error:
         return tool_error(error)
     return CallToolResult(
         content=[TextContent(type="text", text=output.summary())],

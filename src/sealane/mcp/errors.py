@@ -34,7 +34,6 @@ HINTS = {
     "rate_limited": "Wait before calling again.",
     "duplicate": "It is already tracked: find it with search_container.",
 }
-FAILURES = (ServiceError,)
 
 
 def describe(error: ServiceError) -> dict[str, Any]:

@@ -3,9 +3,10 @@
 
 from __future__ import annotations
 
+from ..service.core.errors import ServiceError
 from .arguments import parse_id
 from .calls import Ctx, account_of
-from .errors import FAILURES, resource_error
+from .errors import resource_error
 from .glossary import glossary_markdown
 from .outputs import Container
 from .tracking_tools import read_container
@@ -20,7 +21,7 @@ async def container_resource(id: str, ctx: Ctx) -> str:
         account = await account_of(ctx)
         includes = ["shipment", "pod_terminal", "transport_events"]
         container = await read_container(account, parse_id(id), includes)
-    except FAILURES as error:
+    except ServiceError as error:
         raise resource_error(error) from None
     return container_markdown(container)
 
