@@ -9,6 +9,12 @@ from typing import Any
 
 from .service.access.features import FEATURES
 
+#: How long a revoked key still works on a running server.
+REVOKED_KEY_GRACE = (
+    "a server that checked it lately accepts it until its key cache expires "
+    "(SEALANE_AUTH_CACHE_SECONDS, 10 s by default)"
+)
+
 
 def add_account_commands(commands: Any) -> None:
     """Register ``sealane accounts`` and its sub-commands on the CLI's sub-parsers."""
@@ -32,8 +38,7 @@ def add_account_commands(commands: Any) -> None:
 
     revoke = accounts.add_parser(
         "revoke-key",
-        help="revoke an API key (its id or prefix); a running server that checked it lately "
-        "accepts it until its key cache expires (SEALANE_AUTH_CACHE_SECONDS, 10 s by default)",
+        help=f"revoke an API key (its id or prefix); {REVOKED_KEY_GRACE}",
     )
     revoke.add_argument("key")
     revoke.set_defaults(handler=cmd_revoke_key)
@@ -93,10 +98,7 @@ def cmd_revoke_key(args: argparse.Namespace) -> int:
 
     key = _run(args, lambda ctx: revoke_key(ctx, args.key))
     print(f"key {key.id} ({key.prefix}...) of account {key.account_id} revoked")
-    print(
-        "web sessions signed in with it have ended; a server that checked it lately accepts it "
-        "until its key cache expires (SEALANE_AUTH_CACHE_SECONDS, 10 s by default)"
-    )
+    print(f"web sessions signed in with it have ended; {REVOKED_KEY_GRACE}")
     return 0
 
 
