@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import logging
-import math
 from http import HTTPStatus
 from typing import Any
 
@@ -14,6 +13,7 @@ from starlette.responses import Response
 from starlette.routing import BaseRoute, Match
 
 from ..service.core import errors as domain
+from ..service.core.ratelimit import retry_after_header
 from .jsonapi import JsonApiResponse
 from .shapes import NON_BLANK, PATTERN_MEANINGS
 
@@ -142,7 +142,7 @@ def from_service(error: domain.ServiceError, request: Request) -> ApiError:
     if isinstance(error, domain.Malformed):
         return BadRequest(error.detail, code=error.code)
     if isinstance(error, domain.RateLimited):
-        wait = str(max(1, math.ceil(error.retry_after_s)))
+        wait = retry_after_header(error.retry_after_s)
         return TooManyRequests(error.detail, code=error.code, headers={"Retry-After": wait})
     in_query = request.method in _QUERY_METHODS
     field = error.field

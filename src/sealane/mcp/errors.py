@@ -19,6 +19,7 @@ from ..service.core.errors import (
     ServiceError,
     Unauthenticated,
 )
+from ..service.core.ratelimit import retry_after_header
 
 log = logging.getLogger("sealane.mcp")
 
@@ -85,7 +86,7 @@ def http_error(error: ServiceError, *, realm: str = "sealane-mcp") -> JSONRespon
         headers["WWW-Authenticate"] = f'Bearer realm="{realm}", Token realm="{realm}"'
     elif isinstance(error, RateLimited):
         status, title = 429, "Too Many Requests"
-        headers["Retry-After"] = str(max(1, int(error.retry_after_s + 0.999)))
+        headers["Retry-After"] = retry_after_header(error.retry_after_s)
     elif isinstance(error, FeatureDisabled):
         status, title = 403, "Forbidden"
     else:

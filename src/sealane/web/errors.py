@@ -9,7 +9,6 @@ person.
 from __future__ import annotations
 
 import logging
-import math
 from urllib.parse import urlencode
 
 from starlette.applications import Starlette
@@ -18,6 +17,7 @@ from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 
 from ..service.core import errors as domain
+from ..service.core.ratelimit import retry_after_header
 from .state import web_of
 
 log = logging.getLogger("sealane.web")
@@ -77,7 +77,7 @@ def _service_error(request: Request, exc: domain.ServiceError) -> Response:
     if isinstance(exc, domain.Unauthenticated):
         return _to_sign_in(request, SignInRequired(None, ended=True))
     if isinstance(exc, domain.RateLimited):
-        wait = str(max(1, math.ceil(exc.retry_after_s)))
+        wait = retry_after_header(exc.retry_after_s)
         return error_page(request, 429, exc.detail, headers={"Retry-After": wait})
     status = {domain.ObjectNotFound: 404, domain.FeatureDisabled: 403, domain.InvalidInput: 400}
     return error_page(request, status.get(type(exc), 422), exc.detail)
