@@ -1,5 +1,6 @@
 """The ``sealane`` command line: the argument parser, and the service's commands (``serve``,
-``mcp``, ``webhooks-worker``, ``ais``; the engine's are in :mod:`.cli_engine`).
+``mcp``, ``webhooks-worker``; the engine's are in :mod:`.cli_engine`, the AIS feeds' in
+:mod:`.cli_ais`).
 
 Only the engine is imported here at module level, so ``sealane route`` starts fast; the service
 commands import their layers when they run.
@@ -16,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from . import RoutingError
 from .cli_accounts import add_account_commands
+from .cli_ais import add_ais_commands
 from .cli_engine import (
     add_vessel_arguments,
     cmd_itinerary,
@@ -148,61 +150,6 @@ def _warn_private(settings: Settings) -> None:
         )
 
 
-def cmd_ais(args: argparse.Namespace) -> int:
-    """``sealane ais connect | listen | replay``: ingest AIS sentences into the database."""
-    from pathlib import Path
-
-    from .runtime import feed_context
-    from .service.ingest import ais_feeds
-
-    ctx = feed_context(_settings(args))
-    options = {"all_vessels": args.all_vessels, "batch_size": args.batch_size}
-    if args.ais_command == "connect":
-        report = ais_feeds.follow_tcp(ctx, args.address, **options)
-    elif args.ais_command == "listen":
-        report = ais_feeds.listen_udp(ctx, args.udp, **options)
-    else:
-        report = ais_feeds.replay_nmea(
-            ctx,
-            Path(args.file),
-            speed=args.speed,
-            shift_to_now=args.shift_to_now,
-            from_start=args.from_start,
-            **options,
-        )
-    print(report.summary())
-    return 0
-
-
-def _add_ais_commands(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    p_ais = commands.add_parser("ais", help="ingest AIS (NMEA 0183) vessel positions")
-    ais = p_ais.add_subparsers(dest="ais_command", required=True)
-    p_connect = ais.add_parser("connect", help="follow a TCP NMEA feed")
-    p_connect.add_argument("address", help="HOST:PORT of the feed")
-    p_listen = ais.add_parser("listen", help="receive NMEA over UDP (AIS-catcher, rtl-ais, ...)")
-    p_listen.add_argument("--udp", required=True, help="HOST:PORT to listen on")
-    p_replay = ais.add_parser("replay", help="replay an NMEA file (resumes where it stopped)")
-    p_replay.add_argument("file", help="NMEA file, tag-block times (\\c:...\\) if any")
-    p_replay.add_argument(
-        "--speed", type=float, default=1.0, help="times real time (0: as fast as possible)"
-    )
-    p_replay.add_argument(
-        "--shift-to-now", action="store_true", help="move the recorded times to start now"
-    )
-    p_replay.add_argument(
-        "--from-start", action="store_true", help="ignore the saved checkpoint of this file"
-    )
-    for sub in (p_connect, p_listen, p_replay):
-        sub.add_argument("--database", default=None, help="database URL")
-        sub.add_argument(
-            "--all-vessels",
-            action="store_true",
-            help="track every MMSI heard (default: only vessels already in the database)",
-        )
-        sub.add_argument("--batch-size", type=int, default=5000, help="sentences per commit")
-        sub.set_defaults(handler=cmd_ais)
-
-
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser for every sub-command."""
     parser = argparse.ArgumentParser(prog="sealane", description="Sea routes and vessel positions.")
@@ -295,7 +242,7 @@ def build_parser() -> argparse.ArgumentParser:
     p_worker.set_defaults(handler=cmd_webhooks_worker)
 
     add_account_commands(commands)
-    _add_ais_commands(commands)
+    add_ais_commands(commands)
     return parser
 
 
