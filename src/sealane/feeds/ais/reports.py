@@ -48,6 +48,10 @@ class Drop(StrEnum):
     IMPLAUSIBLE_JUMP = "implausible_jump"
     STALE = "stale"
     UNKNOWN_VESSEL = "unknown_vessel"
+    #: A JSON message (AISStream) of a type not in the feed's documented list.
+    UNKNOWN_TYPE = "unknown_type"
+    #: An ``{"error": ...}`` message from a JSON feed (AISStream), which then closes.
+    SERVER_ERROR = "server_error"
 
 
 class Blank(StrEnum):
