@@ -114,7 +114,10 @@ def test_type5__two_sentences_reassembled_imo_learnt() -> None:
     parts = sentences(seq_id=3, type=5, mmsi=MMSI, imo=9074729, shipname="SEALANE TEST")
     assert len(parts) == 2
     out = SentenceDecoder().decode([line(p) for p in parts])
-    assert out.statics == [StaticReport(MMSI, T0_S, "9074729", "SEALANE TEST", None, None)]
+    unset = {"ship_type": 0, "to_bow_m": 0, "to_stern_m": 0, "to_port_m": 0, "to_starboard_m": 0}
+    assert out.statics == [
+        StaticReport(MMSI, T0_S, "9074729", "SEALANE TEST", None, None, draught_m=0.0, **unset)
+    ]
 
 
 def test_type5__parts_split_across_two_calls_are_joined() -> None:

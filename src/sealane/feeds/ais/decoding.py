@@ -21,7 +21,7 @@ from ...tracking.numbers import imo_check_digit
 from .framing import RunningXor, read_tag_block, sentence_xor
 from .positionbits import ARMOUR, read_position, single_position
 from .positionbits import KINDS as POSITION_KINDS
-from .reports import Blank, Drop, PositionReport, StaticReport
+from .reports import Blank, Drop, PositionReport, StaticReport, eta_time_s
 
 #: Message types decoded, with the fewest payload bits each needs to be whole.
 MIN_BITS = {1: 168, 2: 168, 3: 168, 18: 168, 19: 312, 27: 96, 5: 420, 24: 160}
@@ -157,7 +157,7 @@ class SentenceDecoder:
             if kind == 24:
                 out.statics.append(_static24(message, mmsi, time_s))
                 return
-            out.statics.append(StaticReport(mmsi, time_s, name=_text(message.shipname)))
+            out.statics.append(_static19(message, mmsi, time_s))
         report = _position(message, kind, time_s, out)
         if report is not None:
             out.positions.append(report)
@@ -213,13 +213,44 @@ def _static5(message: Any, mmsi: int, time_s: float) -> StaticReport:
         name=_text(message.shipname),
         callsign=_text(message.callsign),
         destination=_text(message.destination),
+        ship_type=int(message.ship_type),
+        to_bow_m=message.to_bow,
+        to_stern_m=message.to_stern,
+        to_port_m=message.to_port,
+        to_starboard_m=message.to_starboard,
+        draught_m=float(message.draught),
+        eta_s=eta_time_s(message.month, message.day, message.hour, message.minute, time_s),
+    )
+
+
+def _static19(message: Any, mmsi: int, time_s: float) -> StaticReport:
+    """The static half of a type 19 (extended class B position report)."""
+    return StaticReport(
+        mmsi,
+        time_s,
+        name=_text(message.shipname),
+        ship_type=int(message.ship_type),
+        to_bow_m=message.to_bow,
+        to_stern_m=message.to_stern,
+        to_port_m=message.to_port,
+        to_starboard_m=message.to_starboard,
     )
 
 
 def _static24(message: Any, mmsi: int, time_s: float) -> StaticReport:
+    """Part A of a type 24 names the vessel; part B gives its type, call sign and dimensions."""
     if message.partno == 0:
         return StaticReport(mmsi, time_s, name=_text(message.shipname))
-    return StaticReport(mmsi, time_s, callsign=_text(getattr(message, "callsign", None)))
+    return StaticReport(
+        mmsi,
+        time_s,
+        callsign=_text(getattr(message, "callsign", None)),
+        ship_type=int(message.ship_type),
+        to_bow_m=getattr(message, "to_bow", None),
+        to_stern_m=getattr(message, "to_stern", None),
+        to_port_m=getattr(message, "to_port", None),
+        to_starboard_m=getattr(message, "to_starboard", None),
+    )
 
 
 def valid_imo(value: int | None) -> str | None:
