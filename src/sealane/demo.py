@@ -15,12 +15,16 @@ from .store.accounts import NewKey
 from .store.seed import seed_demo as seed_demo_rows
 
 #: Numbers whose simulated voyages begin 0-45 days before the request, so they are spread
-#: across the voyage; plus the special lifecycle numbers.
+#: across the voyage; plus the special lifecycle numbers. TESTBK0023 is on the first of its two
+#: legs (Busan -> Jebel Ali, then Hamburg) for ten days after the request, so its map shows a
+#: leg not yet begun (``estimated_full_legs``) beside the vessel at sea: between them the
+#: demo's containers show every kind of map feature.
 DEMO_REQUESTS = (
     ("bill_of_lading", "TESTDEMO0001"),
     ("bill_of_lading", "TESTDEMO0002"),
     ("bill_of_lading", "TESTDEMO0003"),
     ("booking_number", "TESTBK0004"),
+    ("booking_number", "TESTBK0023"),
     ("container", "TSTU1000019"),
     ("bill_of_lading", "TEST-TR-AWAITING"),
     ("bill_of_lading", "TEST-TR-FAILED"),
