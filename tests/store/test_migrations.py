@@ -48,7 +48,7 @@ MODEL_TABLES = {
 }
 ALL_TABLES = MODEL_TABLES | {"alembic_version"}
 #: The newest migration.
-HEAD = "0010_position_unique"
+HEAD = "0011_vessel_static"
 
 
 def tables(engine: Engine) -> set[str]:

@@ -22,6 +22,7 @@ from ...store.models import Vessel
 from .batch import parse_batch
 from .portcalls import FollowReport, FollowRules, VesselFollower, watched_vessels
 from .reports import Drop, PositionReport, StaticReport
+from .statics import store_reports
 from .storage import create_vessels, load_tracks, move_vessels, save_checkpoint, write_points
 from .tracks import Track, TrackRules, Verdict, judge
 
@@ -129,6 +130,7 @@ class Ingestor:
         report = IngestReport(positions=len(positions), statics=len(statics))
         if statics:
             self._learn(session, statics, report)
+            store_reports(session, statics)
         self._resolve(session, {p.mmsi for p in positions})
         tracks, rules, drops = self._tracks, self.settings.tracks, report.drops
         points: list[tuple[str, PositionReport]] = []

@@ -19,7 +19,7 @@ from sqlalchemy import Row, Table, bindparam, select
 from sqlalchemy.orm import Session
 
 from ...store.models import Container, RouteLocation, Vessel, VesselPosition
-from ...store.vessels import VesselRecord
+from ...store.vessels import STATIC_FIELDS, VesselRecord
 from ..core.errors import ObjectNotFound
 from ..core.queries import plausible_key
 from ..reference.ports import known_port
@@ -43,6 +43,7 @@ _VESSEL_FIELDS = (
     "nautical_speed_knots",
     "navigational_heading_degrees",
     "position_timestamp",
+    *STATIC_FIELDS,
 )
 #: Namespace of route ids: a route's id is the uuid5 of its container's id in it.
 ROUTE_NAMESPACE = uuid.UUID("5b0e7c2a-51c3-4b8e-9d0f-3a7c4e1d2f60")

@@ -11,7 +11,7 @@ from typing import Any
 from sqlalchemy import Row
 
 from ...store.models import ShippingLine, Terminal, Vessel
-from ...store.vessels import VesselRecord
+from ...store.vessels import STATIC_FIELDS, VesselRecord
 from .ports import known_port
 from .records import ShippingLineRecord, TerminalRecord
 
@@ -28,6 +28,7 @@ def vessel_record(row: Vessel | Row[Any]) -> VesselRecord:
         nautical_speed_knots=row.nautical_speed_knots,
         navigational_heading_degrees=row.navigational_heading_degrees,
         position_timestamp=row.position_timestamp,
+        **{name: getattr(row, name) for name in STATIC_FIELDS},
     )
 
 

@@ -77,6 +77,21 @@ class Vessel(Base):
     nautical_speed_knots: Mapped[float | None] = mapped_column(Float, nullable=True)
     navigational_heading_degrees: Mapped[float | None] = mapped_column(Float, nullable=True)
     position_timestamp: Mapped[datetime | None] = mapped_column(UTCDateTime(), nullable=True)
+    # What the vessel reports of itself (AIS static data, the position feed's dimensions), read
+    # by feeds.ais.statics: None where never reported or reported as "not available" (0011).
+    call_sign: Mapped[str | None] = mapped_column(String(16), nullable=True)
+    #: AIS ship and cargo type code (70-79 cargo, 80-89 tanker, ...).
+    ship_type: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    length_m: Mapped[float | None] = mapped_column(Float, nullable=True)
+    beam_m: Mapped[float | None] = mapped_column(Float, nullable=True)
+    draught_m: Mapped[float | None] = mapped_column(Float, nullable=True)
+    #: Who reported the dimensions last (``ais`` or ``position_feed``), and when.
+    dimensions_source: Mapped[str | None] = mapped_column(String(16), nullable=True)
+    dimensions_updated_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), nullable=True)
+    reported_destination: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    reported_eta: Mapped[datetime | None] = mapped_column(UTCDateTime(), nullable=True)
+    #: Time of the latest static report stored (call sign, type, destination, ETA).
+    static_updated_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), nullable=True)
     positions: Mapped[list[VesselPosition]] = relationship(
         back_populates="vessel", order_by="VesselPosition.timestamp"
     )
