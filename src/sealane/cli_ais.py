@@ -7,6 +7,9 @@ from __future__ import annotations
 
 import argparse
 import os
+import sys
+import time
+from typing import Protocol, TextIO
 
 
 def cmd_ais(args: argparse.Namespace) -> int:
@@ -24,16 +27,53 @@ def cmd_ais(args: argparse.Namespace) -> int:
     elif args.ais_command == "listen":
         report = ais_feeds.listen_udp(ctx, args.udp, **options)
     else:
+        shown = ProgressLine(sys.stderr, enabled=args.progress)
         report = ais_feeds.replay_nmea(
             ctx,
             Path(args.file),
             speed=args.speed,
             shift_to_now=args.shift_to_now,
             from_start=args.from_start,
+            progress=shown,
             **options,
         )
+        shown.close()
     print(report.summary())
     return 0
+
+
+class _Totals(Protocol):
+    def progress_line(self) -> str: ...
+
+
+class ProgressLine:
+    """A replay's running totals on ``stream``, at most once per ``every_s`` seconds: redrawn
+    in place on a terminal, one line each otherwise. ``enabled`` None means "when ``stream``
+    is a terminal"."""
+
+    def __init__(self, stream: TextIO, *, enabled: bool | None, every_s: float = 1.0) -> None:
+        self.stream = stream
+        self.tty = stream.isatty()
+        self.enabled = self.tty if enabled is None else enabled
+        self.every_s = every_s
+        self.shown_at: float | None = None
+        self.drawn = False
+
+    def __call__(self, totals: _Totals) -> None:
+        now = time.monotonic()
+        if not self.enabled or (self.shown_at is not None and now - self.shown_at < self.every_s):
+            return
+        self.shown_at = now
+        line = totals.progress_line()
+        self.stream.write(f"\r{line}\x1b[K" if self.tty else f"{line}\n")
+        self.stream.flush()
+        self.drawn = True
+
+    def close(self) -> None:
+        """End the line redrawn in place, so the summary starts on a line of its own."""
+        if self.drawn and self.tty:
+            self.stream.write("\n")
+            self.stream.flush()
 
 
 def add_ais_commands(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -43,10 +83,29 @@ def add_ais_commands(commands: argparse._SubParsersAction[argparse.ArgumentParse
     p_connect.add_argument("address", help="HOST:PORT of the feed")
     p_listen = ais.add_parser("listen", help="receive NMEA over UDP (AIS-catcher, rtl-ais, ...)")
     p_listen.add_argument("--udp", required=True, help="HOST:PORT to listen on")
-    p_replay = ais.add_parser("replay", help="replay an NMEA file (resumes where it stopped)")
+    p_replay = ais.add_parser(
+        "replay",
+        help="replay an NMEA file (resumes where it stopped)",
+        description="Replay an NMEA file into the database, resuming where the last replay of"
+        " it stopped. Lines with tag-block times (\\c:...\\) are paced at their recorded"
+        " times, in real time by default: a file spanning an hour takes an hour. Use --speed 0"
+        " to replay as fast as possible, or --speed 60 for a recorded minute a second. Lines"
+        " without a tag block are timed as they are read. Progress goes to stderr on a"
+        " terminal (--progress to force it, --no-progress to hide it); the totals are printed"
+        " at the end.",
+    )
     p_replay.add_argument("file", help="NMEA file, tag-block times (\\c:...\\) if any")
     p_replay.add_argument(
-        "--speed", type=float, default=1.0, help="times real time (0: as fast as possible)"
+        "--speed",
+        type=float,
+        default=1.0,
+        help="times real time (default 1; 0: as fast as possible, no waiting)",
+    )
+    p_replay.add_argument(
+        "--progress",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="show the running totals on stderr about once a second (default: on a terminal)",
     )
     p_replay.add_argument(
         "--shift-to-now", action="store_true", help="move the recorded times to start now"

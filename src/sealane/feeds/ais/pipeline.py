@@ -47,6 +47,19 @@ class RunReport:
             f" events {i.follow.events}, estimates {i.follow.estimates}; dropped: {drops}"
         )
 
+    def progress_line(self) -> str:
+        """The counts a replay in progress shows: sentences read, positions stored, drops."""
+        i = self.ingest
+        drops = ", ".join(f"{k} {v:,}" for k, v in sorted((i.drops + i.blanks).items()))
+        return (
+            f"{self.sentences:,} sentences read, {i.stored:,} positions stored,"
+            f" {i.thinned:,} thinned; dropped: {drops or 'none'}"
+        )
+
+
+#: What is told of a run's progress: its totals so far.
+ProgressHook = Callable[[RunReport], None]
+
 
 class Pipeline:
     """Decodes lines and ingests them in batches of ``batch_size`` (or every ``max_delay_s``)."""
@@ -64,6 +77,8 @@ class Pipeline:
         self.max_delay_s = max_delay_s
         self.decoder = decoder or SentenceDecoder()
         self.report = RunReport()
+        #: Called with the running totals after every committed batch.
+        self.on_commit: ProgressHook | None = None
 
     def run_live(self, lines: Iterable[bytes | None]) -> RunReport:
         """Ingest a network feed until it ends or Ctrl-C (``None`` items are idle ticks).
@@ -102,6 +117,8 @@ class Pipeline:
         self.report.ignored += decoded.ignored
         self.report.batches += 1
         self.report.ingest.add(result)
+        if self.on_commit is not None:
+            self.on_commit(self.report)
 
 
 def replay_file(
@@ -115,12 +132,15 @@ def replay_file(
     batch_size: int = 5000,
     settings: IngestSettings | None = None,
     sleep: Callable[[float], None] = time.sleep,
+    progress: ProgressHook | None = None,
 ) -> RunReport:
     """Replay an NMEA file (tag-block times) into the database, resuming at its checkpoint.
 
     ``speed`` is the replay's pace as a multiple of the recorded time (0: as fast as possible);
     ``shift_to_now`` moves the recorded times so the first line is now (the demo's vessels move
     in the present). Lines without a tag block are timed by ``clock`` as they are read.
+    ``progress`` is given the counts so far after every batch and, while the replay waits for
+    the recorded time of the next line, about once a second.
     """
     path = path.resolve()
     source = f"file:{path}"
@@ -135,7 +155,9 @@ def replay_file(
         batch_size=batch_size,
         decoder=SentenceDecoder(shift_s=shift),
     )
-    pace = _Pace(clock, speed, sleep)
+    if progress is not None:
+        pipeline.on_commit = progress
+    pace = _Pace(clock, speed, sleep, None if progress is None else _report_to(progress, pipeline))
     batch: list[tuple[bytes, float, int]] = []
     end = start
     for line, begin, end in file_lines(path, start):
@@ -159,11 +181,22 @@ def _resume_at(pipeline: Pipeline, offset: int) -> int:
     return offset if pending is None else min(pending, offset)
 
 
-class _Pace:
-    """Sleeps so that recorded times pass ``speed`` times faster than the clock."""
+def _report_to(progress: ProgressHook, pipeline: Pipeline) -> Callable[[], None]:
+    return lambda: progress(pipeline.report)
 
-    def __init__(self, clock: Clock, speed: float, sleep: Callable[[float], None]) -> None:
-        self.clock, self.speed, self.sleep = clock, speed, sleep
+
+class _Pace:
+    """Sleeps so that recorded times pass ``speed`` times faster than the clock; with ``tick``,
+    in slices of at most a second, calling ``tick`` after each (a long wait shows progress)."""
+
+    def __init__(
+        self,
+        clock: Clock,
+        speed: float,
+        sleep: Callable[[float], None],
+        tick: Callable[[], None] | None = None,
+    ) -> None:
+        self.clock, self.speed, self.sleep, self.tick = clock, speed, sleep, tick
         self.origin: tuple[float, float] | None = None
 
     def _delay(self, stamp: float) -> float:
@@ -179,8 +212,15 @@ class _Pace:
 
     def until(self, stamp: float) -> None:
         delay = self._delay(stamp)
-        if delay > 0:
-            self.sleep(delay)
+        if self.tick is None:
+            if delay > 0:
+                self.sleep(delay)
+            return
+        while delay > 0:  # counted down, not read again from a clock that may stand still
+            step = min(delay, 1.0)
+            self.sleep(step)
+            delay -= step
+            self.tick()
 
 
 def _line_time(line: bytes) -> float | None:

@@ -12,7 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from ...feeds.ais.ingest import Ingestor, IngestSettings, VesselPolicy
-from ...feeds.ais.pipeline import Pipeline, RunReport, replay_file
+from ...feeds.ais.pipeline import Pipeline, ProgressHook, RunReport, replay_file
 from ...feeds.ais.sources import parse_address, tcp_lines, udp_lines
 from ..core.context import ServiceContext
 from ..core.errors import InvalidInput
@@ -43,10 +43,12 @@ def replay_nmea(
     from_start: bool,
     all_vessels: bool,
     batch_size: int,
+    progress: ProgressHook | None = None,
 ) -> RunReport:
     """Replay the NMEA file at ``path`` at ``speed`` times the recorded pace (0: at once),
     resuming where a previous run of the same file stopped unless ``from_start``;
-    ``shift_to_now`` moves the recorded times so that the first line is now."""
+    ``shift_to_now`` moves the recorded times so that the first line is now. ``progress`` is
+    told the totals after each batch and about once a second while the replay waits."""
     if not path.is_file():
         raise InvalidInput(f"no such file: {path}", field="file")
     return replay_file(
@@ -58,6 +60,7 @@ def replay_nmea(
         from_start=from_start,
         batch_size=batch_size,
         settings=_settings(all_vessels),
+        progress=progress,
     )
 
 
