@@ -149,6 +149,7 @@ def build_runtime(
     )
     tracking = TrackingService(context.sessions, the_clock, carriers)
     webhooks = delivery_worker(settings, context.sessions, the_clock, lease_s=webhook_lease_s)
+    webhooks.on_outcome = context.metrics.webhook_delivery
     pollers = (
         [Poller(tracking, poll_interval_s), Poller(webhooks, poll_interval_s)]
         if poll_interval_s

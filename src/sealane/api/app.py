@@ -11,6 +11,7 @@ from .. import __version__
 from ..clock import Clock
 from ..config import Settings
 from ..mcp.apps import endpoint_for
+from ..mcp.http import PATHS as MCP_PATHS
 from ..mcp.http import McpMount
 from ..runtime import build_runtime
 from ..web.apidocs import install_api_docs
@@ -21,6 +22,8 @@ from .containment import ContainFailures
 from .errors import install_error_handlers
 from .negotiation import HeadAsGet, JsonApiNegotiation
 from .openapi import document
+from .ops import PATHS as OPS_PATHS
+from .ops import Operations, RequestMetrics
 from .routers import (
     carrier_push,
     container_routes,
@@ -97,7 +100,16 @@ def create_app(
     app.add_middleware(WebShell, web=create_web_app(runtime), api_prefix=API_PREFIX)
     app.add_middleware(McpMount, endpoint=mcp)  # before the web app: POST /mcp and /api/mcp
     app.add_middleware(JsonApiNegotiation, prefix=API_PREFIX)
+    # /healthz, /readyz, /metrics: outside /v2, before the web app takes them.
+    app.add_middleware(
+        Operations, context=runtime.context, metrics_enabled=settings.metrics_enabled
+    )
     app.add_middleware(GzipMiddleware, minimum_size=1024, level=1)
+    if settings.metrics_enabled:  # inside HeadAsGet, whose copy of the scope hides the route
+        metrics, fixed = runtime.context.metrics, (*OPS_PATHS, *MCP_PATHS)
+        app.add_middleware(
+            RequestMetrics, metrics=metrics, fixed_paths=fixed, api_prefix=API_PREFIX
+        )
     app.add_middleware(HeadAsGet)
     app.add_middleware(ContainFailures)  # outermost: a failure is answered, the connection kept
     app.openapi = lambda: document(app)  # type: ignore[method-assign]

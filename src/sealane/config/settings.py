@@ -59,6 +59,9 @@ class Settings:
     #: How fast ``serve --demo`` replays the bundled AIS sample that moves the demo vessels,
     #: in times real time (0: no replay).
     ais_demo_speed: float = 1.0
+    #: Whether ``GET /metrics`` answers (Prometheus text format, no key) and requests are
+    #: counted for it (``SEALANE_METRICS=0``: neither).
+    metrics_enabled: bool = True
     extra: Mapping[str, str] = field(default_factory=dict)
 
     @classmethod
@@ -109,6 +112,8 @@ class Settings:
             values["dcsa_carriers"] = tuple(carriers_from_env(environ))
         if "SEALANE_AIS_DEMO" in environ:
             values["ais_demo_speed"] = _speed(environ["SEALANE_AIS_DEMO"], "SEALANE_AIS_DEMO")
+        if "SEALANE_METRICS" in environ:
+            values["metrics_enabled"] = _flag(environ["SEALANE_METRICS"], "SEALANE_METRICS")
         settings = cls(**values)
         return replace(settings, **{k: v for k, v in overrides.items() if v is not None})
 

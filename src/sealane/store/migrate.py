@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import cache
 from pathlib import Path
 from types import MappingProxyType
 
 from alembic import command
 from alembic.config import Config
+from alembic.runtime.migration import MigrationContext
+from alembic.script import ScriptDirectory
 from sqlalchemy import Connection, Engine, inspect, text
 
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
@@ -59,3 +62,18 @@ def downgrade(engine: Engine, revision: str) -> None:
     with engine.begin() as connection:
         renumber_stored_revision(connection)
     command.downgrade(alembic_config(engine), revision)
+
+
+@cache
+def head_revisions() -> frozenset[str]:
+    """The revision ids at the head of this install's migration chain (read once)."""
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    return frozenset(ScriptDirectory.from_config(config).get_heads())
+
+
+def stored_revisions(connection: Connection) -> frozenset[str]:
+    """The revision ids the database says it is at (translated from the old numbering), none
+    for a database Alembic never migrated; reads only."""
+    stored = MigrationContext.configure(connection).get_current_heads()
+    return frozenset(RENUMBERED.get(revision, revision) for revision in stored)

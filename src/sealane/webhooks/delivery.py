@@ -157,6 +157,7 @@ class DeliveryWorker:
         batch: int = 50,
         concurrency: int = 8,
         wall_clock: Callable[[], float] = time.time,
+        on_outcome: Callable[[str], None] | None = None,
     ) -> None:
         self.sessions = sessions
         self.clock = clock
@@ -176,6 +177,9 @@ class DeliveryWorker:
         #: Signing time: receivers check ``webhook-timestamp`` against their real clock, so it
         #: is wall time even when the service runs on a simulated clock.
         self.wall_clock = wall_clock
+        #: Told each recorded attempt's outcome ("succeeded", "retrying" or "failed"): the
+        #: service's metrics.
+        self.on_outcome = on_outcome
 
     def close(self) -> None:
         """Release the HTTP client and the sending threads."""
@@ -280,13 +284,16 @@ class DeliveryWorker:
             notification.locked_until = None
             notification.updated_at = now
             if attempt.succeeded:
-                notification.delivery_status = "succeeded"
+                notification.delivery_status = outcome = "succeeded"
                 notification.next_attempt_at = None
             elif not job.active or job.attempt > len(self.schedule):
-                notification.delivery_status = "failed"
+                notification.delivery_status = outcome = "failed"
                 notification.next_attempt_at = None
             else:
+                outcome = "retrying"
                 delay = self.schedule[job.attempt - 1] * self._rng.uniform(0.9, 1.1)
                 if attempt.retry_after_s is not None:  # honoured, up to a week
                     delay = max(delay, min(attempt.retry_after_s, MAX_RETRY_AFTER_S))
                 notification.next_attempt_at = now + timedelta(seconds=delay)
+        if self.on_outcome is not None:  # once committed
+            self.on_outcome(outcome)

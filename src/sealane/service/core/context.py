@@ -14,6 +14,7 @@ from ...clock import Clock
 from ...config import Settings
 from ...store.database import transaction
 from ...tracking.carriers.base import CarrierAdapter
+from .metrics import Metrics
 from .ratelimit import RateLimiter
 
 #: Container refreshes (an immediate carrier sync) each account may ask for per minute.
@@ -33,6 +34,8 @@ class ServiceContext:
     refresh_limiter: RateLimiter | None = None
     #: When this service was built from its settings.
     started_at: datetime | None = None
+    #: What this service counts for ``GET /metrics``.
+    metrics: Metrics = field(default_factory=Metrics)
 
     @contextmanager
     def reading(self) -> Iterator[Session]:
