@@ -1,0 +1,288 @@
+"""AISStream (aisstream.io), the free global AIS feed, over WebSocket into the ingest path.
+
+The protocol relied on (AISStream's documentation, its published OpenAPI models
+``aisstream/ais-message-models`` and its example clients ``aisstream/example``): the client
+opens ``wss://stream.aisstream.io/v0/stream`` and, within 3 s, sends one JSON subscription
+``{"APIKey": ..., "BoundingBoxes": [[[lat, lon], [lat, lon]], ...], "FiltersShipMMSI": [...],
+"FilterMessageTypes": [...]}``; a box is two opposite corners, each **latitude first** (sealane
+takes ``lon1, lat1, lon2, lat2`` like everything else it reads, and turns them round here);
+MMSIs are 9-character strings. The server then pushes JSON messages (see
+:mod:`.aisstream_messages`) until it closes; a refused subscription comes back as
+``{"error": "..."}`` and the server closes.
+
+Messages are decoded and ingested in batches through the same :class:`~.ingest.Ingestor` as the
+NMEA feeds (known vessels only unless every MMSI is asked for, thinning, port calls and events,
+static data). Like a TCP feed, a live stream has no checkpoint: what was received but not yet
+committed when the process dies is lost (at most one batch). A dropped connection is retried
+with exponential backoff and jitter, capped, the count reset after a connection that stayed up
+for a healthy period. The API key appears in the subscription only: never in a log line, an
+exception, a repr or a report; anything the server says is logged with the key masked.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import math
+import random
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import NamedTuple
+
+from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import WebSocketException
+from websockets.uri import parse_uri
+
+from .aisstream_messages import USED_TYPES, decode_messages, server_error
+from .ingest import Ingestor
+from .pipeline import RunReport
+from .reports import Drop
+
+log = logging.getLogger("sealane.feeds")
+
+
+class _NoFrameLog(logging.LoggerAdapter[logging.Logger]):
+    """The connection's own logger with its debug lines off: at debug level ``websockets``
+    logs every frame sent, the subscription and its key among them."""
+
+    def isEnabledFor(self, level: int) -> bool:
+        return level > logging.DEBUG and self.logger.isEnabledFor(level)
+
+
+_CONNECTION_LOG = _NoFrameLog(logging.getLogger("sealane.feeds.websocket"))
+
+DEFAULT_URL = "wss://stream.aisstream.io/v0/stream"
+#: The largest message accepted (AISStream's are a few kB; a larger one ends the connection).
+MAX_MESSAGE_BYTES = 1 << 20
+
+
+class Box(NamedTuple):
+    """Two opposite corners of a subscription's area, in degrees: (lon, lat) and (lon, lat)."""
+
+    lon1: float
+    lat1: float
+    lon2: float
+    lat2: float
+
+
+#: The whole world, when no box is given (AISStream needs at least one).
+WORLD = Box(-180.0, -90.0, 180.0, 90.0)
+
+
+def parse_box(text: str) -> Box:
+    """``LON1,LAT1,LON2,LAT2`` in degrees as a :class:`Box` (ValueError if not one).
+
+    >>> parse_box("3.5,51,5,52.5")
+    Box(lon1=3.5, lat1=51.0, lon2=5.0, lat2=52.5)
+    """
+    parts = text.split(",")
+    try:
+        lon1, lat1, lon2, lat2 = (float(part) for part in parts)
+    except ValueError:
+        raise ValueError(f"not a LON1,LAT1,LON2,LAT2 box: {text!r}") from None
+    values = (lon1, lat1, lon2, lat2)
+    if not all(math.isfinite(v) for v in values):
+        raise ValueError(f"not a LON1,LAT1,LON2,LAT2 box: {text!r}")
+    if not (-180.0 <= lon1 <= 180.0 and -180.0 <= lon2 <= 180.0):
+        raise ValueError(f"box longitudes must be in [-180, 180]: {text!r}")
+    if not (-90.0 <= lat1 <= 90.0 and -90.0 <= lat2 <= 90.0):
+        raise ValueError(f"box latitudes must be in [-90, 90]: {text!r}")
+    return Box(*values)
+
+
+def parse_mmsi(text: str) -> str:
+    """A 9-digit MMSI as AISStream's filter takes it (a string); ValueError if not one."""
+    if len(text) != 9 or not text.isdigit() or not text.isascii():
+        raise ValueError(f"an MMSI is 9 digits: {text!r}")
+    return text
+
+
+def check_url(url: str) -> str:
+    """``url`` if it is a ``ws://`` or ``wss://`` URL with a host and no user or password
+    (it is logged); ValueError if not."""
+    try:
+        parsed = parse_uri(url)
+    except (WebSocketException, ValueError):
+        raise ValueError(f"not a ws:// or wss:// URL: {url!r}") from None
+    if parsed.username is not None or parsed.password is not None:
+        raise ValueError("a user or password in the URL is not supported (the key is separate)")
+    return url
+
+
+@dataclass(frozen=True)
+class Subscription:
+    """What to ask AISStream for; the key is left out of the repr."""
+
+    api_key: str = field(repr=False)
+    boxes: tuple[Box, ...] = (WORLD,)
+    mmsis: tuple[str, ...] = ()
+    message_types: tuple[str, ...] = USED_TYPES
+
+    def message(self) -> str:
+        """The subscription message (corners turned to AISStream's [lat, lon] order)."""
+        document: dict[str, object] = {
+            "APIKey": self.api_key,
+            "BoundingBoxes": [[[b.lat1, b.lon1], [b.lat2, b.lon2]] for b in self.boxes or (WORLD,)],
+            "FilterMessageTypes": list(self.message_types),
+        }
+        if self.mmsis:
+            document["FiltersShipMMSI"] = list(self.mmsis)
+        return json.dumps(document)
+
+
+@dataclass(frozen=True)
+class Backoff:
+    """Reconnection delays: ``first_s`` doubled on each failure up to ``cap_s``, each drawn at
+    random between half and all of that (so many clients do not return in step); a connection
+    that lasted ``healthy_s`` starts the count again."""
+
+    first_s: float = 1.0
+    cap_s: float = 60.0
+    healthy_s: float = 60.0
+
+    def delay_s(self, failures: int, draw: float) -> float:
+        """The wait before attempt ``failures + 1``; ``draw`` is uniform in [0, 1).
+
+        >>> [Backoff().delay_s(n, 1.0) for n in (1, 2, 3, 7, 8)]
+        [1.0, 2.0, 4.0, 60.0, 60.0]
+        """
+        ceiling = min(self.cap_s, self.first_s * 2.0 ** min(failures - 1, 62))
+        return ceiling * (0.5 + 0.5 * draw)
+
+
+@dataclass
+class StreamReport:
+    """Totals of a stream: connections made, lost, and the ingest run's counts."""
+
+    connections: int = 0
+    disconnects: int = 0
+    received: int = 0
+    run: RunReport = field(default_factory=RunReport)
+
+    def summary(self) -> str:
+        """One line for the command line (each JSON message counts as a sentence)."""
+        return (
+            f"AISStream: {self.connections} connections, {self.disconnects} lost; "
+            + self.run.summary()
+        )
+
+
+class AISStreamClient:
+    """Follows an AISStream URL until cancelled (Ctrl-C), committing every ``batch_size``
+    messages or ``max_delay_s`` seconds; what was received is committed when it stops."""
+
+    def __init__(
+        self,
+        url: str,
+        subscription: Subscription,
+        ingestor: Ingestor,
+        *,
+        batch_size: int = 5000,
+        max_delay_s: float = 1.0,
+        backoff: Backoff | None = None,
+        open_timeout_s: float = 10.0,
+        draw: Callable[[], float] = random.random,
+        sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
+    ) -> None:
+        self.url = check_url(url)
+        self.subscription = subscription
+        self.ingestor = ingestor
+        self.batch_size = max(1, batch_size)
+        self.max_delay_s = max_delay_s
+        self.backoff = backoff or Backoff()
+        self.open_timeout_s = open_timeout_s
+        self.draw, self.sleep = draw, sleep
+        self.report = StreamReport()
+        self._batch: list[tuple[str | bytes, float]] = []
+        self._opened = 0.0
+
+    def __repr__(self) -> str:
+        return f"AISStreamClient({self.url!r}, {self.subscription!r})"
+
+    async def run(self) -> StreamReport:
+        """Connect, subscribe, ingest; reconnect after any failure. Runs until cancelled."""
+        clock, failures = self.ingestor.clock, 0
+        try:
+            while True:
+                started = clock.monotonic()
+                reason = await self._connection()
+                self.commit()
+                self.report.disconnects += 1
+                if clock.monotonic() - started >= self.backoff.healthy_s:
+                    failures = 0
+                failures += 1
+                delay = self.backoff.delay_s(failures, self.draw())
+                log.warning("AISStream %s: %s; reconnecting in %.1f s", self.url, reason, delay)
+                await self.sleep(delay)
+        finally:  # cancelled (Ctrl-C): keep what was received
+            self.commit()
+
+    async def _connection(self) -> str:
+        """One connection, until it ends; why it ended (the key masked)."""
+        try:
+            async with connect(
+                self.url,
+                open_timeout=self.open_timeout_s,
+                max_size=MAX_MESSAGE_BYTES,
+                logger=_CONNECTION_LOG,
+            ) as socket:
+                await socket.send(self.subscription.message())
+                self.report.connections += 1
+                log.info("AISStream %s: connected and subscribed", self.url)
+                return await self._receive(socket)
+        except (WebSocketException, OSError, TimeoutError) as error:
+            return self._masked(f"{type(error).__name__}: {error}")
+
+    async def _receive(self, socket: ClientConnection) -> str:
+        clock = self.ingestor.clock
+        while True:
+            try:
+                message = await asyncio.wait_for(socket.recv(), self.max_delay_s)
+            except TimeoutError:
+                message = None
+            if message is not None:
+                self.report.received += 1
+                error = _error_text(message)
+                if error is not None:
+                    self.report.run.ingest.drops[Drop.SERVER_ERROR] += 1
+                    log.error("AISStream %s: the server says %s", self.url, self._masked(error))
+                    continue  # it closes the connection next
+                if not self._batch:
+                    self._opened = clock.monotonic()
+                self._batch.append((message, clock.now().timestamp()))
+            due = self._batch and clock.monotonic() - self._opened >= self.max_delay_s
+            if len(self._batch) >= self.batch_size or due:
+                self.commit()
+
+    def commit(self) -> None:
+        """Decode and ingest the messages received since the last commit (one transaction)."""
+        batch, self._batch = self._batch, []
+        if not batch:
+            return
+        decoded = decode_messages(batch)
+        result = self.ingestor.ingest(decoded.positions, decoded.statics)
+        result.drops.update(decoded.drops)
+        result.blanks.update(decoded.blanks)
+        run = self.report.run
+        run.sentences += decoded.sentences
+        run.ignored += decoded.ignored
+        run.batches += 1
+        run.ingest.add(result)
+
+    def _masked(self, text: str) -> str:
+        key = self.subscription.api_key
+        return text.replace(key, "[API key]") if key else text
+
+
+def _error_text(message: str | bytes) -> str | None:
+    """The server's error if ``message`` is one (a cheap test first: nearly all are data)."""
+    if isinstance(message, bytes):
+        if b'"error"' not in message[:64]:
+            return None
+    elif '"error"' not in message[:64]:
+        return None
+    try:
+        return server_error(json.loads(message))
+    except ValueError:
+        return None
