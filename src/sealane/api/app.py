@@ -17,6 +17,7 @@ from ..runtime import build_runtime
 from ..web.apidocs import install_api_docs
 from ..web.app import create_web_app
 from ..web.mount import WebShell
+from .caching import ConditionalGet
 from .compression import GzipMiddleware
 from .containment import ContainFailures
 from .errors import install_error_handlers
@@ -104,6 +105,7 @@ def create_app(
     app.add_middleware(
         Operations, context=runtime.context, metrics_enabled=settings.metrics_enabled
     )
+    app.add_middleware(ConditionalGet, prefix=API_PREFIX)  # tags the body before gzip
     app.add_middleware(GzipMiddleware, minimum_size=1024, level=1)
     if settings.metrics_enabled:  # inside HeadAsGet, whose copy of the scope hides the route
         metrics, fixed = runtime.context.metrics, (*OPS_PATHS, *MCP_PATHS)

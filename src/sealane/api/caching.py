@@ -1,0 +1,121 @@
+"""HTTP caching of ``GET`` answers: an ``ETag`` on every 200, ``304 Not Modified`` when the
+client already holds it, and the headers that tell caches whose copy it is.
+
+The tag is weak (``W/"…"``, RFC 9110 section 8.8.1) and computed from the body bytes before any
+content coding: the same document is the same tag, gzipped or not, which a strong tag would not
+allow. ``If-None-Match`` is compared weakly, as section 13.1.2 says: ``*`` or any listed tag
+that names the current body answers 304 with the tag and the caching headers and no body. Every
+``GET`` answer (errors too) says ``Cache-Control: private, no-cache`` — only the client itself
+may keep it, and it must ask again before reusing it, since tracking changes at any time — and
+``Vary: Authorization``, since the account chooses the body. Errors get no tag. A body streamed
+in several pieces is passed on untagged rather than held back whole.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from typing import Final
+
+from starlette.datastructures import Headers, MutableHeaders
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+#: What every ``GET`` answer under the prefix says about keeping it.
+CACHE_CONTROL: Final = "private, no-cache"
+#: The request header that decides whose body it is.
+VARY: Final = "Authorization"
+#: Bytes of the body's BLAKE2b digest in the tag (128 bits).
+DIGEST_BYTES: Final = 16
+#: Headers of a 200 that a 304 repeats (RFC 9110 section 15.4.5); the rest describe the body.
+KEPT_ON_304: Final = frozenset({b"cache-control", b"etag", b"vary", b"content-location", b"date"})
+
+
+def entity_tag(body: bytes) -> str:
+    """The weak entity tag of a body: a BLAKE2b digest of its bytes, in hex.
+
+    >>> entity_tag(b"{}")
+    'W/"2afb9b83f9314e5d029766197f539792"'
+    """
+    return f'W/"{hashlib.blake2b(body, digest_size=DIGEST_BYTES).hexdigest()}"'
+
+
+def none_match(header: str, tag: str) -> bool:
+    """Whether an ``If-None-Match`` value matches ``tag`` by weak comparison: ``*``, or a listed
+    tag with the same opaque value (``W/`` or not). A malformed member matches nothing.
+
+    >>> none_match('"a", W/"b"', 'W/"b"'), none_match("*", 'W/"b"'), none_match('"c"', 'W/"b"')
+    (True, True, False)
+    """
+    if header.strip() == "*":
+        return True
+    wanted = _opaque(tag)
+    return any(_opaque(member.strip()) == wanted for member in header.split(","))
+
+
+def _opaque(tag: str) -> str | None:
+    """The quoted part of an entity tag (``W/"x"`` and ``"x"`` both give ``"x"``), or None."""
+    bare = tag[2:] if tag.startswith("W/") else tag
+    if len(bare) < 2 or bare[0] != '"' or bare[-1] != '"' or '"' in bare[1:-1]:
+        return None
+    return bare
+
+
+class ConditionalGet:
+    """Tag ``GET`` answers under ``prefix`` and answer a matching ``If-None-Match`` with 304."""
+
+    def __init__(self, app: ASGIApp, *, prefix: str) -> None:
+        self.app = app
+        self.prefix = prefix
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if (
+            scope["type"] != "http"
+            or scope["method"] != "GET"
+            or not scope["path"].startswith(self.prefix)
+        ):
+            await self.app(scope, receive, send)
+            return
+        condition = Headers(scope=scope).get("if-none-match")
+        await self.app(scope, receive, _Tagger(send, condition).send)
+
+
+class _Tagger:
+    """The ``send`` of one ``GET``: holds the start of a 200 until its body is known."""
+
+    def __init__(self, send: Send, condition: str | None) -> None:
+        self.downstream = send
+        self.condition = condition
+        self.start: Message | None = None
+
+    async def send(self, message: Message) -> None:
+        if message["type"] == "http.response.start":
+            headers = MutableHeaders(raw=message.setdefault("headers", []))
+            headers["cache-control"] = CACHE_CONTROL
+            headers.add_vary_header(VARY)
+            if message["status"] != 200 or "etag" in headers:
+                await self.downstream(message)
+            else:
+                self.start = message
+            return
+        start, self.start = self.start, None
+        if start is None or message["type"] != "http.response.body":
+            await self._pass(start, message)
+            return
+        if message.get("more_body", False):  # streamed: tagging would hold it back whole
+            await self._pass(start, message)
+            return
+        body = message.get("body", b"")
+        tag = entity_tag(body)
+        headers = MutableHeaders(raw=start["headers"])
+        headers["etag"] = tag
+        if self.condition is not None and none_match(self.condition, tag):
+            kept = [(k, v) for k, v in start["headers"] if k.lower() in KEPT_ON_304]
+            await self.downstream({**start, "status": 304, "headers": kept})
+            await self.downstream({"type": "http.response.body", "body": b""})
+            return
+        await self.downstream(start)
+        await self.downstream(message)
+
+    async def _pass(self, start: Message | None, message: Message) -> None:
+        if start is not None:
+            await self.downstream(start)
+        await self.downstream(message)
