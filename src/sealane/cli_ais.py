@@ -1,4 +1,5 @@
-"""``sealane ais``: the commands that ingest AIS vessel positions (a TCP feed, UDP, a file).
+"""``sealane ais``: the commands that ingest AIS vessel positions (a TCP feed, AISStream, UDP,
+a file).
 
 The feeds' layers are imported when a command runs, so the parser costs nothing at start-up.
 """
@@ -20,15 +21,20 @@ def cmd_ais(args: argparse.Namespace) -> int:
     from .runtime import feed_context
     from .service.ingest import ais_feeds
 
+    key = _api_key(args) if args.ais_command == "connect" else None
     ctx = feed_context(Settings.from_env(os.environ, database_url=args.database))
     options = {"all_vessels": args.all_vessels, "batch_size": args.batch_size}
-    if args.ais_command == "connect":
-        report = ais_feeds.follow_tcp(ctx, args.address, **options)
+    if key is not None:
+        summary = ais_feeds.follow_aisstream(
+            ctx, args.address, key, args.box, args.mmsi, **options
+        ).summary()
+    elif args.ais_command == "connect":
+        summary = ais_feeds.follow_tcp(ctx, args.address, **options).summary()
     elif args.ais_command == "listen":
-        report = ais_feeds.listen_udp(ctx, args.udp, **options)
+        summary = ais_feeds.listen_udp(ctx, args.udp, **options).summary()
     else:
         shown = ProgressLine(sys.stderr, enabled=args.progress)
-        report = ais_feeds.replay_nmea(
+        summary = ais_feeds.replay_nmea(
             ctx,
             Path(args.file),
             speed=args.speed,
@@ -36,10 +42,27 @@ def cmd_ais(args: argparse.Namespace) -> int:
             from_start=args.from_start,
             progress=shown,
             **options,
-        )
+        ).summary()
         shown.close()
-    print(report.summary())
+    print(summary)
     return 0
+
+
+def _api_key(args: argparse.Namespace) -> str | None:
+    """For a ws:// or wss:// address (AISStream), the key from the environment variable named
+    by --api-key-env; never an argument itself, so it stays out of the process list and the
+    shell's history. None for a TCP address, which takes none of AISStream's options."""
+    name = args.api_key_env
+    if not args.address.lower().startswith(("ws://", "wss://")):
+        if name is not None or args.box or args.mmsi:
+            raise ValueError("--api-key-env, --box and --mmsi are for ws:// or wss:// URLs")
+        return None
+    if name is None:
+        raise ValueError("an AISStream URL needs --api-key-env NAME (the variable holding the key)")
+    key = os.environ.get(name, "").strip()
+    if not key:
+        raise ValueError(f"the environment variable {name} (--api-key-env) is not set or empty")
+    return key
 
 
 class _Totals(Protocol):
@@ -79,8 +102,30 @@ class ProgressLine:
 def add_ais_commands(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p_ais = commands.add_parser("ais", help="ingest AIS (NMEA 0183) vessel positions")
     ais = p_ais.add_subparsers(dest="ais_command", required=True)
-    p_connect = ais.add_parser("connect", help="follow a TCP NMEA feed")
-    p_connect.add_argument("address", help="HOST:PORT of the feed")
+    p_connect = ais.add_parser(
+        "connect", help="follow a TCP NMEA feed, or AISStream (wss://stream.aisstream.io/v0/stream)"
+    )
+    p_connect.add_argument("address", help="HOST:PORT of an NMEA feed, or a ws:// or wss:// URL")
+    p_connect.add_argument(
+        "--api-key-env",
+        metavar="NAME",
+        default=None,
+        help="AISStream: the environment variable holding the API key (required for a URL)",
+    )
+    p_connect.add_argument(
+        "--box",
+        action="append",
+        default=[],
+        metavar="LON1,LAT1,LON2,LAT2",
+        help="AISStream: an area's opposite corners in degrees (repeatable; default the world;"
+        " --box=-10,... when it starts with a minus)",
+    )
+    p_connect.add_argument(
+        "--mmsi",
+        action="append",
+        default=[],
+        help="AISStream: only this vessel's messages, 9 digits (repeatable)",
+    )
     p_listen = ais.add_parser("listen", help="receive NMEA over UDP (AIS-catcher, rtl-ais, ...)")
     p_listen.add_argument("--udp", required=True, help="HOST:PORT to listen on")
     p_replay = ais.add_parser(

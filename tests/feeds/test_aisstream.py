@@ -10,6 +10,7 @@ import json
 import logging
 from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -189,7 +190,8 @@ def test_subscription__the_world_and_no_mmsi_filter_by_default() -> None:
 
 
 def test_stream__positions_and_static_data_stored(sessions: sessionmaker[Session]) -> None:
-    """On SQLite and PostgreSQL: the known vessel's track stored, another MMSI not."""
+    """On SQLite and PostgreSQL: the known vessel's track and static data stored, another
+    MMSI not."""
     vessel_id = add_vessel(sessions)
     stranger = position(366999999, 5.0, 53.0)
     messages = [ship_static(MMSI), *TRACK[:5], stranger, *TRACK[5:]]
@@ -208,6 +210,10 @@ def test_stream__positions_and_static_data_stored(sessions: sessionmaker[Session
         assert vessel.latitude == pytest.approx(52.0 + 0.9 * NM)
         assert vessel.position_timestamp is not None
         assert vessel.position_timestamp.timestamp() == T0_S + 540.0
+        static = (vessel.call_sign, vessel.ship_type, vessel.reported_destination)
+        assert static == ("PDAB", 71, "NLRTM")
+        assert (vessel.length_m, vessel.beam_m, vessel.draught_m) == (250.0, 32.0, 12.5)
+        assert vessel.reported_eta == datetime(2026, 11, 23, 6, 30, tzinfo=UTC)
     assert "stored 10" in report.summary() and "1 connections" in report.summary()
 
 

@@ -1,6 +1,6 @@
 """AIS sentences from the air, stored as vessel positions (``sealane ais connect | listen |
-replay``): a TCP NMEA feed followed, the UDP datagrams sent to an address received, or an NMEA
-file replayed from where a previous run of it stopped.
+replay``): a TCP NMEA feed or AISStream's WebSocket feed followed, the UDP datagrams sent to an
+address received, or an NMEA file replayed from where a previous run of it stopped.
 
 Each runs until its source ends or the operator interrupts it, committing every ``batch_size``
 sentences, and returns the counts of what it did. With ``all_vessels`` every MMSI heard is
@@ -9,13 +9,28 @@ tracked; otherwise only vessels already in the database.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import TypeVar
 
+from ...feeds.ais.aisstream import (
+    WORLD,
+    AISStreamClient,
+    StreamReport,
+    Subscription,
+    check_url,
+    parse_box,
+    parse_mmsi,
+)
 from ...feeds.ais.ingest import Ingestor, IngestSettings, VesselPolicy
 from ...feeds.ais.pipeline import Pipeline, ProgressHook, RunReport, replay_file
 from ...feeds.ais.sources import parse_address, tcp_lines, udp_lines
 from ..core.context import ServiceContext
 from ..core.errors import InvalidInput
+
+_T = TypeVar("_T")
 
 
 def follow_tcp(
@@ -24,6 +39,33 @@ def follow_tcp(
     """Follow the TCP NMEA feed at ``address`` (HOST:PORT) until interrupted."""
     host, port = _address(address)
     return _pipeline(ctx, all_vessels, batch_size).run_live(tcp_lines(host, port))
+
+
+def follow_aisstream(
+    ctx: ServiceContext,
+    url: str,
+    api_key: str,
+    boxes: Sequence[str],
+    mmsis: Sequence[str],
+    *,
+    all_vessels: bool,
+    batch_size: int,
+) -> StreamReport:
+    """Follow AISStream at ``url`` (ws:// or wss://) until interrupted, subscribed with
+    ``api_key`` to the ``LON1,LAT1,LON2,LAT2`` ``boxes`` (none: the world) and, if any, only
+    the 9-digit ``mmsis``; reconnects with backoff whenever the connection drops."""
+    if not api_key:
+        raise InvalidInput("the AISStream API key is empty", field="api_key")
+    wanted = Subscription(
+        api_key,
+        tuple(_valid(parse_box, box, "box") for box in boxes) or (WORLD,),
+        tuple(dict.fromkeys(_valid(parse_mmsi, mmsi, "mmsi") for mmsi in mmsis)),
+    )
+    ingestor = Ingestor(ctx.sessions, ctx.clock, _settings(all_vessels))
+    client = AISStreamClient(_valid(check_url, url, "url"), wanted, ingestor, batch_size=batch_size)
+    with contextlib.suppress(KeyboardInterrupt):  # Ctrl-C: run() commits what it received
+        asyncio.run(client.run())
+    return client.report
 
 
 def listen_udp(
@@ -79,3 +121,11 @@ def _address(address: str) -> tuple[str, int]:
         return parse_address(address)
     except ValueError as error:
         raise InvalidInput(str(error), field="address") from None
+
+
+def _valid(parse: Callable[[str], _T], text: str, name: str) -> _T:
+    """``parse(text)``, its ValueError as the caller's bad ``name``."""
+    try:
+        return parse(text)
+    except ValueError as error:
+        raise InvalidInput(str(error), field=name) from None
