@@ -153,7 +153,8 @@ class Backoff:
 
 @dataclass
 class StreamReport:
-    """Totals of a stream: connections made, lost, and the ingest run's counts."""
+    """Totals of a stream: connections subscribed, connections (or attempts) that ended,
+    messages received, and the ingest run's counts."""
 
     connections: int = 0
     disconnects: int = 0
@@ -163,7 +164,7 @@ class StreamReport:
     def summary(self) -> str:
         """One line for the command line (each JSON message counts as a sentence)."""
         return (
-            f"AISStream: {self.connections} connections, {self.disconnects} lost; "
+            f"AISStream: {self.connections} connections, {self.disconnects} dropped or refused; "
             + self.run.summary()
         )
 
@@ -235,25 +236,34 @@ class AISStreamClient:
             return self._masked(f"{type(error).__name__}: {error}")
 
     async def _receive(self, socket: ClientConnection) -> str:
+        """Messages into the batch until the connection ends (ConnectionClosed); a batch is
+        committed when full or ``max_delay_s`` after its first message, even if none follows."""
         clock = self.ingestor.clock
         while True:
+            wait_s = None
+            if self._batch:
+                wait_s = max(0.0, self._opened + self.max_delay_s - clock.monotonic())
             try:
-                message = await asyncio.wait_for(socket.recv(), self.max_delay_s)
+                message = await asyncio.wait_for(socket.recv(), wait_s)
             except TimeoutError:
                 message = None
             if message is not None:
-                self.report.received += 1
-                error = _error_text(message)
-                if error is not None:
-                    self.report.run.ingest.drops[Drop.SERVER_ERROR] += 1
-                    log.error("AISStream %s: the server says %s", self.url, self._masked(error))
-                    continue  # it closes the connection next
-                if not self._batch:
-                    self._opened = clock.monotonic()
-                self._batch.append((message, clock.now().timestamp()))
+                self._received(message)
             due = self._batch and clock.monotonic() - self._opened >= self.max_delay_s
             if len(self._batch) >= self.batch_size or due:
                 self.commit()
+
+    def _received(self, message: str | bytes) -> None:
+        self.report.received += 1
+        error = _error_text(message)
+        if error is not None:  # the server closes the connection next
+            self.report.run.ingest.drops[Drop.SERVER_ERROR] += 1
+            log.error("AISStream %s: the server says %s", self.url, self._masked(error))
+            return
+        clock = self.ingestor.clock
+        if not self._batch:
+            self._opened = clock.monotonic()
+        self._batch.append((message, clock.now().timestamp()))
 
     def commit(self) -> None:
         """Decode and ingest the messages received since the last commit (one transaction)."""
