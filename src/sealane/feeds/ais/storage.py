@@ -1,10 +1,12 @@
 """Bulk reads and writes of the AIS ingest: vessels by MMSI, last stored points, new track points.
 
-PostgreSQL gets the points as arrays in one ``INSERT ... SELECT FROM unnest``; SQLite through
-one ``executemany`` insert. Both run inside the caller's transaction, so a batch is stored whole
-or not at all, and both skip a point the vessel already has for that time (``ON CONFLICT DO
-NOTHING`` on the unique (vessel_id, timestamp) index): identical batches sent at once each
-judge the track empty, and the second must not store the points again.
+On PostgreSQL a batch's points and vessel moves are copied (binary ``COPY``, formatted by
+psycopg's C code) into temporary staging tables, then merged with one statement each; SQLite
+gets one ``executemany`` each. Both run inside the caller's transaction, so a batch is stored
+whole or not at all, with the feed's checkpoint, and both skip a point the vessel already has
+for that time (``ON CONFLICT DO NOTHING`` on the unique (vessel_id, timestamp) index):
+identical batches sent at once each judge the track empty, and the second must not store the
+points again.
 """
 
 from __future__ import annotations
@@ -37,19 +39,30 @@ MOVE_SQL = (
     "UPDATE vessels SET latitude = ?, longitude = ?, nautical_speed_knots = ?,"
     " navigational_heading_degrees = ?, position_timestamp = ? WHERE id = ?"
 )
-MOVE_UNNEST_SQL = (
-    "UPDATE vessels AS v SET latitude = u.lat, longitude = u.lon, nautical_speed_knots = u.speed,"
-    " navigational_heading_degrees = u.heading, position_timestamp = u.at"
-    " FROM unnest(%s::float8[], %s::float8[], %s::float8[], %s::float8[], %s::timestamptz[],"
-    " %s::varchar[]) AS u(lat, lon, speed, heading, at, id) WHERE v.id = u.id"
-)
 _LOW_62 = (1 << 62) - 1
-INSERT_UNNEST_SQL = (
+#: PostgreSQL's staging tables: private to the connection, emptied at every commit, (re)made by
+#: the first batch of a connection (or after a rollback undid their making).
+STAGE_POINTS_SQL = (
+    "CREATE TEMP TABLE IF NOT EXISTS ais_stage_points (id varchar(36), vessel_id varchar(36),"
+    " latitude float8, longitude float8, speed_knots float8, heading_degrees float8,"
+    " course_degrees float8, at timestamptz) ON COMMIT DELETE ROWS"
+)
+POINT_TYPES = ("varchar", "varchar", *("float8",) * 5, "timestamptz")
+MERGE_POINTS_SQL = (
     "INSERT INTO vessel_positions (id, vessel_id, latitude, longitude, speed_knots,"
     " heading_degrees, course_degrees, timestamp)"
-    " SELECT * FROM unnest(%s::varchar[], %s::varchar[], %s::float8[], %s::float8[],"
-    " %s::float8[], %s::float8[], %s::float8[], %s::timestamptz[])"
-    " ON CONFLICT (vessel_id, timestamp) DO NOTHING"
+    " SELECT id, vessel_id, latitude, longitude, speed_knots, heading_degrees, course_degrees, at"
+    " FROM ais_stage_points ON CONFLICT (vessel_id, timestamp) DO NOTHING"
+)
+STAGE_MOVES_SQL = (
+    "CREATE TEMP TABLE IF NOT EXISTS ais_stage_moves (lat float8, lon float8, speed float8,"
+    " heading float8, at timestamptz, id varchar(36)) ON COMMIT DELETE ROWS"
+)
+MOVE_TYPES = (*("float8",) * 4, "timestamptz", "varchar")
+MERGE_MOVES_SQL = (
+    "UPDATE vessels AS v SET latitude = u.lat, longitude = u.lon, nautical_speed_knots = u.speed,"
+    " navigational_heading_degrees = u.heading, position_timestamp = u.at"
+    " FROM ais_stage_moves AS u WHERE v.id = u.id"
 )
 
 
@@ -139,8 +152,8 @@ def placeholder_name(mmsi: int) -> str:
 
 
 def write_points(session: Session, points: list[tuple[str, PositionReport]]) -> None:
-    """Insert track points ``(vessel_id, report)``, skipping those stored already: one insert
-    of arrays on PostgreSQL, executemany on SQLite.
+    """Insert track points ``(vessel_id, report)``, skipping those stored already: a COPY and
+    one merge on PostgreSQL, executemany on SQLite.
 
     Both go to the driver directly: the per-row parameter processing of SQLAlchemy would cost
     more than the insert. Times are stored as SQLAlchemy stores them (UTC).
@@ -166,15 +179,17 @@ def write_points(session: Session, points: list[tuple[str, PositionReport]]) -> 
     ]
     driver = connection.connection.driver_connection
     assert driver is not None
-    if postgres:  # the columns as arrays, unnested: one statement for the batch
-        with driver.cursor() as cursor:
-            cursor.execute(INSERT_UNNEST_SQL, [list(column) for column in zip(*rows, strict=True)])
+    if postgres:
+        _copy_merge(
+            driver, (STAGE_POINTS_SQL, "ais_stage_points", POINT_TYPES), rows, MERGE_POINTS_SQL
+        )
     else:
         driver.executemany(INSERT_SQL, rows)
 
 
 def move_vessels(session: Session, latest: dict[str, PositionReport]) -> None:
-    """Set each vessel's latest position fields to its newest stored report (one executemany)."""
+    """Set each vessel's latest position fields to its newest stored report (a COPY and one
+    update on PostgreSQL, one executemany on SQLite)."""
     if not latest:
         return
     connection = session.connection()
@@ -193,11 +208,26 @@ def move_vessels(session: Session, latest: dict[str, PositionReport]) -> None:
     ]
     driver = connection.connection.driver_connection
     assert driver is not None
-    if postgres:  # one statement for the batch: the columns as arrays, unnested
-        with driver.cursor() as cursor:
-            cursor.execute(MOVE_UNNEST_SQL, [list(column) for column in zip(*rows, strict=True)])
+    if postgres:
+        _copy_merge(driver, (STAGE_MOVES_SQL, "ais_stage_moves", MOVE_TYPES), rows, MERGE_MOVES_SQL)
     else:
         driver.executemany(MOVE_SQL, rows)
+
+
+def _copy_merge(
+    driver: Any, stage: tuple[str, str, Sequence[str]], rows: list[tuple[Any, ...]], merge: str
+) -> None:
+    """Copy ``rows`` into the staging table ``stage`` (its making, name, column types) in
+    binary, then run ``merge`` over it: psycopg formats every row in C, where an array
+    parameter would be dumped value by value in Python."""
+    make, table, types = stage
+    with driver.cursor() as cursor:
+        cursor.execute(make)
+        with cursor.copy(f"COPY {table} FROM STDIN (FORMAT BINARY)") as copy:
+            copy.set_types(types)
+            for row in rows:
+                copy.write_row(row)
+        cursor.execute(merge)
 
 
 def time_ordered_ids(count: int) -> list[str]:
