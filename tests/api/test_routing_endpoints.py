@@ -125,6 +125,12 @@ def test_with_coordinates__document(voyage: httpx.Response, ships: dict[str, Ves
         "beam_m": None,
         "length_m": None,
         "air_draft_m": None,
+        "sources": {
+            "draft_m": "default",
+            "beam_m": "default",
+            "length_m": "default",
+            "air_draft_m": "default",
+        },
     }
     assert body["data"]["type"] == "vessel"
     assert body["data"]["id"] == ships["fast"].id

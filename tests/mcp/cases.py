@@ -164,6 +164,13 @@ def _deep_positions(out: dict[str, Any], _: World) -> None:
         "beam_m": 50.0,
         "length_m": None,
         "air_draft_m": None,
+        "sources": {
+            "draft_m": "given",
+            "beam_m": "given",
+            "length_m": "default",
+            "air_draft_m": "default",
+        },
+        "reported_set_aside": None,
     }
 
 

@@ -93,7 +93,9 @@ def shipping_line_resource(line: ShippingLineRecord, base_url: str) -> dict[str,
 
 
 def vessel_attributes(vessel: VesselRecord) -> dict[str, Any]:
-    """The attributes of a ``vessel`` resource, latest known position included."""
+    """The attributes of a ``vessel`` resource, latest known position included, then sealane's
+    own: what the vessel reported of itself (AIS static data, the position feed; null where
+    nothing usable was reported), its dimensions in metres."""
     return {
         "name": vessel.name,
         "imo": vessel.imo,
@@ -103,6 +105,16 @@ def vessel_attributes(vessel: VesselRecord) -> dict[str, Any]:
         "nautical_speed_knots": vessel.nautical_speed_knots,
         "navigational_heading_degrees": vessel.navigational_heading_degrees,
         "position_timestamp": utc_iso(vessel.position_timestamp),
+        "call_sign": vessel.call_sign,
+        "ship_type": vessel.ship_type,
+        "length_meters": vessel.length_m,
+        "beam_meters": vessel.beam_m,
+        "draught_meters": vessel.draught_m,
+        "dimensions_source": vessel.dimensions_source,
+        "dimensions_updated_at": utc_iso(vessel.dimensions_updated_at),
+        "reported_destination": vessel.reported_destination,
+        "reported_eta": utc_iso(vessel.reported_eta),
+        "static_updated_at": utc_iso(vessel.static_updated_at),
     }
 
 

@@ -33,14 +33,22 @@ class TrackPoint(Output):
 
 
 class VesselDimensions(Output):
-    """The vessel dimensions (metres) a route was computed for: ``given`` by the caller, or
-    ``default`` (the engine's default vessel)."""
+    """The vessel dimensions (metres) a route was computed for: ``given`` by the caller,
+    ``reported`` by the vessel (AIS, the position feed), ``mixed``, or ``default`` (none known:
+    the engine's default vessel)."""
 
     source: str
     draft_m: float | None = None
     beam_m: float | None = None
     length_m: float | None = None
     air_draft_m: float | None = None
+    sources: dict[str, str] | None = Field(
+        default=None, description="where each dimension came from: given, reported or default"
+    )
+    reported_set_aside: str | None = Field(
+        default=None,
+        description="why the vessel's reported dimensions were not used (no route for them)",
+    )
 
 
 class FuturePositions(Output):

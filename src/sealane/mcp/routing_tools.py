@@ -40,7 +40,8 @@ _PORT_ARGUMENTS = {"port_id": "destination_port", "previous_port_id": "previous_
 Metres = Annotated[
     float | None,
     Field(
-        description="the vessel's dimension in metres (default: the engine's default vessel)",
+        description="the vessel's dimension in metres (default: what the vessel reported, if "
+        "the tool names one, else the engine's default vessel)",
         json_schema_extra={"exclusiveMinimum": 0},
     ),
 ]

@@ -214,6 +214,12 @@ def test_dimensions__default_when_none_given(voyages: World) -> None:
         "beam_m": None,
         "length_m": None,
         "air_draft_m": None,
+        "sources": {
+            "draft_m": "default",
+            "beam_m": "default",
+            "length_m": "default",
+            "air_draft_m": "default",
+        },
     }
 
 
@@ -228,6 +234,12 @@ def test_dimensions__given_in_meta_and_a_deep_draft_leaves_suez(voyages: World) 
         "beam_m": 50.0,
         "length_m": 366.0,
         "air_draft_m": None,
+        "sources": {
+            "draft_m": "given",
+            "beam_m": "given",
+            "length_m": "given",
+            "air_draft_m": "default",
+        },
     }
     assert len(body["data"]["attributes"]["positions"]) > 1.2 * len(default)
 

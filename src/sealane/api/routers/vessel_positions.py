@@ -12,7 +12,12 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Body, Depends, Request
 
 from ...service.access.gatekeeper import Caller
-from ...service.ingest.positions import MAX_POSITIONS, RESOURCE_TYPE, ingest_positions
+from ...service.ingest.positions import (
+    DIMENSIONS,
+    MAX_POSITIONS,
+    RESOURCE_TYPE,
+    ingest_positions,
+)
 from ..jsonapi import JsonApiResponse
 from ..params import authenticated
 from ..route import ApiRoute
@@ -23,8 +28,9 @@ router = APIRouter(tags=["vessel positions"], route_class=ApiRoute)
 Auth = Annotated[Caller, Depends(authenticated)]
 
 _OPTIONAL_NUMBER = {"type": ["number", "null"]}
-#: The attributes of one position (``latitude``/``longitude`` in degrees, speed in knots); the
-#: optional ones may be null ("not available", as AIS providers send it).
+#: The attributes of one position (``latitude``/``longitude`` in degrees, speed in knots, the
+#: vessel's size in metres); the optional ones may be null ("not available", as AIS providers
+#: send it).
 POSITION_ATTRIBUTES: dict[str, Any] = {
     "type": "object",
     "required": ["mmsi", "latitude", "longitude", "timestamp"],
@@ -49,6 +55,15 @@ POSITION_ATTRIBUTES: dict[str, Any] = {
             "pattern": "^[0-9]{7}$",
             "minimum": 1_000_000,
             "maximum": 9_999_999,
+        },
+        **{
+            name: {
+                **_OPTIONAL_NUMBER,
+                "exclusiveMinimum": 0,
+                "maximum": most,
+                "description": f"the vessel's {name.partition('_')[0]} in metres, stored on it",
+            }
+            for name, most in DIMENSIONS.items()
         },
     },
 }
@@ -96,8 +111,9 @@ def post_vessel_positions(request: Request, caller: Auth, payload: Batch) -> Jso
 
     Needs the account's ingest permission. Positions are filtered (stale, impossible jumps)
     and thinned like a radio feed's; ``meta`` gives the counts (``stored``, ``thinned``,
-    ``dropped_<reason>``, ``arrivals``, ...). Any invalid value: 422 naming every one, and
-    nothing of the batch is stored.
+    ``dropped_<reason>``, ``arrivals``, ...). The optional ``length_meters``, ``beam_meters``
+    and ``draught_meters`` are stored on the vessel (the newest report wins) and size its
+    routes. Any invalid value: 422 naming every one, and nothing of the batch is stored.
     """
     report = ingest_positions(context_of(request), caller, payload)
     return JsonApiResponse({"meta": report.counts()})

@@ -56,7 +56,8 @@ def _metres(name: str, what: str) -> Any:
     return Query(
         alias=name,
         description=f"sealane's own: the vessel's {what} in metres, to close the passages it "
-        "does not fit (default: the engine's default vessel; meta.vessel_dimensions says which)",
+        "does not fit (default: what the vessel reported, else the engine's default vessel; "
+        "meta.vessel_dimensions says which)",
         json_schema_extra={"exclusiveMinimum": 0, "maximum": DIMENSION_BOUNDS_M[name]},
     )
 

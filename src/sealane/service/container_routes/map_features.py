@@ -14,6 +14,7 @@ import math
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from datetime import datetime
+from functools import partial
 from typing import Any
 
 from ...clock import utc_iso
@@ -22,6 +23,8 @@ from ...routing.geodesy import FloatArray, drawn_parts, segment_lengths_m
 from ...routing.itinerary import DEFAULT_DWELL_H, Itinerary, itinerary
 from ...routing.progress import Progress
 from ...store.vessels import VesselRecord
+from ..core.engine import NO_SIZE, sized_call
+from ..reference.vessels import reported_size
 from .past_track import ReportedTrack, TrackPiece, past_track
 from .records import ContainerRoute, MapFeatures, Phase, RouteLocationRecord
 
@@ -59,12 +62,15 @@ def map_features(route: ContainerRoute, tracks: Mapping[int, ReportedTrack]) -> 
         return MapFeatures(route.container_id, Phase.UNKNOWN, ())
     leg = current_leg(calls)
     speed = _reported_speed(calls[leg].outbound_vessel) if leg is not None else None
-    trip = itinerary(
+    sizing = _sizing_vessel(calls, leg)
+    plan = partial(
+        itinerary,
         [call.port for call in calls if call.port is not None],
         speed_kn=[speed if i == leg else None for i in range(len(calls) - 1)],
         dwell_h=[_dwell_h(call) for call in calls[1:-1]],
         departed_at=calls[0].departure_at,
     )
+    trip, size = sized_call(plan, reported_size(NO_SIZE, sizing) if sizing else NO_SIZE)
     phase, progress = _progress(trip, calls, leg, speed)
     features: list[dict[str, Any]] = []
     drawn: set[int] = set()
@@ -84,7 +90,16 @@ def map_features(route: ContainerRoute, tracks: Mapping[int, ReportedTrack]) -> 
         elif kind == "current_vessel":
             _vessel(properties, calls[index], calls[index + 1])
         features.append(feature)
-    return MapFeatures(route.container_id, phase, tuple(features))
+    sized_by = sizing.id if sizing is not None else None
+    return MapFeatures(route.container_id, phase, tuple(features), size, sized_by)
+
+
+def _sizing_vessel(calls: Sequence[RouteLocationRecord], leg: int | None) -> VesselRecord | None:
+    """The vessel whose reported size the legs are routed for: the one sailing the leg under
+    way, else the one of the next leg to sail (None once delivered). The engine takes one
+    vessel per itinerary; the legs of other vessels are drawn for it too, a known limit."""
+    index = leg if leg is not None else _legs_begun(calls)
+    return calls[index].outbound_vessel if index < len(calls) - 1 else None
 
 
 _OUTBOUND = (

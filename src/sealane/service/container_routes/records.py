@@ -9,6 +9,7 @@ from typing import Any
 
 from ...routing.ports import Port
 from ...store.vessels import VesselRecord
+from ..core.engine import NO_SIZE, VesselSize
 from ..reference.records import TerminalRecord
 from ..tracking.records import ShipmentRecord
 
@@ -90,7 +91,13 @@ class MapFeatures:
     container_id: str
     phase: Phase
     features: tuple[dict[str, Any], ...]
+    #: The dimensions the legs were routed for, and the vessel that reported them (the one
+    #: sailing the leg under way, else the next leg's; None: no vessel known).
+    size: VesselSize = NO_SIZE
+    sized_by: str | None = None
 
     def to_geojson(self) -> dict[str, Any]:
-        """The GeoJSON FeatureCollection."""
-        return {"type": "FeatureCollection", "features": list(self.features)}
+        """The GeoJSON FeatureCollection, with a foreign member ``meta`` (RFC 7946 section 6.1)
+        saying which vessel dimensions the routes were computed for."""
+        meta = {"vessel_id": self.sized_by, "vessel_dimensions": self.size.meta()}
+        return {"type": "FeatureCollection", "features": list(self.features), "meta": meta}

@@ -9,14 +9,16 @@ the dimension, any other :class:`~sealane.routing.RoutingError` as a
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import dataclass, replace
+from typing import Any, TypeVar
 
 from ...routing import InvalidVesselError, RoutingError
 from ...routing.vessel import BOUNDS_M, Dimensions, vessel_of
 from .errors import CannotRoute, InvalidInput
+
+T = TypeVar("T")
 
 #: The largest value the engine accepts for each dimension, metres, by name (``draft_m``, ...).
 DIMENSION_BOUNDS_M: dict[str, float] = dict(BOUNDS_M)
@@ -44,26 +46,64 @@ def engine_errors(field: str | None = None) -> Iterator[None]:
         raise CannotRoute(str(error), code=error.code, field=field) from error
 
 
+#: Where a dimension of :class:`VesselSize` came from: a query parameter or tool argument, what
+#: the vessel reported (AIS static data, the position feed), or none (the engine's default).
+GIVEN, REPORTED, DEFAULT = "given", "reported", "default"
+
+
 @dataclass(frozen=True, slots=True)
 class VesselSize:
-    """The dimensions in metres a caller gave for a vessel (None: not given); the engine's
-    default vessel is routed when none is given.
+    """The dimensions in metres a route is computed for (None: not known): those a caller gave,
+    and those the vessel reported where the caller gave none; the engine's default vessel is
+    routed when none is known.
 
-    >>> VesselSize(draft_m=12.5).meta()
-    {'source': 'given', 'draft_m': 12.5, 'beam_m': None, 'length_m': None, 'air_draft_m': None}
+    >>> VesselSize(draft_m=12.5).meta()["sources"]
+    {'draft_m': 'given', 'beam_m': 'default', 'length_m': 'default', 'air_draft_m': 'default'}
+    >>> size = VesselSize(draft_m=12.5).filled(draft_m=14.0, beam_m=48.2)
+    >>> size.draft_m, size.beam_m, size.meta()["source"]
+    (12.5, 48.2, 'mixed')
     """
 
     draft_m: float | None = None
     beam_m: float | None = None
     length_m: float | None = None
     air_draft_m: float | None = None
+    #: The names of the dimensions taken from the vessel's reports, not from the caller.
+    reported: frozenset[str] = frozenset()
+    #: Why the reported dimensions were set aside (the engine found no route for them), if so.
+    set_aside: str | None = None
 
     @property
     def given(self) -> bool:
-        """Whether any dimension was given."""
-        return any(
-            v is not None for v in (self.draft_m, self.beam_m, self.length_m, self.air_draft_m)
-        )
+        """Whether any dimension was given by the caller."""
+        return any(v is not None for v in self._given().values())
+
+    def filled(
+        self,
+        *,
+        draft_m: float | None = None,
+        beam_m: float | None = None,
+        length_m: float | None = None,
+    ) -> VesselSize:
+        """These dimensions, with the vessel's reported ones where the caller gave none (the
+        caller's win). A reported value outside the engine's bounds is not used."""
+        reported = {"draft_m": draft_m, "beam_m": beam_m, "length_m": length_m}
+        values = self.values()
+        taken = {
+            name: value
+            for name, value in reported.items()
+            if values[name] is None
+            and value is not None
+            and 0.0 < value <= DIMENSION_BOUNDS_M[name]  # NaN fails too
+        }
+        changes: dict[str, Any] = {**taken, "reported": self.reported | taken.keys()}
+        return replace(self, **changes)
+
+    def caller_only(self, reason: str) -> VesselSize:
+        """These dimensions without the reported ones, which the engine could not route for
+        (``reason``: its message)."""
+        dropped = dict.fromkeys(self.reported)
+        return replace(self, **dropped, reported=frozenset(), set_aside=reason)
 
     def checked(self) -> Dimensions:
         """The dimensions as the engine's keyword arguments, each checked by the engine first
@@ -73,7 +113,7 @@ class VesselSize:
         return vessel.dimensions()
 
     def values(self) -> dict[str, float | None]:
-        """The four dimensions as given, by name (``draft_m``, ...), unchecked."""
+        """The four dimensions used, by name (``draft_m``, ...), unchecked."""
         return {
             "draft_m": self.draft_m,
             "beam_m": self.beam_m,
@@ -81,11 +121,48 @@ class VesselSize:
             "air_draft_m": self.air_draft_m,
         }
 
+    def sources(self) -> dict[str, str]:
+        """Where each dimension came from: :data:`GIVEN`, :data:`REPORTED` or :data:`DEFAULT`."""
+        return {
+            name: REPORTED if name in self.reported else GIVEN if value is not None else DEFAULT
+            for name, value in self.values().items()
+        }
+
     def meta(self) -> dict[str, Any]:
-        """Which dimensions the route was computed for: ``given`` by the caller, or the
-        engine's ``default`` vessel (dimensions reported by AIS are not stored yet)."""
-        return {"source": "given" if self.given else "default", **self.values()}
+        """Which dimensions the route was computed for: ``source`` says where the known ones
+        came from (``given``, ``reported``, ``mixed``; ``default`` when none is known, the
+        engine's default vessel), ``sources`` each one's, and ``reported_set_aside`` why the
+        vessel's reported dimensions were not used when they could not be routed."""
+        sources = self.sources()
+        known = {source for source in sources.values() if source != DEFAULT}
+        summary = DEFAULT if not known else known.pop() if len(known) == 1 else "mixed"
+        meta: dict[str, Any] = {"source": summary, **self.values(), "sources": sources}
+        if self.set_aside is not None:
+            meta["reported_set_aside"] = self.set_aside
+        return meta
+
+    def _given(self) -> dict[str, float | None]:
+        return {k: None if k in self.reported else v for k, v in self.values().items()}
 
 
 #: No dimension given: the engine's default vessel.
 NO_SIZE = VesselSize()
+
+
+def sized_call(call: Callable[..., T], size: VesselSize) -> tuple[T, VesselSize]:
+    """``call`` with ``size``'s dimensions as keyword arguments, and the size it was made for.
+
+    When the engine finds no way for a size with reported dimensions (an AIS draught deeper
+    than the destination's channel, say), the call is made again with the caller's dimensions
+    only: a vessel's report, unlike a caller's parameter, does not make the answer fail; the
+    size returned says why the reported ones were set aside.
+    """
+    try:
+        with engine_errors():
+            return call(**size.checked()), size
+    except CannotRoute as error:
+        if not size.reported:
+            raise
+        size = size.caller_only(str(error))
+    with engine_errors():
+        return call(**size.checked()), size

@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
+from functools import partial
 from typing import Any
 
 from sqlalchemy import select
@@ -16,7 +17,7 @@ from ...store.models import Vessel, VesselPosition
 from ...store.vessels import VesselRecord, find_vessel
 from ..access.gatekeeper import Caller
 from ..core.context import ServiceContext
-from ..core.engine import NO_SIZE, VesselSize, engine_errors
+from ..core.engine import NO_SIZE, VesselSize, sized_call
 from ..core.errors import InvalidInput, ObjectNotFound, Unprocessable
 from ..core.paging import Page, PageRequest
 from ..core.queries import contains_text, fetch_page, plausible_key
@@ -152,7 +153,8 @@ def vessel_future_positions(
         if vessel.latitude is None or vessel.longitude is None:
             raise Unprocessable(f"vessel {vessel.id} has no known position yet", code="no_position")
         start = (vessel.longitude, vessel.latitude)
-    dimensions = size.checked()
+    size.checked()  # the caller's dimensions first: a bad one is the caller's 400
+    size = reported_size(size, vessel)
     keys = {"port_id": destination_port, "previous_port_id": previous_port}
     sources = {name: GIVEN for name, key in keys.items() if key is not None}
     shipment_id = None
@@ -172,16 +174,21 @@ def vessel_future_positions(
     destination = port_by_key(str(keys["port_id"]), field="port_id")
     speed = vessel.nautical_speed_knots
     usable = speed is not None and math.isfinite(speed) and speed >= 0
-    with engine_errors():
-        positions = future_positions(
-            start,
-            previous,
-            destination,
-            speed_kn=speed if usable else None,  # a bad stored speed is no speed: use the default
-            start_time=ctx.clock.now(),
-            **dimensions,
-        )
+    sail = partial(
+        future_positions,
+        start,
+        previous,
+        destination,
+        speed_kn=speed if usable else None,  # a bad stored speed is no speed: use the default
+        start_time=ctx.clock.now(),
+    )
+    positions, size = sized_call(sail, size)
     return FutureVoyage(vessel, positions, previous, destination, sources, shipment_id, size)
+
+
+def reported_size(size: VesselSize, vessel: VesselRecord) -> VesselSize:
+    """``size`` with the dimensions ``vessel`` reported where the caller gave none."""
+    return size.filled(draft_m=vessel.draught_m, beam_m=vessel.beam_m, length_m=vessel.length_m)
 
 
 def _unknown(vessel_id: str, name: str) -> str:
