@@ -214,7 +214,9 @@ def test_stream__positions_and_static_data_stored(sessions: sessionmaker[Session
         assert static == ("PDAB", 71, "NLRTM")
         assert (vessel.length_m, vessel.beam_m, vessel.draught_m) == (250.0, 32.0, 12.5)
         assert vessel.reported_eta == datetime(2026, 11, 23, 6, 30, tzinfo=UTC)
-    assert "stored 10" in report.summary() and "1 connections" in report.summary()
+    summary = report.summary()
+    assert summary.startswith("AISStream: 1 connections, 0 dropped or refused; 12 messages,")
+    assert "stored 10" in summary and "unknown_vessel 1" in summary
 
 
 def test_stream__all_vessels_tracks_every_mmsi(sqlite_sessions: sessionmaker[Session]) -> None:
@@ -347,6 +349,25 @@ def test_bad_input__counted_and_never_fatal(sqlite_sessions: sessionmaker[Sessio
     assert report.run.ingest.drops == {Drop.MALFORMED: 5, Drop.UNKNOWN_TYPE: 1}
 
 
+def test_oversized_message__ends_the_connection_not_the_client(
+    sqlite_sessions: sessionmaker[Session],
+) -> None:
+    add_vessel(sqlite_sessions)
+    huge = position(MMSI, 4.0, 52.0).replace(
+        '"ShipName": ""', '"ShipName": "' + "X" * 100_000 + '"'
+    )
+
+    async def handler(server: Server, connection: ServerConnection) -> None:
+        await server.subscribed(connection)
+        for message in [huge] if len(server.subscriptions) == 1 else TRACK:
+            await connection.send(message)
+        await connection.wait_closed()
+
+    report, _ = follow(sqlite_sessions, handler, lambda c: c.report.received == 10)
+    assert stored(sqlite_sessions) == 10
+    assert (report.connections, report.disconnects) == (2, 1)
+
+
 def test_server_error__counted_logged_without_the_key_and_retried(
     sqlite_sessions: sessionmaker[Session], caplog: pytest.LogCaptureFixture
 ) -> None:
@@ -386,9 +407,14 @@ def test_key__never_logged_even_at_debug_level(
         assert KEY not in text
 
 
-def test_key__not_in_reprs() -> None:
+def test_key__not_in_reprs(sqlite_sessions: sessionmaker[Session]) -> None:
     wanted = Subscription(KEY, (WORLD,), ("244670316",))
-    assert KEY not in repr(wanted) and KEY not in str(wanted)
+    client = AISStreamClient(
+        "wss://example.org/v0/stream", wanted, Ingestor(sqlite_sessions, ManualClock(T0))
+    )
+    for text in (repr(wanted), str(wanted), repr(client), str(client)):
+        assert KEY not in text
+    assert "244670316" in repr(client)
     assert KEY in wanted.message()
 
 

@@ -53,8 +53,9 @@ class _NoFrameLog(logging.LoggerAdapter[logging.Logger]):
 _CONNECTION_LOG = _NoFrameLog(logging.getLogger("sealane.feeds.websocket"))
 
 DEFAULT_URL = "wss://stream.aisstream.io/v0/stream"
-#: The largest message accepted (AISStream's are a few kB; a larger one ends the connection).
-MAX_MESSAGE_BYTES = 1 << 20
+#: The largest message accepted (AISStream's are about a kB; a larger one ends the connection),
+#: which bounds a full batch's memory too.
+MAX_MESSAGE_BYTES = 1 << 16
 
 
 class Box(NamedTuple):
@@ -162,10 +163,12 @@ class StreamReport:
     run: RunReport = field(default_factory=RunReport)
 
     def summary(self) -> str:
-        """One line for the command line (each JSON message counts as a sentence)."""
+        """One line for the command line: the NMEA feeds' line, which counts messages read as
+        sentences, with that word for what AISStream sends."""
+        counts = self.run.summary().replace(" sentences,", " messages,", 1)
         return (
-            f"AISStream: {self.connections} connections, {self.disconnects} dropped or refused; "
-            + self.run.summary()
+            f"AISStream: {self.connections} connections, {self.disconnects} dropped or refused;"
+            f" {counts}"
         )
 
 
