@@ -20,12 +20,10 @@ from sqlalchemy.orm import Session, sessionmaker
 from websockets.asyncio.server import ServerConnection, serve
 
 from sealane.clock import ManualClock
-from sealane.feeds.ais.aisstream import (
+from sealane.feeds.ais.aisstream import AISStreamClient, Backoff, StreamReport
+from sealane.feeds.ais.aisstream_subscription import (
     WORLD,
-    AISStreamClient,
-    Backoff,
     Box,
-    StreamReport,
     Subscription,
     check_url,
     parse_box,
@@ -35,7 +33,7 @@ from sealane.feeds.ais.ingest import Ingestor, IngestSettings, VesselPolicy
 from sealane.feeds.ais.reports import Drop
 from sealane.store.database import make_engine, session_factory, transaction
 from sealane.store.migrate import upgrade
-from sealane.store.models import Vessel, VesselPosition
+from sealane.store.models import FeedCheckpoint, Vessel, VesselPosition
 
 from .aisstream_support import position, ship_static
 from .support import T0, T0_S
@@ -214,6 +212,10 @@ def test_stream__positions_and_static_data_stored(sessions: sessionmaker[Session
         assert static == ("PDAB", 71, "NLRTM")
         assert (vessel.length_m, vessel.beam_m, vessel.draught_m) == (250.0, 32.0, 12.5)
         assert vessel.reported_eta == datetime(2026, 11, 23, 6, 30, tzinfo=UTC)
+    with sessions() as session:
+        (checkpoint,) = session.scalars(select(FeedCheckpoint)).all()
+    assert checkpoint.source.startswith("aisstream:ws://127.0.0.1:")
+    assert checkpoint.position == round((T0_S + 540.0) * 1000)  # the newest report, in ms
     summary = report.summary()
     assert summary.startswith("AISStream: 1 connections, 0 dropped or refused; 12 messages,")
     assert "stored 10" in summary and "unknown_vessel 1" in summary

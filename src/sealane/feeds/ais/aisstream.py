@@ -3,20 +3,19 @@
 The protocol relied on (AISStream's documentation, its published OpenAPI models
 ``aisstream/ais-message-models`` and its example clients ``aisstream/example``): the client
 opens ``wss://stream.aisstream.io/v0/stream`` and, within 3 s, sends one JSON subscription
-``{"APIKey": ..., "BoundingBoxes": [[[lat, lon], [lat, lon]], ...], "FiltersShipMMSI": [...],
-"FilterMessageTypes": [...]}``; a box is two opposite corners, each **latitude first** (sealane
-takes ``lon1, lat1, lon2, lat2`` like everything else it reads, and turns them round here);
-MMSIs are 9-character strings. The server then pushes JSON messages (see
-:mod:`.aisstream_messages`) until it closes; a refused subscription comes back as
-``{"error": "..."}`` and the server closes.
+(:mod:`.aisstream_subscription`); the server then pushes JSON messages
+(:mod:`.aisstream_messages`) until it closes. A refused subscription comes back as
+``{"error": "..."}``, and the server closes.
 
 Messages are decoded and ingested in batches through the same :class:`~.ingest.Ingestor` as the
 NMEA feeds (known vessels only unless every MMSI is asked for, thinning, port calls and events,
-static data). Like a TCP feed, a live stream has no checkpoint: what was received but not yet
-committed when the process dies is lost (at most one batch). A dropped connection is retried
-with exponential backoff and jitter, capped, the count reset after a connection that stayed up
-for a healthy period. The API key appears in the subscription only: never in a log line, an
-exception, a repr or a report; anything the server says is logged with the key masked.
+static data). A live stream cannot be read again, so its checkpoint (source ``aisstream:<url>``)
+only records the newest report committed, in UNIX milliseconds, for the operator: what was
+received but not yet committed when the process dies is lost (at most one batch). A dropped
+connection is retried with exponential backoff and jitter, capped, the count reset after a
+connection that stayed up for a healthy period. The API key appears in the subscription only:
+never in a log line, an exception, a repr or a report; what the server says is logged with the
+key masked.
 """
 
 from __future__ import annotations
@@ -24,17 +23,15 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-import math
 import random
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import NamedTuple
 
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import WebSocketException
-from websockets.uri import parse_uri
 
-from .aisstream_messages import USED_TYPES, decode_messages, server_error
+from .aisstream_messages import decode_messages, server_error
+from .aisstream_subscription import Subscription, check_url
 from .ingest import Ingestor
 from .pipeline import RunReport
 from .reports import Drop
@@ -52,84 +49,9 @@ class _NoFrameLog(logging.LoggerAdapter[logging.Logger]):
 
 _CONNECTION_LOG = _NoFrameLog(logging.getLogger("sealane.feeds.websocket"))
 
-DEFAULT_URL = "wss://stream.aisstream.io/v0/stream"
 #: The largest message accepted (AISStream's are about a kB; a larger one ends the connection),
 #: which bounds a full batch's memory too.
 MAX_MESSAGE_BYTES = 1 << 16
-
-
-class Box(NamedTuple):
-    """Two opposite corners of a subscription's area, in degrees: (lon, lat) and (lon, lat)."""
-
-    lon1: float
-    lat1: float
-    lon2: float
-    lat2: float
-
-
-#: The whole world, when no box is given (AISStream needs at least one).
-WORLD = Box(-180.0, -90.0, 180.0, 90.0)
-
-
-def parse_box(text: str) -> Box:
-    """``LON1,LAT1,LON2,LAT2`` in degrees as a :class:`Box` (ValueError if not one).
-
-    >>> parse_box("3.5,51,5,52.5")
-    Box(lon1=3.5, lat1=51.0, lon2=5.0, lat2=52.5)
-    """
-    parts = text.split(",")
-    try:
-        lon1, lat1, lon2, lat2 = (float(part) for part in parts)
-    except ValueError:
-        raise ValueError(f"not a LON1,LAT1,LON2,LAT2 box: {text!r}") from None
-    values = (lon1, lat1, lon2, lat2)
-    if not all(math.isfinite(v) for v in values):
-        raise ValueError(f"not a LON1,LAT1,LON2,LAT2 box: {text!r}")
-    if not (-180.0 <= lon1 <= 180.0 and -180.0 <= lon2 <= 180.0):
-        raise ValueError(f"box longitudes must be in [-180, 180]: {text!r}")
-    if not (-90.0 <= lat1 <= 90.0 and -90.0 <= lat2 <= 90.0):
-        raise ValueError(f"box latitudes must be in [-90, 90]: {text!r}")
-    return Box(*values)
-
-
-def parse_mmsi(text: str) -> str:
-    """A 9-digit MMSI as AISStream's filter takes it (a string); ValueError if not one."""
-    if len(text) != 9 or not text.isdigit() or not text.isascii():
-        raise ValueError(f"an MMSI is 9 digits: {text!r}")
-    return text
-
-
-def check_url(url: str) -> str:
-    """``url`` if it is a ``ws://`` or ``wss://`` URL with a host and no user or password
-    (it is logged); ValueError if not."""
-    try:
-        parsed = parse_uri(url)
-    except (WebSocketException, ValueError):
-        raise ValueError(f"not a ws:// or wss:// URL: {url!r}") from None
-    if parsed.username is not None or parsed.password is not None:
-        raise ValueError("a user or password in the URL is not supported (the key is separate)")
-    return url
-
-
-@dataclass(frozen=True)
-class Subscription:
-    """What to ask AISStream for; the key is left out of the repr."""
-
-    api_key: str = field(repr=False)
-    boxes: tuple[Box, ...] = (WORLD,)
-    mmsis: tuple[str, ...] = ()
-    message_types: tuple[str, ...] = USED_TYPES
-
-    def message(self) -> str:
-        """The subscription message (corners turned to AISStream's [lat, lon] order)."""
-        document: dict[str, object] = {
-            "APIKey": self.api_key,
-            "BoundingBoxes": [[[b.lat1, b.lon1], [b.lat2, b.lon2]] for b in self.boxes or (WORLD,)],
-            "FilterMessageTypes": list(self.message_types),
-        }
-        if self.mmsis:
-            document["FiltersShipMMSI"] = list(self.mmsis)
-        return json.dumps(document)
 
 
 @dataclass(frozen=True)
@@ -200,6 +122,9 @@ class AISStreamClient:
         self.report = StreamReport()
         self._batch: list[tuple[str | bytes, float]] = []
         self._opened = 0.0
+        #: The checkpoint's source, and the newest report's time committed (milliseconds).
+        self.source = f"aisstream:{self.url}"[:512]
+        self._newest_ms = 0
 
     def __repr__(self) -> str:
         return f"AISStreamClient({self.url!r}, {self.subscription!r})"
@@ -274,7 +199,11 @@ class AISStreamClient:
         if not batch:
             return
         decoded = decode_messages(batch)
-        result = self.ingestor.ingest(decoded.positions, decoded.statics)
+        times = [p.time_s for p in decoded.positions] + [s.time_s for s in decoded.statics]
+        if times:
+            self._newest_ms = max(self._newest_ms, round(max(times) * 1000))
+        checkpoint = (self.source, self._newest_ms) if self._newest_ms else None
+        result = self.ingestor.ingest(decoded.positions, decoded.statics, checkpoint=checkpoint)
         result.drops.update(decoded.drops)
         result.blanks.update(decoded.blanks)
         run = self.report.run

@@ -15,10 +15,9 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TypeVar
 
-from ...feeds.ais.aisstream import (
+from ...feeds.ais.aisstream import AISStreamClient, StreamReport
+from ...feeds.ais.aisstream_subscription import (
     WORLD,
-    AISStreamClient,
-    StreamReport,
     Subscription,
     check_url,
     parse_box,
