@@ -100,7 +100,7 @@ class ProgressLine:
 
 
 def add_ais_commands(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    p_ais = commands.add_parser("ais", help="ingest AIS (NMEA 0183) vessel positions")
+    p_ais = commands.add_parser("ais", help="ingest AIS vessel positions (NMEA 0183, AISStream)")
     ais = p_ais.add_subparsers(dest="ais_command", required=True)
     p_connect = ais.add_parser(
         "connect", help="follow a TCP NMEA feed, or AISStream (wss://stream.aisstream.io/v0/stream)"
