@@ -13,6 +13,7 @@ import logging
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
+from functools import partial
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
@@ -22,6 +23,7 @@ from ..store.database import transaction
 from ..store.models import Container, Shipment, TrackingRequest, Vessel
 from .carriers.base import AwaitingManifest, CarrierAdapter, Found, Snapshot, UnknownNumber
 from .changes import set_status, stop_tracking
+from .claims import DUE_STATUSES, claim_request, claim_shipment, retried
 from .creation import create_shipment, vessel_for
 from .lifecycle import TRACKING_WINDOW, RequestStatus, next_retry_at
 from .outbox import emit
@@ -43,6 +45,8 @@ class TickReport:
     lookups: int = 0
     syncs: int = 0
     errors: int = 0
+    #: Requests and shipments left alone: another worker held them, or had just done them.
+    skipped: int = 0
 
 
 class TrackingService:
@@ -56,16 +60,18 @@ class TrackingService:
         self.carriers = dict(carriers)
 
     def tick(self) -> TickReport:
-        """One pass at the clock's current time; each unit of work is its own transaction."""
+        """One pass at the clock's current time; each unit of work is its own transaction.
+
+        Each unit first claims its row (:mod:`.claims`), so worker processes polling one
+        database never work on the same request or shipment at once; a unit that lost a race
+        for a shared row (a vessel two shipments bring) is tried once more at once.
+        """
         now = self.clock.now()
         report = TickReport()
         with self.sessions() as session:
             due = session.scalars(
                 select(TrackingRequest.id).where(
-                    TrackingRequest.status.in_(
-                        [RequestStatus.PENDING.value, RequestStatus.AWAITING_MANIFEST.value]
-                    ),
-                    TrackingRequest.next_attempt_at <= now,
+                    TrackingRequest.status.in_(DUE_STATUSES), TrackingRequest.next_attempt_at <= now
                 )
             ).all()
             active = session.scalars(
@@ -73,28 +79,45 @@ class TrackingService:
             ).all()
         for request_id in due:
             try:
-                with transaction(self.sessions) as session:
-                    self.attempt(session, request_id, now)
+                done = retried(self.sessions, partial(self._lookup, request_id=request_id, now=now))
             except Exception:  # one broken lookup must not stop the others: count it, back off
                 log.exception("lookup of tracking request %s failed", request_id)
                 report.errors += 1
                 with transaction(self.sessions) as session:
-                    request = session.get(TrackingRequest, request_id)
+                    request = claim_request(session, request_id, now)
                     if request is not None:
                         self._failed_attempt(session, request, "internal_processing_error", now)
-            report.lookups += 1
+                done = True
+            report.lookups += done
+            report.skipped += not done
         for shipment_id in active:
             try:
-                with transaction(self.sessions) as session:
-                    shipment = session.get(Shipment, shipment_id)
-                    if shipment is not None and shipment.tracking_stopped_at is None:
-                        self.sync(session, shipment, now)
+                done = retried(
+                    self.sessions, partial(self._sync_due, shipment_id=shipment_id, now=now)
+                )
             except Exception:  # nothing of a failed sync is kept; the next pass tries again
                 log.exception("sync of shipment %s failed", shipment_id)
                 report.errors += 1
                 self._attempted(shipment_id, now)
-            report.syncs += 1
+                done = True
+            report.syncs += done
+            report.skipped += not done
         return report
+
+    def _lookup(self, session: Session, request_id: str, now: datetime) -> bool:
+        """Claim the request and look it up; False when it was not ours to look up."""
+        if claim_request(session, request_id, now) is None:
+            return False
+        self.attempt(session, request_id, now)
+        return True
+
+    def _sync_due(self, session: Session, shipment_id: str, now: datetime) -> bool:
+        """Claim the shipment and sync it; False when it was not ours to sync."""
+        shipment = claim_shipment(session, shipment_id, now)
+        if shipment is None:
+            return False
+        self.sync(session, shipment, now)
+        return True
 
     # -- lookups ---------------------------------------------------------------------------
 

@@ -65,6 +65,9 @@ class Job:
     headers: tuple[tuple[str, str], ...]
     body: bytes
     active: bool
+    #: Past this time the job is not sent: its lease ends too soon for the request to finish
+    #: before another worker may claim the notification (see :meth:`DeliveryWorker.run_once`).
+    send_by: datetime | None = None
 
 
 Sender = Callable[[CheckedUrl, dict[str, str], bytes], Attempt]
@@ -165,6 +168,7 @@ class DeliveryWorker:
         self.schedule = schedule
         self.allow_private = allow_private
         self.lease = timedelta(seconds=lease_s)
+        self._timeout = timedelta(seconds=TIMEOUT_S)
         self.batch = batch
         self._client = httpx.Client(
             follow_redirects=False, timeout=TIMEOUT_S, headers={"User-Agent": USER_AGENT}
@@ -196,10 +200,11 @@ class DeliveryWorker:
         with transaction(self.sessions) as session:
             fan_out(session, now, self.render)
         jobs = self._claim(now)
-        results = list(self._pool.map(self._send_isolated, jobs))
+        results = list(self._pool.map(self._send_in_time, jobs))
         for job, attempt in zip(jobs, results, strict=True):
-            self._record(job, attempt)
-        return len(jobs)
+            if attempt is not None:
+                self._record(job, attempt)
+        return sum(attempt is not None for attempt in results)
 
     def _claim(self, now: datetime) -> list[Job]:
         """Lease due notifications to this worker (skipping those other workers hold)."""
@@ -233,9 +238,18 @@ class DeliveryWorker:
                         ),
                         body=notification.payload.encode(),
                         active=bool(webhook and webhook.active),
+                        send_by=now + self.lease - min(2 * self._timeout, self.lease / 2),
                     )
                 )
             return jobs
+
+    def _send_in_time(self, job: Job) -> Attempt | None:
+        """:meth:`_send_isolated`, unless the job waited in the pool until its lease nearly ran
+        out (a slow batch): then it is left unsent (None) and unrecorded, for whichever worker
+        claims it once the lease has expired, so two workers never send it at once."""
+        if job.send_by is not None and self.clock.now() > job.send_by:
+            return None
+        return self._send_isolated(job)
 
     def _send_isolated(self, job: Job) -> Attempt:
         """:meth:`_send`, with any failure recorded as this job's failed attempt: one bad row

@@ -120,7 +120,9 @@ def refresh_container(ctx: ServiceContext, caller: Caller, container_id: str) ->
     tracking = TrackingService(ctx.sessions, ctx.clock, ctx.carriers)
     with ctx.writing() as session:
         container = owned(session, Container, container_id, caller.account_id, "container")
-        shipment = session.get(Shipment, container.shipment_id)
+        # Locked (waiting, on PostgreSQL) so a worker's poll of the shipment is not run beside
+        # it; the workers skip the row while it is held.
+        shipment = session.get(Shipment, container.shipment_id, with_for_update=True)
         assert shipment is not None
         tracking.sync(session, shipment, ctx.clock.now())
         session.flush()
