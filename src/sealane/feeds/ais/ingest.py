@@ -134,6 +134,9 @@ class Ingestor:
         self._resolve(session, {p.mmsi for p in positions})
         tracks, rules, drops = self._tracks, self.settings.tracks, report.drops
         points: list[tuple[str, PositionReport]] = []
+        #: Each vessel's newest accepted report, stored or thinned: where the vessel is now
+        #: (thinning keeps the history short; it does not hold the position back).
+        latest: dict[str, PositionReport] = {}
         before: dict[str, tuple[float, float] | None] = {}
         for p in positions:
             track = tracks.get(p.mmsi)
@@ -146,14 +149,15 @@ class Ingestor:
             verdict = judge(track, p, rules)
             if verdict is Verdict.STORE:
                 points.append((track.vessel_id, p))
+                latest[track.vessel_id] = p
             elif verdict is Verdict.THIN:
                 report.thinned += 1
+                latest[track.vessel_id] = p
             elif verdict is Verdict.STALE:
                 drops[Drop.STALE] += 1
             else:
                 drops[Drop.IMPLAUSIBLE_JUMP] += 1
         write_points(session, points)
-        latest = {vessel_id: p for vessel_id, p in points}
         move_vessels(session, latest)
         report.stored, report.vessels_moved = len(points), len(latest)
         self._follow(session, points, before, report)

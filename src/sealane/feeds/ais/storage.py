@@ -188,7 +188,7 @@ def write_points(session: Session, points: list[tuple[str, PositionReport]]) -> 
 
 
 def move_vessels(session: Session, latest: dict[str, PositionReport]) -> None:
-    """Set each vessel's latest position fields to its newest stored report (a COPY and one
+    """Set each vessel's latest position fields to its newest accepted report (a COPY and one
     update on PostgreSQL, one executemany on SQLite)."""
     if not latest:
         return
