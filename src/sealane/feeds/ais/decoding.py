@@ -48,11 +48,16 @@ class Decoded:
 class SentenceDecoder:
     """Decodes lines in order; keeps unfinished multi-sentence messages between calls.
 
-    ``shift_s`` is added to every time (a replay moved to the present).
+    ``shift_s`` is added to every tag-block time (a replay moved to the present). A position
+    report's own UTC second refines the receiver's time of its line, on the receiver's clock
+    (before the shift): a tag-block time always, the time a line without one was given only
+    when ``received_live`` (it came off the air just now). A replay times such lines as it
+    reads them, minutes or years after their second was broadcast, so that time is kept as is.
     """
 
-    def __init__(self, shift_s: float = 0.0) -> None:
+    def __init__(self, shift_s: float = 0.0, *, received_live: bool = True) -> None:
         self.shift_s = shift_s
+        self.received_live = received_live
         self._pending: dict[tuple[Any, ...], dict[int, AISSentence]] = {}
         self._starts: dict[tuple[Any, ...], int] = {}
 
@@ -68,20 +73,21 @@ class SentenceDecoder:
         """
         out = Decoded(sentences=len(lines))
         drops, shift, message = out.drops, self.shift_s, self._message
+        live = self.received_live
         running = RunningXor([line for line, _received_s, _start in lines])
         offset = 0
         for line, received_s, start in lines:
-            time_s, head = received_s, 0
+            time_s, head, seen_s, refine = received_s, 0, None, live
             if line[:1] == b"\\":
                 head, stamp = read_tag_block(line, offset, running)
                 if stamp is not None:
-                    time_s = stamp + shift
+                    time_s, seen_s, refine = stamp + shift, stamp, True
             expected = sentence_xor(line, head, offset, running)
             offset += len(line)
             body = line[head:] if head else line
             single = single_position(body, expected)
             if single is not None:
-                report = _position(single[1], single[0], time_s, out)
+                report = _position(single[1], single[0], time_s, out, seen_s, refine)
                 if report is not None:
                     out.positions.append(report)
                 continue
@@ -103,7 +109,7 @@ class SentenceDecoder:
                 if whole is None:
                     continue
                 sentence = whole
-            message(sentence, time_s, out)
+            message(sentence, time_s, out, seen_s, refine)
         return out
 
     def _assemble(self, part: AISSentence, start: int, drops: Counter[str]) -> AISSentence | None:
@@ -126,7 +132,9 @@ class SentenceDecoder:
         del self._pending[key], self._starts[key]
         return AISSentence.assemble_from_iterable([group[n] for n in sorted(group)])
 
-    def _message(self, sentence: AISSentence, time_s: float, out: Decoded) -> None:
+    def _message(
+        self, sentence: AISSentence, time_s: float, out: Decoded, seen_s: float | None, refine: bool
+    ) -> None:
         kind = sentence.ais_id
         needed = MIN_BITS.get(kind)
         if needed is None:
@@ -158,13 +166,25 @@ class SentenceDecoder:
                 out.statics.append(_static24(message, mmsi, time_s))
                 return
             out.statics.append(_static19(message, mmsi, time_s))
-        report = _position(message, kind, time_s, out)
+        report = _position(message, kind, time_s, out, seen_s, refine)
         if report is not None:
             out.positions.append(report)
 
 
-def _position(message: Any, kind: int, time_s: float, out: Decoded) -> PositionReport | None:
-    """The position of a type 1, 2, 3, 18, 19 or 27 message, or None (counted) if unusable."""
+def _position(
+    message: Any,
+    kind: int,
+    time_s: float,
+    out: Decoded,
+    seen_s: float | None = None,
+    refine: bool = True,
+) -> PositionReport | None:
+    """The position of a type 1, 2, 3, 18, 19 or 27 message, or None (counted) if unusable.
+
+    ``time_s`` is the line's time; ``seen_s`` the same moment on the receiver's clock (None:
+    ``time_s`` itself), which the report's UTC second refines unless ``refine`` is False (the
+    line has no receiver time).
+    """
     mmsi = message.mmsi
     if not 100_000_000 <= mmsi <= 999_999_999:
         out.drops[Drop.BAD_MMSI] += 1
@@ -193,9 +213,10 @@ def _position(message: Any, kind: int, time_s: float, out: Decoded) -> PositionR
             heading = None
         status = int(message.status) if kind in CLASS_A else None
         second = message.second
-        if second < 60:  # the report's own UTC second refines the receiver's time
-            fix_s = time_s - time_s % 60 + second
-            time_s = fix_s - 60 if fix_s > time_s + 2 else fix_s
+        if second < 60 and refine:  # the report's own UTC second refines the receiver's time
+            seen = time_s if seen_s is None else seen_s
+            fix_s = seen - seen % 60 + second
+            time_s += (fix_s - 60 if fix_s > seen + 2 else fix_s) - seen
     if speed_unavailable:
         out.blanks[Blank.SPEED] += 1
         speed = None

@@ -138,7 +138,8 @@ def replay_file(
 
     ``speed`` is the replay's pace as a multiple of the recorded time (0: as fast as possible);
     ``shift_to_now`` moves the recorded times so the first line is now (the demo's vessels move
-    in the present). Lines without a tag block are timed by ``clock`` as they are read.
+    in the present). Lines without a tag block are timed by ``clock`` as they are read (their
+    reports' UTC seconds, broadcast whenever the file was recorded, do not move that time).
     ``progress`` is given the counts so far after every batch and, while the replay waits for
     the recorded time of the next line, about once a second.
     """
@@ -153,7 +154,7 @@ def replay_file(
     pipeline = Pipeline(
         Ingestor(sessions, clock, settings),
         batch_size=batch_size,
-        decoder=SentenceDecoder(shift_s=shift),
+        decoder=SentenceDecoder(shift_s=shift, received_live=False),
     )
     if progress is not None:
         pipeline.on_commit = progress
