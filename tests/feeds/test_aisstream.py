@@ -10,7 +10,7 @@ import json
 import logging
 from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -41,6 +41,8 @@ from .support import T0, T0_S
 MMSI = 244670316
 KEY = "k3y-0f-the-test-7f1c2a"
 NM = 1.0 / 60.0
+#: When the client hears the messages (AISStream stamps them when it hears them, earlier).
+AFTER_TRACK = T0 + timedelta(minutes=10)
 #: Ten minutes northbound at 6 kn, a report a minute: every one is stored.
 TRACK = [position(MMSI, 4.0, 52.0 + k * 0.1 * NM, T0_S + 60.0 * k, sog=6.0) for k in range(10)]
 
@@ -119,7 +121,8 @@ def follow(
 
         async with serve(handle, "127.0.0.1", 0, logger=SERVER_LOG) as local:
             port = local.sockets[0].getsockname()[1]
-            ingestor = Ingestor(sessions, clock or ManualClock(T0), IngestSettings(policy=policy))
+            received = clock or ManualClock(AFTER_TRACK)
+            ingestor = Ingestor(sessions, received, IngestSettings(policy=policy))
             client = AISStreamClient(
                 f"ws://127.0.0.1:{port}/v0/stream",
                 subscription or Subscription(KEY),

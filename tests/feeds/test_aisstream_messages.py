@@ -151,6 +151,9 @@ def test_static_data_report__part_a_names_part_b_sizes() -> None:
         ("2026-11-21 13:00:05 +0100 CET", T0_S + 5.0),
         ("2026-11-21T12:00:05Z", T0_S + 999.0),  # not AISStream's format: the receive time
         ("2026-02-30 12:00:05 +0000 UTC", T0_S + 999.0),
+        ("2026-11-21 12:21:39 +0000 UTC", T0_S + 1299.0),  # 300 s ahead of its receipt: kept
+        ("2026-11-21 12:21:40 +0000 UTC", T0_S + 999.0),  # further ahead: the receipt
+        ("2026-11-21 12:21:40 +0100 CET", T0_S + 1300.0 - 3600.0),
         (None, T0_S + 999.0),
     ],
 )

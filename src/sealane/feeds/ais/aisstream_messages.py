@@ -61,6 +61,8 @@ OTHER_TYPES = frozenset(
         "StandardSearchAndRescueAircraftReport",
     }
 )
+#: Seconds a message's own time may be ahead of its receipt (AISStream stamps it when it hears it).
+MAX_AHEAD_S = 300.0
 #: The AIS message type each position message is read as (class A's comes from MessageID).
 _POSITION_KIND = {"StandardClassBPositionReport": 18, "ExtendedClassBPositionReport": 19}
 
@@ -267,7 +269,9 @@ def _number(container: Any, name: str) -> float:
 
 
 def _time(metadata: Any, received_s: float) -> float:
-    """``MetaData.time_utc`` in UNIX seconds, else the time the message was received."""
+    """``MetaData.time_utc`` in UNIX seconds; the time the message was received when it has
+    none, an unreadable one, or one more than :data:`MAX_AHEAD_S` later (a clock gone wrong
+    would otherwise leave the vessel a future point that makes every true report stale)."""
     text = metadata.get("time_utc") if isinstance(metadata, dict) else None
     found = _TIME_UTC.match(text) if isinstance(text, str) else None
     if found is None:
@@ -281,4 +285,5 @@ def _time(metadata: Any, received_s: float) -> float:
     if fraction:
         moment += int(fraction) / 10 ** len(fraction)
     offset_s = int(found.group(9)) * 3600 + int(found.group(10)) * 60
-    return moment - offset_s if found.group(8) == "+" else moment + offset_s
+    moment += -offset_s if found.group(8) == "+" else offset_s
+    return received_s if moment > received_s + MAX_AHEAD_S else moment
