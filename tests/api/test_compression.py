@@ -41,6 +41,11 @@ def raw_get(
         return response, b"".join(response.iter_raw())
 
 
+def varies(response: httpx.Response) -> set[str]:
+    """The header names ``Vary`` lists (the ETag layer adds ``Authorization`` to /v2 answers)."""
+    return {name.strip() for name in response.headers.get("vary", "").split(",") if name.strip()}
+
+
 def voyage_url(vessel: Vessel) -> str:
     return f"/v2/vessels/{vessel.id}/future_positions_with_coordinates"
 
@@ -76,7 +81,7 @@ def test_medium_document__gzip_whole_with_content_length(client: TestClient, key
     response, wire = raw_get(client, MEDIUM, {**auth(keys.plain), "Accept-Encoding": "gzip"})
     assert response.status_code == 200
     assert response.headers["content-encoding"] == "gzip"
-    assert response.headers["vary"] == "Accept-Encoding"
+    assert "Accept-Encoding" in varies(response)
     assert wire[:2] == GZIP_MAGIC
     assert int(response.headers["content-length"]) == len(wire) < len(plain.content) / 3
     assert gzip.decompress(wire) == plain.content
@@ -93,7 +98,7 @@ def test_large_document__gzip_streamed_in_pieces(
     )
     assert response.status_code == 200
     assert response.headers["content-encoding"] == "gzip"
-    assert response.headers["vary"] == "Accept-Encoding"
+    assert "Accept-Encoding" in varies(response)
     assert "content-length" not in response.headers  # sent chunked, piece by piece
     assert wire[:2] == GZIP_MAGIC
     assert gzip.decompress(wire) == plain.content
@@ -107,7 +112,7 @@ def test_refused_gzip__identity_with_vary(
     response, wire = raw_get(client, MEDIUM, headers)
     assert response.status_code == 200
     assert "content-encoding" not in response.headers
-    assert response.headers["vary"] == "Accept-Encoding"
+    assert "Accept-Encoding" in varies(response)
     assert int(response.headers["content-length"]) == len(wire)
     assert orjson.loads(wire)["meta"]["total"] > 100
 
@@ -117,7 +122,7 @@ def test_small_document__never_compressed(client: TestClient, keys: Keys) -> Non
     assert response.status_code == 200
     assert len(wire) < 1024
     assert "content-encoding" not in response.headers
-    assert "vary" not in response.headers
+    assert "Accept-Encoding" not in varies(response)
     assert orjson.loads(wire)["data"]["id"]
 
 
@@ -137,20 +142,25 @@ def test_head__large_document_without_body(client: TestClient, keys: Keys, vesse
     assert head.status_code == 200
     assert head.content == b""
     assert head.headers["content-encoding"] == "gzip"
-    assert head.headers["vary"] == "Accept-Encoding"
+    assert "Accept-Encoding" in varies(head)
 
 
 def test_head__large_document_not_deflated(
     client: TestClient, keys: Keys, vessel: Vessel, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    deflated: list[int] = []
-    real = compression._deflate_piece
+    deflated: list[int] = []  # deflate streams started, by the middleware or the endpoint
+    real, real_stream = compression._deflate_piece, isal_zlib.compressobj
 
     def counting(piece: memoryview, level: int, final: bool) -> bytes:
         deflated.append(len(piece))
         return real(piece, level, final)
 
+    def counting_stream(*args: Any, **kwargs: Any) -> Any:
+        deflated.append(0)
+        return real_stream(*args, **kwargs)
+
     monkeypatch.setattr(compression, "_deflate_piece", counting)
+    monkeypatch.setattr(isal_zlib, "compressobj", counting_stream)
     headers = {**auth(keys.routing), "Accept-Encoding": "gzip"}
     head = client.head(voyage_url(vessel), params=VOYAGE, headers=headers)
     assert head.status_code == 200 and head.content == b""

@@ -1,8 +1,10 @@
 """Vessels, and the paid routing feature: their estimated future positions.
 
-A future-positions request looks the vessel up and computes the positions in the thread pool, so
-the event loop keeps serving other requests meanwhile; the document is then rendered on the loop
-(in C, straight from the position arrays). ``benchmarks/api.py`` measures both choices.
+A future-positions request looks the vessel up, computes the positions, renders the document (in
+C, straight from the position arrays) and, for a client that accepts gzip, deflates it, all in
+one trip to the thread pool (:class:`~..offloaded.OffloadedResponse`), so the event loop keeps
+serving other requests meanwhile and sends each deflated piece as soon as it is made.
+``benchmarks/api.py`` measures it against the library call.
 """
 
 from __future__ import annotations
@@ -12,7 +14,6 @@ from typing import Annotated, Any
 
 import orjson
 from fastapi import APIRouter, Depends, Query, Request
-from starlette.concurrency import run_in_threadpool
 
 from ...jsonapi import Included, resource
 from ...jsonapi.reference import vessel_attributes, vessel_resource
@@ -20,8 +21,9 @@ from ...service.access.gatekeeper import Caller
 from ...service.core.engine import DIMENSION_BOUNDS_M, VesselSize
 from ...service.records import VesselRecord
 from ...service.reference import vessels
-from ..jsonapi import JsonApiResponse
+from ..jsonapi import MEDIA_TYPE, JsonApiResponse
 from ..listing import DECIMAL, INSTANT, Paging, moment, text
+from ..offloaded import OffloadedResponse
 from ..params import authenticated, authenticated_routing, blank_none
 from ..render import many, one
 from ..route import ApiRoute
@@ -62,13 +64,14 @@ def _metres(name: str, what: str) -> Any:
     )
 
 
-def vessel_size(
+async def vessel_size(
     draft_m: Annotated[float | None, _metres("draft_m", "draft"), DECIMAL] = None,
     beam_m: Annotated[float | None, _metres("beam_m", "beam"), DECIMAL] = None,
     length_m: Annotated[float | None, _metres("length_m", "length overall"), DECIMAL] = None,
     air_draft_m: Annotated[float | None, _metres("air_draft_m", "air draft"), DECIMAL] = None,
 ) -> VesselSize:
-    """The vessel dimensions a future-positions request gives (checked by the service)."""
+    """The vessel dimensions a future-positions request gives (checked by the service); async,
+    so that FastAPI does not send it to the thread pool."""
     return VesselSize(draft_m, beam_m, length_m, air_draft_m)
 
 
@@ -131,7 +134,7 @@ async def future_positions_with_coordinates(
     ],
     port_id: PortId = None,
     previous_port_id: PreviousPortId = None,
-) -> JsonApiResponse:
+) -> OffloadedResponse:
     """Estimated positions one minute apart from the given coordinates to the destination port."""
     ports = (blank_none(previous_port_id), blank_none(port_id))
     return await _positions_response(request, caller, vessel_id, (longitude, latitude), ports, size)
@@ -147,7 +150,7 @@ async def future_positions_from_last_position(
     size: Size,
     port_id: PortId = None,
     previous_port_id: PreviousPortId = None,
-) -> JsonApiResponse:
+) -> OffloadedResponse:
     """Estimated positions one minute apart from the vessel's last known position."""
     ports = (blank_none(previous_port_id), blank_none(port_id))
     return await _positions_response(request, caller, vessel_id, None, ports, size)
@@ -160,13 +163,16 @@ async def _positions_response(
     start: tuple[float, float] | None,
     ports: tuple[str | None, str | None],
     size: VesselSize,
-) -> JsonApiResponse:
+) -> OffloadedResponse:
     """The vessel document with its positions from ``start`` (None: its last known position)
-    between ``ports`` (previous, destination; None: what sealane knows of the voyage),
-    serialised without a dict per position; ``meta`` says which ports and dimensions."""
+    between ``ports`` (previous, destination; None: what sealane knows of the voyage); ``meta``
+    says which ports and dimensions. Computed and serialised in one trip to the thread pool."""
     ctx = context_of(request)
-    found = await run_in_threadpool(
-        lambda: vessels.vessel_future_positions(
+    query = f"?{request.url.query}" if request.url.query else ""
+    self_link = f"{ctx.settings.base_url}{request.url.path.removeprefix('/v2')}{query}"
+
+    def compute() -> bytes:
+        found = vessels.vessel_future_positions(
             ctx,
             caller,
             vessel_key,
@@ -175,15 +181,19 @@ async def _positions_response(
             start=start,
             size=size,
         )
-    )
-    vessel, positions = found.vessel, found.positions
-    attributes: dict[str, Any] = vessel_attributes(vessel) | {"positions": _POSITIONS_SLOT}
-    query = f"?{request.url.query}" if request.url.query else ""
-    self_link = f"{ctx.settings.base_url}{request.url.path.removeprefix('/v2')}{query}"
+        return _document(found, self_link)
+
+    return OffloadedResponse(compute, media_type=MEDIA_TYPE)
+
+
+def _document(found: vessels.FutureVoyage, self_link: str) -> bytes:
+    """The document's bytes: its envelope by orjson around the positions array written by the
+    engine's renderer straight from the position columns (no dict per position, no copy)."""
+    attributes: dict[str, Any] = vessel_attributes(found.vessel) | {"positions": _POSITIONS_SLOT}
     doc = {
-        "data": resource("vessel", vessel.id, attributes),
+        "data": resource("vessel", found.vessel.id, attributes),
         "links": {"self": self_link},
         "meta": found.meta(),
     }
     head, tail = orjson.dumps(doc).split(orjson.dumps(_POSITIONS_SLOT), 1)
-    return JsonApiResponse(positions.to_json(head=head, tail=tail))  # no copy of the array
+    return found.positions.to_json(head=head, tail=tail)

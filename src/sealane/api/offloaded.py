@@ -1,0 +1,162 @@
+"""A response whose body is computed, and gzipped, in one trip to a worker thread.
+
+For a large document that costs CPU to make (a vessel's future positions: a route, a position
+a minute, megabytes of JSON), every hand-over between the event loop and the thread pool costs a
+wake-up, and on a busy machine a wake-up waits for a CPU. So the body is produced and deflated on
+the same thread, in one go, and each deflated piece is handed to the event loop as soon as it
+exists: the loop sends it while the thread deflates the next, and the client inflates the first
+pieces while the last are being made. The first piece is small, so that the client starts at
+once; the thread never waits for the loop.
+
+A failure while producing the body is raised before anything is sent, so the application's
+error handlers answer it as usual (a 404, a 422).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from collections.abc import AsyncIterator, Callable, Iterable
+from typing import Final
+
+from isal import isal_zlib
+from starlette.concurrency import run_in_threadpool
+from starlette.datastructures import MutableHeaders
+from starlette.responses import Response
+from starlette.types import Message, Receive, Scope, Send
+
+from .compression import GZIP_WBITS, accepts_gzip
+from .negotiation import HEAD_REQUEST
+
+SYNC_FLUSH: Final = isal_zlib.Z_SYNC_FLUSH
+FINISH: Final = isal_zlib.Z_FINISH
+#: Input bytes of the first deflated piece (about 0.03 ms of ISA-L), then of each later one.
+FIRST_PIECE: Final = 32 * 1024
+PIECE: Final = 256 * 1024
+
+
+class _Failed:
+    """The exception the producer raised, carried to the event loop."""
+
+    def __init__(self, error: BaseException) -> None:
+        self.error = error
+
+
+class _Whole:
+    """The body, uncompressed and complete."""
+
+    def __init__(self, body: bytes) -> None:
+        self.body = body
+
+
+Item = bytes | _Failed | _Whole | None
+
+
+class OffloadedResponse(Response):
+    """The body ``produce()`` returns, made on a worker thread; for a client that accepts gzip
+    (and a body of at least ``minimum_size`` bytes), deflated there too with ISA-L at ``level``
+    and sent in flushed pieces (chunked) as they are made. A ``HEAD`` gets the headers a ``GET``
+    would, and nothing is deflated for it. A body under ``minimum_size`` goes out whole, for
+    the gzip middleware to compress as any other."""
+
+    def __init__(
+        self,
+        produce: Callable[[], bytes],
+        *,
+        media_type: str,
+        level: int = 1,
+        minimum_size: int = 1024 * 1024,
+    ) -> None:
+        super().__init__(None, media_type=media_type)
+        self.produce = produce
+        self.level = level
+        self.minimum_size = minimum_size
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        accept = b",".join(v for k, v in scope["headers"] if k == b"accept-encoding")
+        gzip = accepts_gzip(accept.decode("latin-1"))
+        head = bool(scope.get(HEAD_REQUEST))
+        loop = asyncio.get_running_loop()
+        queue: asyncio.Queue[Item] = asyncio.Queue()
+        stop = threading.Event()
+
+        def put(item: Item) -> None:
+            loop.call_soon_threadsafe(queue.put_nowait, item)
+
+        work = asyncio.ensure_future(run_in_threadpool(self._work, put, stop, gzip and not head))
+        try:
+            first = await queue.get()
+            if isinstance(first, _Failed):
+                raise first.error
+            if isinstance(first, _Whole) and len(first.body) < self.minimum_size:
+                await send(self._start(first.body, False))  # the gzip middleware's to compress
+                await send({"type": "http.response.body", "body": first.body})
+            elif isinstance(first, _Whole):  # refused gzip, or a HEAD: headers as GET's
+                await send(self._start(first.body, gzip))
+                await _send_stream([] if head else [first.body], send)
+            elif first is not None:
+                await send(self._start(b"", True))
+                await _send_stream(_deflated(first, queue), send)
+        finally:
+            stop.set()  # the client went away, or the request was cancelled: deflate no more
+            await asyncio.shield(work)
+
+    def _work(self, put: Callable[[Item], None], stop: threading.Event, deflate: bool) -> None:
+        """On the worker thread: produce the body, then hand it over whole or deflated."""
+        try:
+            body = self.produce()
+        except Exception as error:
+            put(_Failed(error))
+            return
+        if not deflate or len(body) < self.minimum_size:
+            put(_Whole(body))
+            return
+        stream = isal_zlib.compressobj(self.level, wbits=GZIP_WBITS)
+        pieces = _pieces(body)
+        for number, piece in enumerate(pieces, 1):
+            if stop.is_set():
+                return
+            last = number == len(pieces)  # finished: the gzip trailer comes with the last piece
+            put(stream.compress(piece) + stream.flush(FINISH if last else SYNC_FLUSH))
+        put(None)
+
+    def _start(self, body: bytes, gzip: bool) -> Message:
+        """The start message: the body's length, or gzip (chunked) and ``Vary``."""
+        self.body = body
+        self.init_headers()
+        headers = MutableHeaders(raw=self.raw_headers)
+        if gzip:
+            del headers["content-length"]
+            headers["content-encoding"] = "gzip"
+            headers.add_vary_header("Accept-Encoding")
+        return {"type": "http.response.start", "status": self.status_code, "headers": headers.raw}
+
+
+async def _deflated(first: bytes, queue: asyncio.Queue[Item]) -> AsyncIterator[bytes]:
+    """The deflated pieces as the worker hands them over, ``first`` first."""
+    piece: Item = first
+    while isinstance(piece, bytes):
+        yield piece
+        piece = await queue.get()
+
+
+async def _send_stream(pieces: Iterable[bytes] | AsyncIterator[bytes], send: Send) -> None:
+    """Send ``pieces`` as body messages, then the end: always as a stream, which the ETag layer
+    (:mod:`.caching`) passes untagged. That is right here: an answer made from the clock (future
+    positions start now) is never the same twice, so a tag could never match, and hashing
+    megabytes for it would cost about as much as making them."""
+    if isinstance(pieces, AsyncIterator):
+        async for piece in pieces:
+            await send({"type": "http.response.body", "body": piece, "more_body": True})
+    else:
+        for piece in pieces:
+            await send({"type": "http.response.body", "body": piece, "more_body": True})
+    await send({"type": "http.response.body", "body": b"", "more_body": False})
+
+
+def _pieces(body: bytes) -> list[memoryview]:
+    """``body`` in views: :data:`FIRST_PIECE` bytes, then :data:`PIECE` bytes at a time."""
+    view = memoryview(body)
+    return [view[:FIRST_PIECE]] + [
+        view[offset : offset + PIECE] for offset in range(FIRST_PIECE, len(view), PIECE)
+    ]

@@ -1,0 +1,192 @@
+"""The future-positions answer's fast path (sealane.api.offloaded and the vessels router): the
+engine's own JSON bytes, made and gzipped in one trip to a worker thread, sent piece by piece."""
+
+from __future__ import annotations
+
+import gzip
+import zlib
+from collections.abc import Callable
+from typing import Any
+
+import httpx
+import pytest
+from fastapi.testclient import TestClient
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route
+
+from sealane import future_positions, get_port
+from sealane.api.compression import GzipMiddleware
+from sealane.api.negotiation import HeadAsGet
+from sealane.api.offloaded import FIRST_PIECE, OffloadedResponse
+from sealane.store.models import Vessel
+
+from .conftest import START, Keys, auth
+
+VOYAGE = {"port_id": "NLRTM", "previous_port_id": "CNSHA", "latitude": "12.3", "longitude": "60.1"}
+GZIP = {"Accept-Encoding": "gzip"}
+PLAIN = {"Accept-Encoding": "identity"}
+
+
+def voyage_url(vessel: Vessel) -> str:
+    return f"/v2/vessels/{vessel.id}/future_positions_with_coordinates"
+
+
+def wire_pieces(client: TestClient, url: str, headers: dict[str, str], **kw: Any) -> list[bytes]:
+    """The body's pieces as they came over the wire (not decoded)."""
+    with client.stream("GET", url, headers=headers, **kw) as response:
+        assert response.status_code == 200, response.read()[:300]
+        return [piece for piece in response.iter_raw() if piece]
+
+
+# -- through the API -------------------------------------------------------------------------------
+
+
+def test_voyage__positions_are_the_engine_bytes(
+    client: TestClient, keys: Keys, vessel: Vessel
+) -> None:
+    """The positions array is the library's ``to_json()`` byte for byte: no parse, no model."""
+    response = client.get(
+        voyage_url(vessel), params=VOYAGE, headers={**auth(keys.routing), **PLAIN}
+    )
+    assert response.status_code == 200
+    expected = future_positions(
+        (60.1, 12.3), get_port("CNSHA"), get_port("NLRTM"), speed_kn=18.0, start_time=START
+    ).to_json()
+    assert expected in response.content
+    assert response.headers["content-length"] == str(len(response.content))
+
+
+def test_voyage__gzip_pieces_decode_as_they_arrive(
+    client: TestClient, keys: Keys, vessel: Vessel
+) -> None:
+    headers = {**auth(keys.routing), **GZIP}
+    plain = client.get(voyage_url(vessel), params=VOYAGE, headers={**auth(keys.routing), **PLAIN})
+    pieces = wire_pieces(client, voyage_url(vessel), headers, params=VOYAGE)
+    assert len(pieces) > 2
+    inflate = zlib.decompressobj(16 + zlib.MAX_WBITS)
+    first = inflate.decompress(pieces[0])
+    assert first == plain.content[:FIRST_PIECE]  # the first piece is whole on arrival
+    assert gzip.decompress(b"".join(pieces)) == plain.content
+
+
+def test_voyage__gzip_headers(client: TestClient, keys: Keys, vessel: Vessel) -> None:
+    with client.stream(
+        "GET", voyage_url(vessel), params=VOYAGE, headers={**auth(keys.routing), **GZIP}
+    ) as response:
+        response.read()
+    assert response.headers["content-encoding"] == "gzip"
+    assert "Accept-Encoding" in response.headers["vary"]
+    assert "content-length" not in response.headers
+    assert "etag" not in response.headers  # made from the clock: never the same twice
+
+
+def test_voyage__from_last_position_gzip(client: TestClient, keys: Keys, vessel: Vessel) -> None:
+    url = f"/v2/vessels/{vessel.id}/future_positions"
+    params = {"port_id": "NLRTM", "previous_port_id": "CNSHA"}
+    pieces = wire_pieces(client, url, {**auth(keys.routing), **GZIP}, params=params)
+    document = httpx.Response(200, content=gzip.decompress(b"".join(pieces))).json()
+    assert document["data"]["attributes"]["positions"][0]["latitude"] == pytest.approx(12.3)
+
+
+@pytest.mark.parametrize(
+    ("params", "status"),
+    [
+        ({"port_id": "XXNOP"}, 422),
+        ({"latitude": "91"}, 400),
+    ],
+)
+def test_voyage__errors_are_documents_with_gzip_accepted(
+    client: TestClient, keys: Keys, vessel: Vessel, params: dict[str, str], status: int
+) -> None:
+    response = client.get(
+        voyage_url(vessel), params=VOYAGE | params, headers={**auth(keys.routing), **GZIP}
+    )
+    assert response.status_code == status
+    assert response.json()["errors"][0]["status"] == str(status)
+
+
+def test_voyage__unknown_vessel_404(client: TestClient, keys: Keys) -> None:
+    url = "/v2/vessels/no-such-vessel/future_positions_with_coordinates"
+    response = client.get(url, params=VOYAGE, headers={**auth(keys.routing), **GZIP})
+    assert response.status_code == 404
+    assert response.json()["errors"][0]["status"] == "404"
+
+
+# -- the response alone ----------------------------------------------------------------------------
+
+
+def app_of(produce: Callable[[], bytes], *, minimum_size: int = 64 * 1024) -> Starlette:
+    """An app answering ``/`` with ``produce()`` as the API stacks it (HEAD, gzip)."""
+
+    async def endpoint(_request: Request) -> Response:
+        return OffloadedResponse(produce, media_type="text/plain", minimum_size=minimum_size)
+
+    async def refused(_request: Request, error: Exception) -> Response:
+        return JSONResponse({"refused": str(error)}, status_code=422)
+
+    app = Starlette(routes=[Route("/", endpoint)], exception_handlers={ValueError: refused})
+    app.add_middleware(GzipMiddleware)
+    app.add_middleware(HeadAsGet)
+    return app
+
+
+BODY = bytes(range(256)) * 4096  # 1 MiB
+
+
+def test_offloaded__failure_before_anything_is_sent_goes_to_the_handlers() -> None:
+    def produce() -> bytes:
+        raise ValueError("no such port")
+
+    with TestClient(app_of(produce)) as client:
+        response = client.get("/", headers=GZIP)
+    assert response.status_code == 422
+    assert response.json() == {"refused": "no such port"}
+
+
+def test_offloaded__small_body_whole_with_length() -> None:
+    """Under ``minimum_size`` the body goes out whole, for the gzip middleware to deal with."""
+    with TestClient(app_of(lambda: b"short" * 1000)) as client:
+        short, plain = client.get("/", headers=GZIP), client.get("/", headers=PLAIN)
+    assert short.content == plain.content == b"short" * 1000
+    assert short.headers["content-encoding"] == "gzip"
+    assert int(short.headers["content-length"]) < 1000  # compressed whole by the middleware
+    assert plain.headers["content-length"] == "5000"
+
+
+def test_offloaded__gzip_refused_sends_it_plain() -> None:
+    with TestClient(app_of(lambda: BODY)) as client:
+        response = client.get("/", headers=PLAIN)
+    assert response.content == BODY
+    assert "content-encoding" not in response.headers
+    assert response.headers["content-length"] == str(len(BODY))
+
+
+def test_offloaded__gzip_in_pieces() -> None:
+    with TestClient(app_of(lambda: BODY)) as client:
+        pieces = wire_pieces(client, "/", GZIP)
+    assert len(pieces) >= len(BODY) // (256 * 1024)
+    assert gzip.decompress(b"".join(pieces)) == BODY
+
+
+def test_offloaded__head_has_the_headers_of_get_and_no_body(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    streams: list[int] = []
+    real = OffloadedResponse._work
+
+    def watched(self: OffloadedResponse, put: Any, stop: Any, deflate: bool) -> None:
+        streams.append(deflate)
+        real(self, put, stop, deflate)
+
+    monkeypatch.setattr(OffloadedResponse, "_work", watched)
+    with TestClient(app_of(lambda: BODY)) as client:
+        head = client.head("/", headers=GZIP)
+        with client.stream("GET", "/", headers=GZIP) as got:
+            got.read()
+    assert head.status_code == 200 and head.content == b""
+    for name in ("content-encoding", "content-type", "vary"):
+        assert head.headers[name] == got.headers[name], name
+    assert "content-length" not in head.headers
+    assert streams == [False, True]  # HEAD's body is never deflated
