@@ -78,6 +78,13 @@ def test_three_consistent_jumps__the_track_re_anchors() -> None:
     assert verdicts == [Verdict.STORE, Verdict.JUMP, Verdict.JUMP, Verdict.STORE, Verdict.STORE]
 
 
+def test_three_jumps_within_a_minute__the_new_anchor_is_stored_not_thinned() -> None:
+    """Issue 31: a vessel replayed 3 nm from where it was last seen, three reports 10 s apart;
+    the third re-anchors the track, and the history gets a point there at once."""
+    far = [report(10.0 * k, 52.0 + 3 * NM) for k in (1, 2, 3)]
+    assert run(report(0.0), *far) == [Verdict.STORE, Verdict.JUMP, Verdict.JUMP, Verdict.STORE]
+
+
 def test_distance_nm__close_to_the_geodesic() -> None:
     from sealane.routing.geodesy import GEOD
 

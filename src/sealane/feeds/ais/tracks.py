@@ -81,6 +81,7 @@ def judge(track: Track, report: PositionReport, rules: TrackRules) -> Verdict:
     """
     t = report.time_s
     last = track.last_s
+    anchored = False
     if last is not None:
         if t <= last:
             return Verdict.STALE
@@ -95,12 +96,12 @@ def judge(track: Track, report: PositionReport, rules: TrackRules) -> Verdict:
             track.rejects += 1
             if track.rejects < rules.recover_after:
                 return Verdict.JUMP
-            track.coslat = math.cos(math.radians(report.lat))  # a new anchor
+            anchored = True  # a new anchor, stored however soon: the track moved there
     track.rejects = 0
     track.last_s, track.last_lon, track.last_lat = t, report.lon, report.lat
     stored = track.stored_s
     speed = report.speed_kn
-    if stored is not None:
+    if stored is not None and not anchored:
         still = speed is not None and speed < rules.stationary_speed_kn
         if t - stored < (rules.stationary_interval_s if still else rules.min_interval_s):
             course, before = report.course_deg, track.stored_course
