@@ -194,7 +194,7 @@ def test_post__a_later_report_without_dimensions_keeps_them(
         ("draught_meters", 0),
         ("draught_meters", 31),
         ("length_meters", 501),
-        ("beam_meters", 10**400),
+        pytest.param("beam_meters", 10**400, id="beam_meters-huge-integer"),
         ("beam_meters", "48"),
         ("length_meters", True),
     ],
@@ -216,9 +216,8 @@ def test_post__non_finite_dimension_422(setup: Setup, client: TestClient, value:
     body = text.replace('"draught_meters": 0.5', f'"draught_meters": {value}')
     headers = {"Content-Type": JSONAPI, **auth(setup.key)}
     response = client.post("/v2/vessel_positions", content=body, headers=headers)
-    assert response.status_code in (400, 422), response.text[:300]
-    assert response.headers["content-type"] == JSONAPI
-    assert response.json()["errors"][0]["status"] == str(response.status_code)
+    error = assert_error(response, 422)
+    assert error["source"] == {"pointer": "/data/0/draught_meters"}
     assert setup.vessel(client)["draught_meters"] is None
 
 
