@@ -13,7 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from sqlalchemy import Engine
+from sqlalchemy import Engine, text
 from sqlalchemy.orm import Session, sessionmaker
 
 from .clock import Clock, SystemClock
@@ -35,6 +35,10 @@ from .tracking.carriers import SimulatedCarrier
 from .tracking.carriers.base import CarrierAdapter
 from .tracking.poller import Poller
 from .webhooks.delivery import DeliveryWorker
+
+#: The PostgreSQL advisory lock key held while a process migrates the database (any constant
+#: that nothing else on the server uses as a key: "sealane" in ASCII).
+MIGRATION_LOCK = 0x7365616C616E65
 
 
 class Background(Protocol):
@@ -115,21 +119,20 @@ def build_runtime(
     migrate: bool = True,
     poll_interval_s: float | None = None,
     webhook_lease_s: float = 120.0,
+    deliver_in_background: bool = True,
 ) -> Runtime:
     """The service for ``settings``; the database schema is brought up to date first.
 
     With ``poll_interval_s``, background pollers advance tracking and deliver webhooks once
     :meth:`Runtime.start` is called; without, callers run ``runtime.tracking.tick()`` themselves.
     ``webhook_lease_s`` is how long a claimed notification stays with this process's worker.
+    Without ``deliver_in_background`` only tracking is polled in the background: the caller
+    drives :attr:`Runtime.webhooks` itself (``sealane worker``).
     """
     engine = make_engine(settings.database_url)
     sessions = session_factory(engine)
     if migrate:
-        upgrade(engine)
-        with transaction(sessions) as session:
-            load_reference_data(session)
-            lines = {scac: c.name for c in settings.dcsa_carriers for scac in c.scacs}
-            add_carrier_lines(session, lines)
+        prepare_database(settings, engine)
     the_clock = clock or SystemClock()
     carriers = carrier_adapters(settings, sessions, the_clock)
     context = ServiceContext(
@@ -150,12 +153,39 @@ def build_runtime(
     tracking = TrackingService(context.sessions, the_clock, carriers)
     webhooks = delivery_worker(settings, context.sessions, the_clock, lease_s=webhook_lease_s)
     webhooks.on_outcome = context.metrics.webhook_delivery
-    pollers = (
-        [Poller(tracking, poll_interval_s), Poller(webhooks, poll_interval_s)]
-        if poll_interval_s
-        else []
-    )
+    pollers = [Poller(tracking, poll_interval_s)] if poll_interval_s else []
+    if poll_interval_s and deliver_in_background:
+        pollers.append(Poller(webhooks, poll_interval_s))
     return Runtime(context, gate, tracking, webhooks, pollers)
+
+
+def prepare_database(settings: Settings, engine: Engine | None = None) -> None:
+    """Bring the database of ``settings`` up to date: the schema migrated, the reference data
+    and the configured carriers' lines loaded (``sealane migrate``, and every start).
+
+    On PostgreSQL this holds an advisory lock meanwhile, so processes starting together on one
+    database (API processes, workers) migrate one after the other rather than at once.
+    """
+    the_engine = engine or make_engine(settings.database_url)
+    try:
+        with the_engine.connect() as lock:
+            exclusive = the_engine.dialect.name == "postgresql"
+            if exclusive:
+                lock.execute(text("SELECT pg_advisory_lock(:key)"), {"key": MIGRATION_LOCK})
+                lock.commit()
+            try:
+                upgrade(the_engine)
+                with transaction(session_factory(the_engine)) as session:
+                    load_reference_data(session)
+                    lines = {scac: c.name for c in settings.dcsa_carriers for scac in c.scacs}
+                    add_carrier_lines(session, lines)
+            finally:
+                if exclusive:
+                    lock.execute(text("SELECT pg_advisory_unlock(:key)"), {"key": MIGRATION_LOCK})
+                    lock.commit()
+    finally:
+        if engine is None:
+            the_engine.dispose()
 
 
 def feed_context(settings: Settings, *, clock: Clock | None = None) -> ServiceContext:

@@ -1,0 +1,222 @@
+"""Several processes on one PostgreSQL database, started with the commands of the README's
+"Deployment" section: ``sealane migrate``, ``sealane serve --workers 2`` and two
+``sealane worker``, all with ``SEALANE_DATABASE_URL``.
+
+While httpx clients read lists and single objects for about 25 s, tracking requests with the
+simulated carrier are created; the workers look them up and deliver over a thousand webhook
+notifications to a real receiver on 127.0.0.1. Then: no answer but 200 (reads) and 201
+(creations); every notification delivered, none twice (by ``webhook-id``); each request looked
+up once, by one worker (status ``created``, no retry, no failure in the workers' logs).
+"""
+
+from __future__ import annotations
+
+import signal
+import subprocess
+import threading
+import time
+from collections import Counter
+from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import ExitStack, contextmanager
+from pathlib import Path
+
+import httpx
+import pytest
+from sqlalchemy import func, select
+
+from sealane.store.database import make_engine, session_factory
+from sealane.store.models import OutboxEvent, TrackingRequest, WebhookNotification
+from sealane.tracking.events import EVENT_NAMES
+from tests.servers import environment, free_port, run_sealane, sealane_command, wait_until_listening
+from tests.store.conftest import fresh_postgres_url, postgres_admin, postgres_url
+from tests.webhooks.receiver import receiving
+
+__all__ = ["fresh_postgres_url", "postgres_admin", "postgres_url"]
+
+pytestmark = pytest.mark.slow
+
+API_PROCESSES = 2
+WORKERS = 2
+REQUESTS = 80  # about 20 events each with the simulated carrier
+LOAD_S = 25.0
+READERS = 6
+JSONAPI = "application/vnd.api+json"
+
+
+@contextmanager
+def process(
+    command: list[str], env: dict[str, str], log: Path
+) -> Iterator[subprocess.Popen[bytes]]:
+    """A ``sealane`` process writing to ``log``; interrupted (then killed) on exit."""
+    with log.open("wb") as output:
+        child = subprocess.Popen(
+            command, stdout=output, stderr=subprocess.STDOUT, env=environment(env)
+        )
+        try:
+            yield child
+        finally:
+            child.send_signal(signal.SIGINT)
+            try:
+                child.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                child.kill()
+                child.wait(timeout=15)
+
+
+def spawned_children(pid: int) -> int:
+    """How many processes ``pid`` started with multiprocessing's spawn (uvicorn's workers)."""
+    found = 0
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            ppid = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
+            cmdline = (entry / "cmdline").read_bytes()
+        except (OSError, IndexError, ValueError):
+            continue
+        found += ppid == pid and b"multiprocessing.spawn" in cmdline
+    return found
+
+
+class Load:
+    """Readers hitting list and single-object endpoints until stopped; every status kept."""
+
+    def __init__(self, base: str, key: str) -> None:
+        self.base = base
+        self.headers = {"Authorization": f"Token {key}", "Accept": JSONAPI}
+        self.statuses: Counter[tuple[str, int]] = Counter()
+        self.request_ids: list[str] = []
+        self._lock = threading.Lock()
+        self._stop = threading.Event()
+
+    def read(self, reader: int) -> None:
+        paths = ["/tracking_requests", "/shipments?include=containers", "/containers", "/webhooks"]
+        with httpx.Client(base_url=self.base, headers=self.headers, timeout=30) as client:
+            turn = reader
+            while not self._stop.is_set():
+                with self._lock:
+                    ids = list(self.request_ids)
+                path = paths[turn % len(paths)]
+                if turn % 3 == 0 and ids:
+                    path = f"/tracking_requests/{ids[turn % len(ids)]}"
+                status = client.get(path).status_code
+                with self._lock:
+                    self.statuses[(path.split("?")[0].rsplit("/", 1)[0] or path, status)] += 1
+                turn += 1
+
+    def create(self, number: str) -> int:
+        document = {
+            "data": {
+                "type": "tracking_request",
+                "attributes": {
+                    "request_type": "bill_of_lading",
+                    "request_number": number,
+                    "scac": "TEST",
+                },
+            }
+        }
+        headers = {**self.headers, "Content-Type": JSONAPI}
+        response = httpx.post(f"{self.base}/tracking_requests", json=document, headers=headers)
+        if response.status_code == 201:
+            with self._lock:
+                self.request_ids.append(response.json()["data"]["id"])
+        return response.status_code
+
+    def stop(self) -> None:
+        self._stop.set()
+
+
+def wait_until(condition: Callable[[], bool], timeout_s: float, what: str) -> None:
+    deadline = time.monotonic() + timeout_s
+    while not condition():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out waiting for {what}")
+        time.sleep(0.5)
+
+
+def test_two_api_processes_and_two_workers_share_one_postgresql(
+    fresh_postgres_url: str, tmp_path: Path
+) -> None:
+    env = {
+        "SEALANE_DATABASE_URL": fresh_postgres_url,
+        "SEALANE_WEBHOOK_ALLOW_PRIVATE": "1",  # the receiver is on 127.0.0.1
+        "SEALANE_RATE_LIMIT_PER_MINUTE": "1000000",
+    }
+    run_sealane("migrate", env=env)
+    key = run_sealane("accounts", "create", "Load Co", env=env).strip().splitlines()[-1]
+    port = free_port()
+    engine = make_engine(fresh_postgres_url)
+    sessions = session_factory(engine)
+    with ExitStack() as stack:
+        receiver = stack.enter_context(receiving())
+        serve = ["serve", "--host", "127.0.0.1", "--port", str(port), "--workers", "2"]
+        api = stack.enter_context(process(sealane_command(*serve), env, tmp_path / "serve.log"))
+        base = f"http://127.0.0.1:{port}/v2"
+        wait_until_listening(f"{base}/openapi.json", api, tmp_path / "serve.log")
+        assert spawned_children(api.pid) == API_PROCESSES
+        worker_logs = [tmp_path / f"worker{n}.log" for n in range(WORKERS)]
+        for log in worker_logs:
+            stack.enter_context(process(sealane_command("worker"), env, log))
+
+        webhook = httpx.post(
+            f"{base}/webhooks",
+            json={
+                "data": {
+                    "type": "webhook",
+                    "attributes": {"url": receiver.url, "events": list(EVENT_NAMES)},
+                }
+            },
+            headers={"Authorization": f"Token {key}", "Content-Type": JSONAPI},
+        )
+        assert webhook.status_code == 201, webhook.text
+        load = Load(base, key)
+        with ThreadPoolExecutor(READERS + 4) as pool:
+            readers = [pool.submit(load.read, n) for n in range(READERS)]
+            started = time.monotonic()
+            created = Counter(pool.map(load.create, [f"TESTLOAD{n:04d}" for n in range(REQUESTS)]))
+            time.sleep(max(0.0, LOAD_S - (time.monotonic() - started)))
+            load.stop()
+            for reader in readers:
+                reader.result()
+
+        def settled() -> bool:
+            with sessions() as session:
+                waiting = session.scalar(
+                    select(func.count()).where(TrackingRequest.status != "created")
+                )
+                undispatched = session.scalar(
+                    select(func.count()).where(OutboxEvent.dispatched_at.is_(None))
+                )
+                pending = session.scalar(
+                    select(func.count()).where(WebhookNotification.delivery_status == "pending")
+                )
+            return waiting == undispatched == pending == 0
+
+        wait_until(settled, 240, "every request looked up and every notification delivered")
+    # Workers stopped: send what a last pass may have fanned out meanwhile.
+    run_sealane("webhooks", "worker", "--once", env=env)
+
+    assert created == Counter({201: REQUESTS})
+    assert {status for _, status in load.statuses} == {200}, load.statuses
+    assert sum(load.statuses.values()) > 100
+    with sessions() as session:
+        notifications = session.scalars(select(WebhookNotification)).all()
+        requests = session.scalars(select(TrackingRequest)).all()
+    engine.dispose()
+    received = Counter(r.headers["webhook-id"] for r in receiver.received)
+    print(
+        f"{len(notifications)} notifications delivered to {len(received)} distinct ids, "
+        f"{sum(load.statuses.values())} reads in {LOAD_S:.0f} s: {dict(load.statuses)}"
+    )
+    assert len(notifications) >= 1000
+    assert {n.delivery_status for n in notifications} == {"succeeded"}
+    assert {n.attempts for n in notifications} == {1}
+    assert set(received) == {n.id for n in notifications}  # every one delivered
+    assert received.most_common(1)[0][1] == 1  # none twice
+    assert Counter(n.outbox_event_id for n in notifications).most_common(1)[0][1] == 1
+    assert {(r.status, r.retry_count, r.failed_reason) for r in requests} == {("created", 0, None)}
+    for log in worker_logs:
+        text = log.read_text(errors="replace")
+        assert "Traceback" not in text and "failed" not in text, text[-3000:]
+        assert "delivery attempts" in text  # both workers delivered some
