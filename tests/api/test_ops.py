@@ -14,9 +14,11 @@ from prometheus_client.parser import text_string_to_metric_families
 from sealane.api.app import create_app
 from sealane.clock import ManualClock
 from sealane.config import Settings
+from sealane.feeds.ais.sample import SampleVessel, sample_lines
+from sealane.service.ingest.ais_feeds import replay_nmea
 from sealane.store.database import make_engine
 from sealane.store.migrate import upgrade
-from tests.api.conftest import Keys, auth
+from tests.api.conftest import START, Keys, auth
 from tests.webhooks.receiver import Reply, receiving
 from tests.webhooks.support import (
     account_id,
@@ -218,3 +220,36 @@ def test_metrics__backlog_unknown_when_the_database_is_gone(
         samples = scrape(client)
     assert value(samples, "sealane_database_up") == 0
     assert ("sealane_webhook_queue_depth", frozenset()) not in samples
+
+
+def test_metrics__ais_counters_after_an_ingest(app: FastAPI, tmp_path: Path) -> None:
+    ship = SampleVessel(
+        mmsi=211_000_777,
+        imo="9074729",
+        name="COUNTED",
+        previous_port="CNSHA",
+        destination_port="NLRTM",
+        speed_kn=14.0,
+        hours_sailed=30.0,
+    )
+    lines = sample_lines([ship], START.timestamp(), 20 * 60.0, seed=3)
+    broken = lines[0].replace("*", "*0", 1)[:-2] + "ZZ"  # a checksum that cannot match
+    path = tmp_path / "feed.nmea"
+    path.write_text("".join(line + "\n" for line in [*lines, broken]), encoding="ascii")
+    report = replay_nmea(
+        app.state.sealane.context,
+        path,
+        speed=0.0,
+        shift_to_now=False,
+        from_start=True,
+        all_vessels=True,
+        batch_size=25,
+    )
+    with TestClient(app) as client:
+        samples = scrape(client)
+    assert value(samples, "sealane_ais_sentences_total") == report.sentences == len(lines) + 1
+    stored = value(samples, "sealane_ais_positions_stored_total")
+    assert stored == report.ingest.stored > 0
+    positions = value(samples, "sealane_ais_messages_ingested_total", kind="position")
+    assert positions == report.ingest.positions
+    assert value(samples, "sealane_ais_dropped_total", reason="bad_checksum") == 1

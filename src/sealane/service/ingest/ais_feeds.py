@@ -28,6 +28,7 @@ from ...feeds.ais.pipeline import Pipeline, ProgressHook, RunReport, replay_file
 from ...feeds.ais.sources import parse_address, tcp_lines, udp_lines
 from ..core.context import ServiceContext
 from ..core.errors import InvalidInput
+from .ais_counts import RunCounter
 
 _T = TypeVar("_T")
 
@@ -64,6 +65,7 @@ def follow_aisstream(
     client = AISStreamClient(_valid(check_url, url, "url"), wanted, ingestor, batch_size=batch_size)
     with contextlib.suppress(KeyboardInterrupt):  # Ctrl-C: run() commits what it received
         asyncio.run(client.run())
+    RunCounter(ctx.metrics)(client.report.run)  # the metrics learn its counts when it ends
     return client.report
 
 
@@ -92,7 +94,14 @@ def replay_nmea(
     told the totals after each batch and about once a second while the replay waits."""
     if not path.is_file():
         raise InvalidInput(f"no such file: {path}", field="file")
-    return replay_file(
+    counter = RunCounter(ctx.metrics)  # the metrics learn the counts as the replay goes
+
+    def told(report: RunReport) -> None:
+        counter(report)
+        if progress is not None:
+            progress(report)
+
+    report = replay_file(
         ctx.sessions,
         path,
         clock=ctx.clock,
@@ -101,8 +110,10 @@ def replay_nmea(
         from_start=from_start,
         batch_size=batch_size,
         settings=_settings(all_vessels),
-        progress=progress,
+        progress=told,
     )
+    counter(report)
+    return report
 
 
 def _settings(all_vessels: bool) -> IngestSettings:
@@ -112,7 +123,9 @@ def _settings(all_vessels: bool) -> IngestSettings:
 
 def _pipeline(ctx: ServiceContext, all_vessels: bool, batch_size: int) -> Pipeline:
     ingestor = Ingestor(ctx.sessions, ctx.clock, _settings(all_vessels))
-    return Pipeline(ingestor, batch_size=batch_size)
+    pipeline = Pipeline(ingestor, batch_size=batch_size)
+    pipeline.on_commit = RunCounter(ctx.metrics)  # the metrics learn each batch's counts
+    return pipeline
 
 
 def _address(address: str) -> tuple[str, int]:
