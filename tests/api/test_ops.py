@@ -253,3 +253,13 @@ def test_metrics__ais_counters_after_an_ingest(app: FastAPI, tmp_path: Path) -> 
     positions = value(samples, "sealane_ais_messages_ingested_total", kind="position")
     assert positions == report.ingest.positions
     assert value(samples, "sealane_ais_dropped_total", reason="bad_checksum") == 1
+
+
+@pytest.mark.parametrize(("text", "enabled"), [("0", False), ("off", False), ("1", True)])
+def test_settings__sealane_metrics(text: str, enabled: bool) -> None:
+    assert Settings.from_env({"SEALANE_METRICS": text}).metrics_enabled is enabled
+
+
+def test_settings__sealane_metrics_unreadable() -> None:
+    with pytest.raises(ValueError, match="SEALANE_METRICS"):
+        Settings.from_env({"SEALANE_METRICS": "maybe"})
