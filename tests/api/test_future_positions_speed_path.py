@@ -190,3 +190,30 @@ def test_offloaded__head_has_the_headers_of_get_and_no_body(
         assert head.headers[name] == got.headers[name], name
     assert "content-length" not in head.headers
     assert streams == [False, True]  # HEAD's body is never deflated
+
+
+def test_offloaded__deflate_failing_midway_cuts_the_answer_short(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A failure after the first piece reaches the event loop (no wait for a piece that will
+    never come): the half-sent answer is cut short."""
+    from isal import isal_zlib
+
+    real = isal_zlib.compressobj
+
+    class Failing:
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            self.inner, self.calls = real(*args, **kwargs), 0
+
+        def compress(self, data: Any) -> bytes:
+            self.calls += 1
+            if self.calls == 2:
+                raise RuntimeError("deflate broke")
+            return bytes(self.inner.compress(data))
+
+        def flush(self, mode: int) -> bytes:
+            return bytes(self.inner.flush(mode))
+
+    monkeypatch.setattr(isal_zlib, "compressobj", Failing)
+    with TestClient(app_of(lambda: BODY)) as client, pytest.raises(RuntimeError, match="broke"):
+        client.get("/", headers=GZIP)

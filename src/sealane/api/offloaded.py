@@ -102,23 +102,23 @@ class OffloadedResponse(Response):
             await asyncio.shield(work)
 
     def _work(self, put: Callable[[Item], None], stop: threading.Event, deflate: bool) -> None:
-        """On the worker thread: produce the body, then hand it over whole or deflated."""
+        """On the worker thread: produce the body, then hand it over whole or deflated; a
+        failure is handed over too, so the event loop never waits for a piece that won't come."""
         try:
             body = self.produce()
+            if not deflate or len(body) < self.minimum_size:
+                put(_Whole(body))
+                return
+            stream = isal_zlib.compressobj(self.level, wbits=GZIP_WBITS)
+            pieces = _pieces(body)
+            for number, piece in enumerate(pieces, 1):
+                if stop.is_set():
+                    return
+                last = number == len(pieces)  # the gzip trailer comes with the last piece
+                put(stream.compress(piece) + stream.flush(FINISH if last else SYNC_FLUSH))
+            put(None)
         except Exception as error:
             put(_Failed(error))
-            return
-        if not deflate or len(body) < self.minimum_size:
-            put(_Whole(body))
-            return
-        stream = isal_zlib.compressobj(self.level, wbits=GZIP_WBITS)
-        pieces = _pieces(body)
-        for number, piece in enumerate(pieces, 1):
-            if stop.is_set():
-                return
-            last = number == len(pieces)  # finished: the gzip trailer comes with the last piece
-            put(stream.compress(piece) + stream.flush(FINISH if last else SYNC_FLUSH))
-        put(None)
 
     def _start(self, body: bytes, gzip: bool) -> Message:
         """The start message: the body's length, or gzip (chunked) and ``Vary``."""
@@ -138,6 +138,8 @@ async def _deflated(first: bytes, queue: asyncio.Queue[Item]) -> AsyncIterator[b
     while isinstance(piece, bytes):
         yield piece
         piece = await queue.get()
+    if isinstance(piece, _Failed):  # half sent: the server can only cut the answer short
+        raise piece.error
 
 
 async def _send_stream(pieces: Iterable[bytes] | AsyncIterator[bytes], send: Send) -> None:
