@@ -150,8 +150,9 @@ def test_read__length_beam_draught_from_the_parts() -> None:
         ({"to_bow_m": 100, "to_stern_m": 0, "to_port_m": 10, "to_starboard_m": 0}, (None, None)),
         ({"to_bow_m": 511, "to_stern_m": 20, "to_port_m": 63, "to_starboard_m": 5}, (None, 68.0)),
         ({"to_bow_m": 400, "to_stern_m": 200, "to_port_m": 63, "to_starboard_m": 63}, (None, None)),
+        ({"to_bow_m": -5, "to_stern_m": 300, "to_port_m": -1, "to_starboard_m": 30}, (None, None)),
     ],
-    ids=["all-zero", "one-side-zero", "511-and-63-or-more", "beyond-any-ship"],
+    ids=["all-zero", "one-side-zero", "511-and-63-or-more", "beyond-any-ship", "negative"],
 )
 def test_read__unavailable_and_lower_bound_dimensions(
     dims: dict[str, int], expected: tuple[float | None, float | None]

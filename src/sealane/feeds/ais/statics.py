@@ -40,9 +40,8 @@ POSITION_FEED = "position_feed"
 #: Longest destination kept (AIS allows 20 characters; AISStream's texts are alike).
 MAX_DESTINATION_CHARS = 64
 MAX_CALL_SIGN_CHARS = 16
-#: AIS's "that or more" dimension codes.
+#: AIS's "511 m or more" to bow or stern (its 63 m to port or starboard is kept: see above).
 FAR_BOW_STERN_M = 511
-FAR_PORT_STARBOARD_M = 63
 
 
 class VesselStatic(NamedTuple):
@@ -75,10 +74,15 @@ def read_report(report: StaticReport) -> VesselStatic:
     """The usable facts of an AIS static report (see the module docstring for the codes)."""
     bow, stern = report.to_bow_m, report.to_stern_m
     port, starboard = report.to_port_m, report.to_starboard_m
-    length = None
-    if bow and stern and bow < FAR_BOW_STERN_M and stern < FAR_BOW_STERN_M:
+    length = beam = None
+    if (
+        bow is not None
+        and stern is not None
+        and 0 < min(bow, stern) <= max(bow, stern) < FAR_BOW_STERN_M
+    ):
         length = bounded(bow + stern, MAX_LENGTH_M)
-    beam = bounded(port + starboard, MAX_BEAM_M) if port and starboard else None
+    if port is not None and starboard is not None and min(port, starboard) > 0:
+        beam = bounded(port + starboard, MAX_BEAM_M)
     kind = report.ship_type
     return VesselStatic(
         report.mmsi,
