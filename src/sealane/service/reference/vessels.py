@@ -141,8 +141,9 @@ def vessel_future_positions(
     """The vessel and its positions one minute apart from ``start`` (lon, lat; None: its last
     known position) to the destination, at its reported speed (blocking: database and CPU).
 
-    A port not given is the one sealane knows of the vessel's voyage (see :mod:`.voyages`).
-    Checked in this order: routing feature (403), unknown vessel (404), no known position (422),
+    A port not given is the one sealane knows of the vessel's voyage (see :mod:`.voyages`); a
+    dimension not given in ``size`` is the one the vessel reported, if any (set aside when no
+    route takes it: :func:`~..core.engine.sized_call`). Checked in this order: routing feature (403), unknown vessel (404), no known position (422),
     a bad dimension (400 naming it), a port neither given nor known (422), an unknown port (422,
     naming ``previous_port_id`` or ``port_id``), then the engine's own refusals (422
     :class:`~..core.errors.CannotRoute`: a start on land, no sea route, a passage too small).
