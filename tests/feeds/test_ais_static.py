@@ -69,6 +69,32 @@ def test_type5__every_static_field() -> None:
     )
 
 
+def test_type5__the_public_sample_of_the_ever_diadem() -> None:
+    """The two-sentence type 5 sample of the AIVDM/AIVDO protocol notes (gpsd), decoded."""
+    parts = [
+        "!AIVDM,2,1,1,A,55?MbV02;H;s<HtKR20EHE:0@T4@Dn2222222216L961O5Gf0NSQEp6ClRp8,0*1C",
+        "!AIVDM,2,2,1,A,88888888880,2*25",
+    ]
+    (report,) = SentenceDecoder().decode([line(text) for text in parts]).statics
+    assert report == StaticReport(
+        351759000,
+        T0_S,
+        imo="9134270",
+        name="EVER DIADEM",
+        callsign="3FOF8",
+        destination="NEW YORK",
+        ship_type=70,
+        to_bow_m=225,
+        to_stern_m=70,
+        to_port_m=1,
+        to_starboard_m=31,
+        draught_m=pytest.approx(12.2),
+        eta_s=datetime(2027, 5, 15, 14, 0, tzinfo=UTC).timestamp(),
+    )
+    facts = read_report(report)
+    assert (facts.length_m, facts.beam_m, facts.draught_m) == (295.0, 32.0, pytest.approx(12.2))
+
+
 def test_type24__part_a_names_part_b_sizes() -> None:
     part_a = {"type": 24, "mmsi": MMSI, "partno": 0, "shipname": "LITTLE B"}
     part_b = {
