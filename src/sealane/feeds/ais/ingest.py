@@ -23,7 +23,7 @@ from .batch import parse_batch
 from .portcalls import FollowReport, FollowRules, VesselFollower, watched_vessels
 from .reports import Drop, PositionReport, StaticReport
 from .statics import store_reports
-from .storage import create_vessels, load_tracks, move_vessels, save_checkpoint, write_points
+from .storage import create_vessels, load_tracks, save_checkpoint, store_positions
 from .tracks import Track, TrackRules, Verdict, judge
 
 
@@ -157,8 +157,7 @@ class Ingestor:
                 drops[Drop.STALE] += 1
             else:
                 drops[Drop.IMPLAUSIBLE_JUMP] += 1
-        write_points(session, points)
-        move_vessels(session, latest)
+        store_positions(session, points, latest)
         report.stored, report.vessels_moved = len(points), len(latest)
         self._follow(session, points, before, report)
         return report

@@ -1,16 +1,16 @@
 """Bulk reads and writes of the AIS ingest: vessels by MMSI, last stored points, new track points.
 
-On PostgreSQL a batch's points and vessel moves are copied (binary ``COPY``, formatted by
-psycopg's C code) into temporary staging tables, then merged with one statement each; SQLite
-gets one ``executemany`` each. Both run inside the caller's transaction, so a batch is stored
-whole or not at all, with the feed's checkpoint, and both skip a point the vessel already has
-for that time (``ON CONFLICT DO NOTHING`` on the unique (vessel_id, timestamp) index):
-identical batches sent at once each judge the track empty, and the second must not store the
-points again.
+On PostgreSQL a batch's vessel moves and new points are one statement, each set a JSON
+parameter; SQLite gets one ``executemany`` each. Both run inside the caller's transaction, so a
+batch is stored whole or not at all, with the feed's checkpoint, and both skip a point the
+vessel already has for that time (``ON CONFLICT DO NOTHING`` on the unique (vessel_id,
+timestamp) index): identical batches sent at once each judge the track empty, and the second
+must not store the points again.
 """
 
 from __future__ import annotations
 
+import json
 import math
 import os
 import time
@@ -40,29 +40,18 @@ MOVE_SQL = (
     " navigational_heading_degrees = ?, position_timestamp = ? WHERE id = ?"
 )
 _LOW_62 = (1 << 62) - 1
-#: PostgreSQL's staging tables: private to the connection, emptied at every commit, (re)made by
-#: the first batch of a connection (or after a rollback undid their making).
-STAGE_POINTS_SQL = (
-    "CREATE TEMP TABLE IF NOT EXISTS ais_stage_points (id varchar(36), vessel_id varchar(36),"
-    " latitude float8, longitude float8, speed_knots float8, heading_degrees float8,"
-    " course_degrees float8, at timestamptz) ON COMMIT DELETE ROWS"
-)
-POINT_TYPES = ("varchar", "varchar", *("float8",) * 5, "timestamptz")
-MERGE_POINTS_SQL = (
-    "INSERT INTO vessel_positions (id, vessel_id, latitude, longitude, speed_knots,"
-    " heading_degrees, course_degrees, timestamp)"
-    " SELECT id, vessel_id, latitude, longitude, speed_knots, heading_degrees, course_degrees, at"
-    " FROM ais_stage_points ON CONFLICT (vessel_id, timestamp) DO NOTHING"
-)
-STAGE_MOVES_SQL = (
-    "CREATE TEMP TABLE IF NOT EXISTS ais_stage_moves (lat float8, lon float8, speed float8,"
-    " heading float8, at timestamptz, id varchar(36)) ON COMMIT DELETE ROWS"
-)
-MOVE_TYPES = (*("float8",) * 4, "timestamptz", "varchar")
-MERGE_MOVES_SQL = (
-    "UPDATE vessels AS v SET latitude = u.lat, longitude = u.lon, nautical_speed_knots = u.speed,"
-    " navigational_heading_degrees = u.heading, position_timestamp = u.at"
-    " FROM ais_stage_moves AS u WHERE v.id = u.id"
+#: PostgreSQL: a batch's vessel moves and new points in one statement (one round trip, which
+#: on a busy machine costs more than the writes), each set as one JSON parameter that the
+#: server unpacks (psycopg would dump array parameters value by value in Python).
+STORE_SQL = (
+    "WITH moved AS (UPDATE vessels AS vessel SET latitude = m.y, longitude = m.x,"
+    " nautical_speed_knots = m.s, navigational_heading_degrees = m.h, position_timestamp = m.t"
+    " FROM json_to_recordset(%s::json) AS m(v varchar, y float8, x float8, s float8, h float8,"
+    " t timestamptz) WHERE vessel.id = m.v)"
+    " INSERT INTO vessel_positions (id, vessel_id, latitude, longitude, speed_knots,"
+    " heading_degrees, course_degrees, timestamp) SELECT i, v, y, x, s, h, c, t"
+    " FROM json_to_recordset(%s::json) AS p(i varchar, v varchar, y float8, x float8, s float8,"
+    " h float8, c float8, t timestamptz) ON CONFLICT (vessel_id, timestamp) DO NOTHING"
 )
 
 
@@ -151,18 +140,27 @@ def placeholder_name(mmsi: int) -> str:
     return f"MMSI {mmsi}"
 
 
-def write_points(session: Session, points: list[tuple[str, PositionReport]]) -> None:
-    """Insert track points ``(vessel_id, report)``, skipping those stored already: a COPY and
-    one merge on PostgreSQL, executemany on SQLite.
+def store_positions(
+    session: Session,
+    points: list[tuple[str, PositionReport]],
+    latest: dict[str, PositionReport],
+) -> None:
+    """Insert the batch's track points ``(vessel_id, report)``, skipping those stored already,
+    and move each vessel of ``latest`` to its report there: one statement on PostgreSQL, an
+    executemany each on SQLite.
 
     Both go to the driver directly: the per-row parameter processing of SQLAlchemy would cost
-    more than the insert. Times are stored as SQLAlchemy stores them (UTC).
+    more than the writes. Times are stored as SQLAlchemy stores them (UTC).
     """
-    if not points:
+    if not points and not latest:
         return
     connection = session.connection()
-    postgres = connection.dialect.name == "postgresql"
-    stamp = as_datetime if postgres else _sqlite_time
+    driver = connection.connection.driver_connection
+    assert driver is not None
+    if connection.dialect.name == "postgresql":
+        with driver.cursor() as cursor:
+            cursor.execute(STORE_SQL, (_moves_json(latest), _points_json(points)))
+        return
     ids = time_ordered_ids(len(points))
     rows = [
         (
@@ -171,63 +169,63 @@ def write_points(session: Session, points: list[tuple[str, PositionReport]]) -> 
             p.lat,
             p.lon,
             p.speed_kn,
-            p.course_deg if p.heading_deg is None else float(p.heading_deg),
+            _heading(p),
             p.course_deg,
-            stamp(p.time_s),
+            _sqlite_time(p.time_s),
         )
         for i, (vessel_id, p) in enumerate(points)
     ]
-    driver = connection.connection.driver_connection
-    assert driver is not None
-    if postgres:
-        _copy_merge(
-            driver, (STAGE_POINTS_SQL, "ais_stage_points", POINT_TYPES), rows, MERGE_POINTS_SQL
-        )
-    else:
+    if rows:
         driver.executemany(INSERT_SQL, rows)
-
-
-def move_vessels(session: Session, latest: dict[str, PositionReport]) -> None:
-    """Set each vessel's latest position fields to its newest accepted report (a COPY and one
-    update on PostgreSQL, one executemany on SQLite)."""
-    if not latest:
-        return
-    connection = session.connection()
-    postgres = connection.dialect.name == "postgresql"
-    stamp = as_datetime if postgres else _sqlite_time
-    rows = [
-        (
-            p.lat,
-            p.lon,
-            p.speed_kn,
-            p.course_deg if p.heading_deg is None else float(p.heading_deg),
-            stamp(p.time_s),
-            vessel_id,
-        )
+    moves = [
+        (p.lat, p.lon, p.speed_kn, _heading(p), _sqlite_time(p.time_s), vessel_id)
         for vessel_id, p in latest.items()
     ]
-    driver = connection.connection.driver_connection
-    assert driver is not None
-    if postgres:
-        _copy_merge(driver, (STAGE_MOVES_SQL, "ais_stage_moves", MOVE_TYPES), rows, MERGE_MOVES_SQL)
-    else:
-        driver.executemany(MOVE_SQL, rows)
+    if moves:
+        driver.executemany(MOVE_SQL, moves)
 
 
-def _copy_merge(
-    driver: Any, stage: tuple[str, str, Sequence[str]], rows: list[tuple[Any, ...]], merge: str
-) -> None:
-    """Copy ``rows`` into the staging table ``stage`` (its making, name, column types) in
-    binary, then run ``merge`` over it: psycopg formats every row in C, where an array
-    parameter would be dumped value by value in Python."""
-    make, table, types = stage
-    with driver.cursor() as cursor:
-        cursor.execute(make)
-        with cursor.copy(f"COPY {table} FROM STDIN (FORMAT BINARY)") as copy:
-            copy.set_types(types)
-            for row in rows:
-                copy.write_row(row)
-        cursor.execute(merge)
+def _heading(p: PositionReport) -> float | None:
+    """The heading a point stores: the reported one, else the course over ground."""
+    return p.course_deg if p.heading_deg is None else float(p.heading_deg)
+
+
+def _points_json(points: list[tuple[str, PositionReport]]) -> str:
+    """The points as the JSON array :data:`STORE_SQL` reads (times in ISO 8601, exact to the
+    microsecond as Python rounds them; floats as their shortest exact text)."""
+    ids = time_ordered_ids(len(points))
+    return json.dumps(
+        [
+            {
+                "i": ids[i],
+                "v": vessel_id,
+                "y": p.lat,
+                "x": p.lon,
+                "s": p.speed_kn,
+                "h": _heading(p),
+                "c": p.course_deg,
+                "t": as_datetime(p.time_s).isoformat(),
+            }
+            for i, (vessel_id, p) in enumerate(points)
+        ]
+    )
+
+
+def _moves_json(latest: dict[str, PositionReport]) -> str:
+    """The vessels' new positions as the JSON array :data:`STORE_SQL` reads."""
+    return json.dumps(
+        [
+            {
+                "v": vessel_id,
+                "y": p.lat,
+                "x": p.lon,
+                "s": p.speed_kn,
+                "h": _heading(p),
+                "t": as_datetime(p.time_s).isoformat(),
+            }
+            for vessel_id, p in latest.items()
+        ]
+    )
 
 
 def time_ordered_ids(count: int) -> list[str]:
