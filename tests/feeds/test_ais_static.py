@@ -95,6 +95,22 @@ def test_type5__the_public_sample_of_the_ever_diadem() -> None:
     assert (facts.length_m, facts.beam_m, facts.draught_m) == (295.0, 32.0, pytest.approx(12.2))
 
 
+def test_type24__the_public_samples_of_the_proguy() -> None:
+    """The type 24 part A and part B samples of the AIVDM/AIVDO protocol notes (gpsd): the part B
+    gives its reference point at the bow and port side (0 m), which still sizes the vessel."""
+    parts = [
+        "!AIVDM,1,1,,A,H42O55i18tMET00000000000000,2*6D",
+        "!AIVDM,1,1,,A,H42O55lti4hhhilD3nink000?050,0*40",
+    ]
+    part_a, part_b = SentenceDecoder().decode([line(text) for text in parts]).statics
+    assert part_a == StaticReport(271041815, T0_S, name="PROGUY")
+    assert (part_b.callsign, part_b.ship_type) == ("TC6163", 60)
+    dims = (part_b.to_bow_m, part_b.to_stern_m, part_b.to_port_m, part_b.to_starboard_m)
+    assert dims == (0, 15, 0, 5)
+    facts = read_report(part_b)
+    assert (facts.length_m, facts.beam_m, facts.draught_m) == (15.0, 5.0, None)
+
+
 def test_type24__part_a_names_part_b_sizes() -> None:
     part_a = {"type": 24, "mmsi": MMSI, "partno": 0, "shipname": "LITTLE B"}
     part_b = {
@@ -173,7 +189,7 @@ def test_read__length_beam_draught_from_the_parts() -> None:
     ("dims", "expected"),
     [
         ({"to_bow_m": 0, "to_stern_m": 0, "to_port_m": 0, "to_starboard_m": 0}, (None, None)),
-        ({"to_bow_m": 100, "to_stern_m": 0, "to_port_m": 10, "to_starboard_m": 0}, (None, None)),
+        ({"to_bow_m": 100, "to_stern_m": 0, "to_port_m": 10, "to_starboard_m": 0}, (100.0, 10.0)),
         ({"to_bow_m": 511, "to_stern_m": 20, "to_port_m": 63, "to_starboard_m": 5}, (None, 68.0)),
         ({"to_bow_m": 400, "to_stern_m": 200, "to_port_m": 63, "to_starboard_m": 63}, (None, None)),
         ({"to_bow_m": -5, "to_stern_m": 300, "to_port_m": -1, "to_starboard_m": 30}, (None, None)),

@@ -11,8 +11,9 @@ How AIS "not available" and "that or more" codes are read (:func:`read_report`):
 
 * draught: 0 is unknown; 25.5 m means "25.5 m or more" and is kept as 25.5 m, a lower bound
   that already closes every passage shallower than that;
-* length is to bow + to stern, beam to port + to starboard, each known only when both of its
-  parts are above 0 (0 is "not available", and no antenna sits on the hull's very edge);
+* length is to bow + to stern, beam to port + to starboard, each unknown when both of its parts
+  are 0 ("not available") or one is negative; one part 0 is kept (a transponder given only the
+  overall size reports its reference point at the bow, as the AIVDM notes' type 24 sample does);
 * 511 m to bow or stern ("511 m or more") makes a length over any ship's: unknown;
   63 m to port or starboard ("63 m or more") is kept as 63 m, a lower bound like the draught's;
 * a dimension beyond the routing engine's bound (30 m draught, 80 m beam, 500 m length) is a
@@ -78,10 +79,10 @@ def read_report(report: StaticReport) -> VesselStatic:
     if (
         bow is not None
         and stern is not None
-        and 0 < min(bow, stern) <= max(bow, stern) < FAR_BOW_STERN_M
+        and 0 <= min(bow, stern) <= max(bow, stern) < FAR_BOW_STERN_M
     ):
         length = bounded(bow + stern, MAX_LENGTH_M)
-    if port is not None and starboard is not None and min(port, starboard) > 0:
+    if port is not None and starboard is not None and min(port, starboard) >= 0:
         beam = bounded(port + starboard, MAX_BEAM_M)
     kind = report.ship_type
     return VesselStatic(
