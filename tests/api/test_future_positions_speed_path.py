@@ -200,14 +200,18 @@ def test_offloaded__deflate_failing_midway_cuts_the_answer_short(
     from isal import isal_zlib
 
     real = isal_zlib.compressobj
+    made: list[int] = []
 
     class Failing:
+        """A deflate stream; the second one made (the second piece's) breaks."""
+
         def __init__(self, *args: Any, **kwargs: Any) -> None:
-            self.inner, self.calls = real(*args, **kwargs), 0
+            self.inner = real(*args, **kwargs)
+            made.append(1)
+            self.broken = len(made) == 2
 
         def compress(self, data: Any) -> bytes:
-            self.calls += 1
-            if self.calls == 2:
+            if self.broken:
                 raise RuntimeError("deflate broke")
             return bytes(self.inner.compress(data))
 

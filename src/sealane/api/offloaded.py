@@ -2,11 +2,11 @@
 
 For a large document that costs CPU to make (a vessel's future positions: a route, a position
 a minute, megabytes of JSON), every hand-over between the event loop and the thread pool costs a
-wake-up, and on a busy machine a wake-up waits for a CPU. So the body is produced and deflated on
-the same thread, in one go, and each deflated piece is handed to the event loop as soon as it
-exists: the loop sends it while the thread deflates the next, and the client inflates the first
-pieces while the last are being made. The first piece is small, so that the client starts at
-once; the thread never waits for the loop.
+wake-up, and on a busy machine a wake-up waits for a CPU. So the body is produced on one worker
+thread, which deflates its first (small) piece at once and hands it to the event loop, so that
+the client starts inflating while the rest is made: the other pieces are deflated side by side
+on the gzip middleware's two threads, and each is handed over, in order, as soon as it is ready.
+No thread ever waits for the event loop.
 
 A failure while producing the body is raised before anything is sent, so the application's
 error handlers answer it as usual (a 404, a 422).
@@ -15,6 +15,7 @@ error handlers answer it as usual (a 404, a 422).
 from __future__ import annotations
 
 import asyncio
+import struct
 import threading
 from collections.abc import AsyncIterator, Callable, Iterable
 from typing import Final
@@ -25,11 +26,10 @@ from starlette.datastructures import MutableHeaders
 from starlette.responses import Response
 from starlette.types import Message, Receive, Scope, Send
 
-from .compression import GZIP_WBITS, accepts_gzip
+from .compression import _DEFLATERS as DEFLATERS
+from .compression import GZIP_HEADER, _deflate_piece, accepts_gzip
 from .negotiation import HEAD_REQUEST
 
-SYNC_FLUSH: Final = isal_zlib.Z_SYNC_FLUSH
-FINISH: Final = isal_zlib.Z_FINISH
 #: Input bytes of the first deflated piece (about 0.03 ms of ISA-L), then of each later one.
 FIRST_PIECE: Final = 32 * 1024
 PIECE: Final = 256 * 1024
@@ -109,16 +109,32 @@ class OffloadedResponse(Response):
             if not deflate or len(body) < self.minimum_size:
                 put(_Whole(body))
                 return
-            stream = isal_zlib.compressobj(self.level, wbits=GZIP_WBITS)
-            pieces = _pieces(body)
-            for number, piece in enumerate(pieces, 1):
-                if stop.is_set():
-                    return
-                last = number == len(pieces)  # the gzip trailer comes with the last piece
-                put(stream.compress(piece) + stream.flush(FINISH if last else SYNC_FLUSH))
-            put(None)
+            self._deflate(body, put, stop)
         except Exception as error:
             put(_Failed(error))
+
+    def _deflate(self, body: bytes, put: Callable[[Item], None], stop: threading.Event) -> None:
+        """One gzip member: the first piece deflated here at once, the others side by side on
+        the gzip threads (each a raw deflate stream ending on a byte boundary, as pigz does)
+        while this thread works out the CRC, handed over in order as each is ready."""
+        view = memoryview(body)
+        pieces = [view[offset : offset + PIECE] for offset in range(FIRST_PIECE, len(view), PIECE)]
+        put(GZIP_HEADER + _deflate_piece(view[:FIRST_PIECE], self.level, not pieces))
+        jobs = [
+            DEFLATERS.submit(_deflate_piece, piece, self.level, number == len(pieces))
+            for number, piece in enumerate(pieces, 1)
+        ]
+        try:
+            trailer = struct.pack("<II", isal_zlib.crc32(body) & 0xFFFFFFFF, len(body) & 0xFFFFFFFF)
+            for job in jobs:
+                if stop.is_set():
+                    return
+                put(job.result())
+            put(trailer)
+            put(None)
+        finally:
+            for job in jobs:
+                job.cancel()
 
     def _start(self, body: bytes, gzip: bool) -> Message:
         """The start message: the body's length, or gzip (chunked) and ``Vary``."""
@@ -154,11 +170,3 @@ async def _send_stream(pieces: Iterable[bytes] | AsyncIterator[bytes], send: Sen
         for piece in pieces:
             await send({"type": "http.response.body", "body": piece, "more_body": True})
     await send({"type": "http.response.body", "body": b"", "more_body": False})
-
-
-def _pieces(body: bytes) -> list[memoryview]:
-    """``body`` in views: :data:`FIRST_PIECE` bytes, then :data:`PIECE` bytes at a time."""
-    view = memoryview(body)
-    return [view[:FIRST_PIECE]] + [
-        view[offset : offset + PIECE] for offset in range(FIRST_PIECE, len(view), PIECE)
-    ]
