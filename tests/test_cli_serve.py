@@ -17,9 +17,13 @@ __all__ = ["fresh_postgres_url", "postgres_admin", "postgres_url"]
 
 
 @pytest.fixture
-def served(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[tuple[Any, dict[str, Any]]]]:
+def served(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> Iterator[list[tuple[Any, dict[str, Any]]]]:
     """What ``uvicorn.run`` would have served, and how; the apps' runtimes are stopped."""
     import uvicorn
+
+    monkeypatch.setenv("SEALANE_WEB_SECRET_FILE", str(tmp_path / "web-secret"))
 
     calls: list[tuple[Any, dict[str, Any]]] = []
     monkeypatch.setattr(uvicorn, "run", lambda app, **options: calls.append((app, options)))
@@ -74,12 +78,14 @@ def test_serve__workers_migrate_once_then_serve_the_factory_without_background(
     capsys: pytest.CaptureFixture[str],
     served: list[tuple[Any, dict[str, Any]]],
     fresh_postgres_url: str,
+    tmp_path: Path,
 ) -> None:
     code, _, err = run(
         capsys, "serve", "--workers", "3", "--port", "8123", "--database", fresh_postgres_url
     )
     assert code == 0
     assert "run `sealane worker`" in err
+    assert (tmp_path / "web-secret").exists()  # made before the processes start
     [(target, options)] = served
     assert target == "sealane.cli_serve:served_app"
     assert (options["workers"], options["factory"], options["port"]) == (3, True, 8123)

@@ -1,6 +1,7 @@
 """Several processes on one PostgreSQL database, started with the commands of the README's
-"Deployment" section: ``sealane migrate``, ``sealane serve --workers 2`` and two
-``sealane worker``, all with ``SEALANE_DATABASE_URL``.
+"Deployment" section, read from it (``sealane migrate``, ``sealane serve --host 127.0.0.1 --port
+P --workers 2`` and two ``sealane worker``; only the port and the process count differ), all
+with ``SEALANE_DATABASE_URL``.
 
 While httpx clients read lists and single objects for about 25 s, tracking requests with the
 simulated carrier are created; the workers look them up and deliver over a thousand webhook
@@ -11,6 +12,7 @@ up once, by one worker (status ``created``, no retry, no failure in the workers'
 
 from __future__ import annotations
 
+import shlex
 import signal
 import subprocess
 import threading
@@ -42,6 +44,28 @@ REQUESTS = 80  # about 20 events each with the simulated carrier
 LOAD_S = 25.0
 READERS = 6
 JSONAPI = "application/vnd.api+json"
+
+
+def deployment_commands() -> list[list[str]]:
+    """The ``sealane`` commands of the README's "Deployment" example, without ``sealane``
+    (migrate, serve, worker: the test fails if the README changes them)."""
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    section = readme.split("\n## Deployment\n", 1)[1].split("\n## ", 1)[0]
+    block = section.split("```sh\n", 1)[1].split("```", 1)[0]
+    commands = [
+        shlex.split(line.split("#", 1)[0])[1:]
+        for line in block.splitlines()
+        if line.startswith("sealane ")
+    ]
+    assert [command[0] for command in commands] == ["migrate", "serve", "worker"], commands
+    return commands
+
+
+def with_values(command: list[str], values: dict[str, str]) -> list[str]:
+    """``command`` with the values of the options in ``values`` replaced (the README's port and
+    process count are for a real machine)."""
+    found = [command.index(option) for option in values]
+    return [values[command[i - 1]] if i - 1 in found else word for i, word in enumerate(command)]
 
 
 @contextmanager
@@ -142,22 +166,24 @@ def test_two_api_processes_and_two_workers_share_one_postgresql(
         "SEALANE_DATABASE_URL": fresh_postgres_url,
         "SEALANE_WEBHOOK_ALLOW_PRIVATE": "1",  # the receiver is on 127.0.0.1
         "SEALANE_RATE_LIMIT_PER_MINUTE": "1000000",
+        "SEALANE_WEB_SECRET_FILE": str(tmp_path / "web-secret"),
     }
-    run_sealane("migrate", env=env)
+    migrate, serve, worker = deployment_commands()
+    run_sealane(*migrate, env=env)
     key = run_sealane("accounts", "create", "Load Co", env=env).strip().splitlines()[-1]
     port = free_port()
     engine = make_engine(fresh_postgres_url)
     sessions = session_factory(engine)
     with ExitStack() as stack:
         receiver = stack.enter_context(receiving())
-        serve = ["serve", "--host", "127.0.0.1", "--port", str(port), "--workers", "2"]
+        serve = with_values(serve, {"--port": str(port), "--workers": str(API_PROCESSES)})
         api = stack.enter_context(process(sealane_command(*serve), env, tmp_path / "serve.log"))
         base = f"http://127.0.0.1:{port}/v2"
         wait_until_listening(f"{base}/openapi.json", api, tmp_path / "serve.log")
         assert spawned_children(api.pid) == API_PROCESSES
         worker_logs = [tmp_path / f"worker{n}.log" for n in range(WORKERS)]
         for log in worker_logs:
-            stack.enter_context(process(sealane_command("worker"), env, log))
+            stack.enter_context(process(sealane_command(*worker), env, log))
 
         webhook = httpx.post(
             f"{base}/webhooks",

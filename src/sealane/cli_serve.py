@@ -76,6 +76,7 @@ def _serve_processes(args: argparse.Namespace, settings: Settings) -> int:
     the app from the environment (:func:`served_app`), without background work."""
     from .demo import seed_demo
     from .runtime import build_runtime, prepare_database
+    from .web.secret import secret_key
 
     if settings.database_url.startswith("sqlite"):
         raise ValueError(
@@ -85,6 +86,7 @@ def _serve_processes(args: argparse.Namespace, settings: Settings) -> int:
             "On SQLite run one API process"
         )
     prepare_database(settings)
+    secret_key(settings)  # a generated web key's file made once here, not by N processes at once
     if args.demo:
         runtime = build_runtime(settings, migrate=False)
         try:
@@ -200,19 +202,23 @@ def cmd_webhooks_worker(args: argparse.Namespace) -> int:
 
 def _deliver_until_stopped(runtime: Runtime, idle_s: float, *, start: bool) -> int:
     """Deliver webhooks in passes (waiting ``idle_s`` after a pass with nothing due) until
-    SIGINT or SIGTERM; with ``start``, the runtime's background work runs meanwhile. A pass
-    that fails (the database away) is logged and tried again."""
-    import time
-
-    def interrupt(_signal: int, _frame: Any) -> None:
-        raise KeyboardInterrupt
+    SIGINT or SIGTERM, which let the pass in flight finish and record its attempts; with
+    ``start``, the runtime's background work runs meanwhile (and its pass in flight finishes
+    too). A pass that fails (the database away) is logged and tried again."""
+    import threading
 
     log = logging.getLogger("sealane.webhooks")
-    signal.signal(signal.SIGTERM, interrupt)
+    stop = threading.Event()
+
+    def request_stop(_signal: int, _frame: Any) -> None:
+        stop.set()
+
+    for signum in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(signum, request_stop)
     try:
         if start:
             runtime.start()
-        while True:
+        while not stop.is_set():
             try:
                 attempts = runtime.webhooks.run_once()
             except Exception:
@@ -220,9 +226,8 @@ def _deliver_until_stopped(runtime: Runtime, idle_s: float, *, start: bool) -> i
                 attempts = 0
             if attempts:
                 log.info("%d delivery attempts", attempts)
-            if attempts == 0:
-                time.sleep(idle_s)
-    except KeyboardInterrupt:
+            else:
+                stop.wait(idle_s)
         return 0
     finally:
         runtime.stop()
