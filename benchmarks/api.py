@@ -58,6 +58,12 @@ MIXED_CLIENTS = 8
 MAX_REQUESTS = 200_000
 READY_TIMEOUT_S = 60.0
 TARGET_RATIO = 2.0
+#: Table 5 (issue 29): Hong Kong -> Jebel Ali at 18 kn, about 16,400 positions (1.95 MB of JSON),
+#: the size of the issue's measurement; HTTP with httpx as it comes (gzip) at most 3x the library.
+FP_START = (113.9, 22.3)
+FP_PREVIOUS = "HKHKG"
+FP_DESTINATION = "AEJEA"
+FP_TARGET_RATIO = 3.0
 #: The series the target applies to: the service's own cost, without a client's decoding work.
 TARGET_SERIES = ("http.client", "identity")
 PACKAGES = ["sealane", "fastapi", "starlette", "uvicorn", "h11", "httptools", "uvloop"]
@@ -78,6 +84,8 @@ class Service:
     key: str
     vessel_id: str
     pid: int
+    #: The vessel of Table 5 (at :data:`FP_START`).
+    fp_vessel_id: str = ""
 
     @property
     def auth(self) -> dict[str, str]:
@@ -158,18 +166,18 @@ def create_account(database_url: str) -> str:
     return done.stdout.strip().splitlines()[-1]
 
 
-def add_vessel(database_url: str) -> str:
-    """Insert the benchmark vessel (18 kn, at the voyage start); returns its id."""
+def add_vessel(database_url: str, start: tuple[float, float] = START, number: int = 1) -> str:
+    """Insert benchmark vessel ``number`` (18 kn, at ``start``); returns its id."""
     engine = make_engine(database_url)
     try:
         upgrade(engine)
         with transaction(session_factory(engine)) as session:
             vessel = Vessel(
-                name="Bench Voyager",
-                imo="9900001",
-                mmsi="636000001",
-                latitude=START[1],
-                longitude=START[0],
+                name=f"Bench Voyager {number}",
+                imo=f"990000{number}",
+                mmsi=f"63600000{number}",
+                latitude=start[1],
+                longitude=start[0],
                 nautical_speed_knots=SPEED_KN,
             )
             session.add(vessel)
@@ -223,13 +231,14 @@ def running_service() -> Iterator[Service]:
         database_url = f"sqlite:///{Path(tmp) / 'bench.db'}"
         key = create_account(database_url)
         vessel_id = add_vessel(database_url)
+        fp_vessel_id = add_vessel(database_url, FP_START, number=2)
         port, log = free_port(), Path(tmp) / "server.log"
         base_url = f"http://{HOST}:{port}/v2"
         process = start_server(database_url, port, log)
         try:
             ready_s = wait_ready(process, base_url, log)
             print(f"server  : pid {process.pid} on {base_url}, ready after {ready_s:.1f} s\n")
-            yield Service(base_url, key, vessel_id, process.pid)
+            yield Service(base_url, key, vessel_id, process.pid, fp_vessel_id)
         finally:
             stop_server(process)
 
@@ -915,6 +924,104 @@ def run_mixed(service: Service, duration_s: float) -> None:
     )
 
 
+# --- future positions at the issue's size (Table 5) -------------------------------------------
+
+
+def fp_library() -> bytes:
+    """Table 5's library call with its JSON, as the endpoint makes it: ports from the registry,
+    starting now."""
+    start_time = datetime.now(UTC)
+    previous, destination = get_port(FP_PREVIOUS), get_port(FP_DESTINATION)
+    voyage = future_positions(
+        FP_START, previous, destination, speed_kn=SPEED_KN, start_time=start_time
+    )
+    return voyage.to_json()
+
+
+def fp_requests(service: Service) -> dict[str, tuple[str, dict[str, str]]]:
+    """The two operations of Table 5: URL and query of each."""
+    ports = {"port_id": FP_DESTINATION, "previous_port_id": FP_PREVIOUS}
+    here = {"latitude": str(FP_START[1]), "longitude": str(FP_START[0])}
+    base = f"{service.base_url}/vessels/{service.fp_vessel_id}"
+    return {
+        "future_positions": (f"{base}/future_positions", ports),
+        "future_positions_with_coordinates": (
+            f"{base}/future_positions_with_coordinates",
+            ports | here,
+        ),
+    }
+
+
+def run_fp(service: Service, rounds: int) -> tuple[dict[str, list[float]], dict[str, list[float]]]:
+    """Milliseconds per call: the library call with its JSON, and each operation over HTTP with
+    one keep-alive ``httpx.Client`` sending its own default headers (``Accept-Encoding: gzip,
+    deflate``), each response read and decoded in full (with the time to its headers). Every
+    round times one of each, library first, so that the machine's drift hits all alike; one
+    untimed round first."""
+    requests = fp_requests(service)
+    times: dict[str, list[float]] = {"library": [], **{name: [] for name in requests}}
+    headers_at: dict[str, list[float]] = {name: [] for name in requests}
+    expected = len(orjson.loads(b'{"p":' + fp_library() + b"}")["p"])
+    with httpx.Client(headers=service.auth, timeout=120.0) as client:
+        for round_ in range(rounds + 1):
+            timed = {"library": timed_s(fp_library) * 1e3}
+            for name, (url, params) in requests.items():
+                start = time.perf_counter()
+                with client.stream("GET", url, params=params) as response:
+                    first = time.perf_counter()
+                    body = response.read()
+                timed[name] = (time.perf_counter() - start) * 1e3
+                if round_:
+                    headers_at[name].append((first - start) * 1e3)
+                encoding = response.headers.get("content-encoding")
+                if response.status_code != 200 or encoding != "gzip":
+                    raise RuntimeError(f"{name}: {response.status_code} {encoding}: {body[:300]!r}")
+                if round_ == 0 and position_count(body) != expected:
+                    raise RuntimeError(f"{name}: {position_count(body)} positions, not {expected}")
+            if round_:
+                for name, value in timed.items():
+                    times[name].append(value)
+    return times, headers_at
+
+
+def print_fp(times: dict[str, list[float]], headers_at: dict[str, list[float]]) -> None:
+    """Table 5 and its targets."""
+    library = times["library"]
+    lib50, lib90 = percentile(library, 50), percentile(library, 90)
+    rows = [["library future_positions(...).to_json()", fmt_ms(lib50), fmt_ms(lib90), "-"]]
+    rows[0] += ["1.00", ""]
+    targets = []
+    for name, values in times.items():
+        if name == "library":
+            continue
+        p50, p90 = percentile(values, 50), percentile(values, 90)
+        first = fmt_ms(percentile(headers_at[name], 50))
+        rows.append([f"GET {name} (httpx, gzip)", fmt_ms(p50), fmt_ms(p90), first])
+        rows[-1] += [ratio(p50, lib50), ratio(p90, lib90)]
+        targets.append([name, fmt(p50 / lib50, 2), f"<= {FP_TARGET_RATIO:g}"])
+        targets[-1].append(verdict(p50 / lib50 <= FP_TARGET_RATIO))
+    positions = len(orjson.loads(b'{"p":' + fp_library() + b"}")["p"])
+    title = (
+        f"Table 5: {FP_PREVIOUS} -> {FP_DESTINATION} from {FP_START} at {SPEED_KN:g} kn, "
+        f"{positions:,} positions, {len(library)} rounds"
+    )
+    headers = ["call", "p50 ms", "p90 ms", "headers p50", "p50 x library", "p90 x library"]
+    print(render_table(title, headers, rows))
+    print(
+        "One httpx.Client with its default headers (gzip), the body read and decoded in full;\n"
+        "'headers p50' is the time until the response headers arrived (the server has then\n"
+        "computed the voyage and deflated its first piece). The library call is the engine's\n"
+        "future_positions() with its to_json(), in this process, once per round before the\n"
+        "two requests.\n"
+    )
+    print(
+        render_table(
+            "Table 5 targets (p50)", ["operation", "x library", "target", "status"], targets
+        )
+    )
+    print()
+
+
 # --- entry point --------------------------------------------------------------------------------
 
 
@@ -926,6 +1033,12 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
         "--duration", type=float, default=10.0, help="seconds per throughput run (10)"
     )
     parser.add_argument("--quick", action="store_true", help="10 repeats, 3 s throughput runs")
+    parser.add_argument(
+        "--fp-rounds", type=int, default=300, help="rounds of Table 5 (future positions, 300)"
+    )
+    parser.add_argument(
+        "--only-fp", action="store_true", help="Table 5 only (future positions, httpx, gzip)"
+    )
     args = parser.parse_args(argv)
     if args.quick:
         args.repeat, args.duration = min(args.repeat, 10), min(args.duration, 3.0)
@@ -959,6 +1072,9 @@ def main(argv: Sequence[str] | None = None) -> None:
     args = parse_args(argv)
     print_header(args)
     with running_service() as service:
+        print_fp(*run_fp(service, max(args.fp_rounds, 1)))
+        if args.only_fp:
+            return
         run = run_voyage(service, args.repeat)
         print_voyage(run)
         print()
