@@ -10,6 +10,7 @@ from fastapi import FastAPI
 from .. import __version__
 from ..clock import Clock
 from ..config import Settings
+from ..jsonapi.reuse import RenderedResources
 from ..mcp.apps import endpoint_for
 from ..mcp.http import PATHS as MCP_PATHS
 from ..mcp.http import McpMount
@@ -18,6 +19,7 @@ from ..web.apidocs import install_api_docs
 from ..web.app import create_web_app
 from ..web.mount import WebShell
 from .caching import ConditionalGet
+from .collector import service_collector
 from .compression import GzipMiddleware
 from .containment import ContainFailures
 from .errors import install_error_handlers
@@ -78,7 +80,8 @@ def create_app(
         runtime.start()
         try:
             async with mcp.running():
-                yield
+                with service_collector():
+                    yield
         finally:
             await mcp.state.backend.aclose()
             runtime.stop()
@@ -93,6 +96,7 @@ def create_app(
         redoc_url=None,
     )
     app.state.sealane = runtime
+    app.state.rendered = RenderedResources()  # list resources kept while unchanged
     install_error_handlers(app)
     for module in ROUTERS:
         app.include_router(module.router, prefix=API_PREFIX)

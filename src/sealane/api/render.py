@@ -8,6 +8,7 @@ from typing import Any, TypeVar
 from fastapi import Request
 
 from ..jsonapi import Included, collection_document, single_document
+from ..jsonapi.reuse import RenderedResources
 from ..service.core.paging import Page
 from .jsonapi import JsonApiResponse
 from .state import state_of
@@ -31,10 +32,17 @@ def one(
     return JsonApiResponse(doc, status_code=status_code, headers=headers)
 
 
+def rendered_resources(request: Request) -> RenderedResources | None:
+    """The resource objects the app keeps for its lists (None when it keeps none)."""
+    kept: RenderedResources | None = getattr(request.app.state, "rendered", None)
+    return kept
+
+
 def many(request: Request, page: Page[T], path: str, render: Render[T]) -> JsonApiResponse:
-    """A page of resources with links that keep the request's other parameters."""
+    """A page of resources with links that keep the request's other parameters; resources
+    unchanged since an earlier page are not rendered again (see :mod:`sealane.jsonapi.reuse`)."""
     base = base_url(request)
-    included = Included(base)
+    included = Included(base, reuse=rendered_resources(request))
     data = [render(included, item) for item in page.items]
     doc = collection_document(
         data,

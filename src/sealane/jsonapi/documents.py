@@ -7,8 +7,8 @@ resource once, in the order first met.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
-from typing import Any
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any, TypeVar
 from urllib.parse import urlencode
 
 import orjson
@@ -33,14 +33,22 @@ from .tracking import (
     tracking_request_resource,
     transport_event_resource,
 )
+from .reuse import RenderedResources
 from .webhooks import log_resource, notification_resource, webhook_resource
+
+R = TypeVar("R")
 
 
 class Included:
-    """The related resources of one document, each once, in the order they were added."""
+    """The related resources of one document, each once, in the order they were added.
 
-    def __init__(self, base_url: str) -> None:
+    With ``reuse``, shipment, container and tracking request objects rendered from records equal
+    to earlier ones are the objects rendered then (see :mod:`.reuse`).
+    """
+
+    def __init__(self, base_url: str, *, reuse: RenderedResources | None = None) -> None:
         self.base = base_url
+        self.reuse = reuse
         self._found: dict[tuple[str, str], dict[str, Any]] = {}
 
     def add(self, obj: dict[str, Any]) -> None:
@@ -63,7 +71,7 @@ class Included:
         self.terminal(shipment.pod_terminal)
         if "pod_vessel" in wanted and shipment.pod_vessel is not None:
             self.add(vessel_resource(shipment.pod_vessel, self.base))
-        return shipment_resource(shipment, self.base)
+        return self._rendered("shipment", shipment.id, shipment, shipment_resource)
 
     def container(self, container: ContainerRecord, includes: Iterable[str] = ()) -> dict[str, Any]:
         """The container's resource, including what it was loaded with."""
@@ -72,7 +80,7 @@ class Included:
         self.terminal(container.pod_terminal)
         for event in container.events or ():
             self.add(transport_event_resource(event, self.base))
-        return container_resource(container, self.base)
+        return self._rendered("container", container.id, container, container_resource)
 
     def transport_event(
         self, event: TransportEventRecord, includes: Iterable[str] = ()
@@ -94,7 +102,17 @@ class Included:
         """The request's resource, including its shipment when loaded."""
         if request.shipment is not None:
             self.add(self.shipment(request.shipment, ()))
-        return tracking_request_resource(request, self.base)
+        return self._rendered("tracking_request", request.id, request, tracking_request_resource)
+
+    def _rendered(
+        self, type_: str, id_: str, record: R, render: Callable[[R, str], dict[str, Any]]
+    ) -> dict[str, Any]:
+        """``render(record, base)``, or the object kept from an equal record."""
+        if self.reuse is None:
+            return render(record, self.base)
+        return self.reuse.resource(
+            (type_, id_, self.base), record, lambda: render(record, self.base)
+        )
 
     def notification(
         self, notification: NotificationRecord, *, delivered: bool = True

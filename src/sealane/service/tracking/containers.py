@@ -14,9 +14,9 @@ from ..core.context import ServiceContext
 from ..core.errors import RateLimited
 from ..core.list_changes import ListChanges, apply_list_changes
 from ..core.paging import Page, PageRequest
-from ..core.queries import fetch_page, owned
+from ..core.queries import owned
 from .filters import TrackingFilter, filter_containers
-from .loading import Loader
+from .loading import Loader, counted_page
 from .milestones import raw_event_records, recorded_milestones
 from .records import ContainerRecord, RawEventRecord, TransportEventRecord
 
@@ -42,7 +42,7 @@ def list_containers(
     )
     query = filter_containers(query, filters).order_by(Container.updated_at.desc(), Container.id)
     with ctx.reading() as session:
-        total, rows = fetch_page(session, query, page)
+        total, rows = counted_page(session, query, page)
         return Page(tuple(Loader(session).containers(rows, includes)), total, page)
 
 
@@ -81,7 +81,7 @@ def list_transport_events(
     )
     with ctx.reading() as session:
         owned(session, Container, container_id, caller.account_id, "container")
-        total, rows = fetch_page(session, query, page)
+        total, rows = counted_page(session, query, page)
         return Page(tuple(Loader(session).events(rows, includes)), total, page)
 
 

@@ -1,7 +1,9 @@
 """Rows to records, with related rows loaded per page in batches (one query per relation).
 
 Listing 5 or 50 shipments with every include runs the same number of statements: each relation
-is read once with ``IN (...)`` over the whole page, never once per object.
+is read once with ``IN (...)`` over the whole page, never once per object. Those statements are
+built once (their ``IN`` lists are expanding parameters), so SQLAlchemy finds them compiled
+instead of building and keying them again for every page; a page and its total are one statement.
 """
 
 from __future__ import annotations
@@ -10,8 +12,10 @@ from collections import defaultdict
 from collections.abc import Collection, Iterable, Sequence
 from typing import Any
 
-from sqlalchemy import Row, select
+from sqlalchemy import Row, bindparam, func, select
 from sqlalchemy.orm import InstrumentedAttribute, Session
+from sqlalchemy.sql import Executable, Select
+from sqlalchemy.sql.elements import BindParameter
 
 from ...store.models import (
     Container,
@@ -23,7 +27,9 @@ from ...store.models import (
     Vessel,
 )
 from ...store.models import TransportEvent as EventRow
+from ...store.reading import read_columns
 from ...store.vessels import VesselRecord
+from ..core.paging import PageRequest
 from ..reference.convert import terminal_record, vessel_record
 from ..reference.records import TerminalRecord
 from .convert import (
@@ -35,6 +41,82 @@ from .convert import (
 from .records import ContainerRecord, ShipmentRecord, TrackingRequestRecord, TransportEventRecord
 
 _EVENT_ORDER = (EventRow.timestamp, EventRow.sequence, EventRow.id)
+#: The ``IN`` list of the statements below: expanded to one parameter per key when executed.
+_KEYS: BindParameter[Any] = bindparam("keys", expanding=True)
+_CONTAINERS_OF = (
+    select(*read_columns(Container.__table__))
+    .where(Container.shipment_id.in_(_KEYS))
+    .order_by(Container.number, Container.id)
+)
+_CONTAINER_IDS_OF = (
+    select(Container.id, Container.shipment_id)
+    .where(Container.shipment_id.in_(_KEYS))
+    .order_by(Container.number, Container.id)
+)
+_CUSTOMERS_OF = (
+    select(TrackingRequest.shipment_id, Party.company_name)
+    .join(Party, Party.id == TrackingRequest.customer_id)
+    .where(TrackingRequest.shipment_id.in_(_KEYS))
+    .order_by(TrackingRequest.created_at, TrackingRequest.id)
+)
+_EVENTS_OF = (
+    select(*read_columns(EventRow.__table__))
+    .where(EventRow.container_id.in_(_KEYS))
+    .order_by(*_EVENT_ORDER)
+)
+_EVENT_IDS_OF = (
+    select(EventRow.id, EventRow.container_id)
+    .where(EventRow.container_id.in_(_KEYS))
+    .order_by(*_EVENT_ORDER)
+)
+#: What a container's record reads of its shipment (see ``convert.container_record``).
+_PARENTS_OF = select(
+    *(
+        column
+        for column in read_columns(Shipment.__table__)
+        if column.name
+        in (
+            "id",
+            "port_of_discharge_locode",
+            "line_tracking_last_attempted_at",
+            "line_tracking_last_succeeded_at",
+        )
+    )
+).where(Shipment.id.in_(_KEYS))
+#: The column a counted page's rows carry their query's total in.
+PAGE_TOTAL = "page_total__"
+
+
+#: Statements of :func:`_keyed`, by table and column name.
+_KEYED: dict[tuple[str, str], Select[Any]] = {}
+
+
+def _keyed(model: type[Any], column: InstrumentedAttribute[Any]) -> Select[Any]:
+    """The rows of ``model``'s table whose ``column`` is one of the ``keys`` parameter."""
+    key = (model.__tablename__, column.key)
+    found = _KEYED.get(key)
+    if found is None:
+        found = _KEYED[key] = select(*read_columns(model.__table__)).where(column.in_(_KEYS))
+    return found
+
+
+def counted_page(session: Session, query: Select[Any], page: PageRequest) -> tuple[int, list[Any]]:
+    """The rows of ``page`` of ``query`` (over one mapped class: plain rows of its table) and
+    the query's row count, in one statement (a window count beside each row); a page past the
+    end counts apart."""
+    entity = query.column_descriptions[0]["entity"]
+    counted = query.with_only_columns(
+        *read_columns(entity.__table__),
+        func.count().over().label(PAGE_TOTAL),
+        maintain_column_froms=True,
+    )
+    rows = list(session.connection().execute(counted.offset(page.offset).limit(page.size)))
+    if rows:
+        return int(getattr(rows[0], PAGE_TOTAL)), rows
+    if page.offset == 0:
+        return 0, rows
+    total = session.scalar(select(func.count()).select_from(query.order_by(None).subquery()))
+    return total or 0, rows
 
 
 class Loader:
@@ -59,7 +141,8 @@ class Loader:
     ) -> list[ShipmentRecord]:
         """Records of ``rows`` with container ids, vessel and carrier name; ``includes`` may
         add ``containers``, ``containers.transport_events`` and ``pod_terminal``."""
-        container_rows = self._containers_of([row.id for row in rows])
+        wants_containers = bool({"containers", "containers.transport_events"} & set(includes))
+        container_rows = self._containers_of([row.id for row in rows], whole=wants_containers)
         vessels = self.vessels(row.pod_vessel_id for row in rows)
         scacs = {row.shipping_line_scac for row in rows}
         lines = {line.scac: line for line in self.rows(ShippingLine, ShippingLine.scac, scacs)}
@@ -68,7 +151,7 @@ class Loader:
             (row.pod_terminal_id for row in rows) if "pod_terminal" in includes else ()
         )
         loaded: dict[str, ContainerRecord] | None = None
-        if {"containers", "containers.transport_events"} & set(includes):
+        if wants_containers:
             nested = ("transport_events",) if "containers.transport_events" in includes else ()
             records = self.containers(container_rows, nested, parents=rows)
             loaded = {record.id: record for record in records}
@@ -102,7 +185,10 @@ class Loader:
         pickup at the port). ``parents`` are shipment rows already read."""
         shipments = {s.id: s for s in parents}
         missing = {row.shipment_id for row in rows} - set(shipments)
-        shipments |= {s.id: s for s in self.rows(Shipment, Shipment.id, missing)}
+        if "shipment" in includes:
+            shipments |= {s.id: s for s in self.rows(Shipment, Shipment.id, missing)}
+        elif missing:
+            shipments |= {s.id: s for s in self._read(_PARENTS_OF, missing)}
         ids = [row.id for row in rows]
         full = "transport_events" in includes
         events = self._events_of(ids) if full else {}
@@ -176,36 +262,32 @@ class Loader:
         wanted = sorted({key for key in keys if key})
         if not wanted:
             return []
-        return list(self.session.execute(select(model.__table__).where(column.in_(wanted))))
+        return list(self._read(_keyed(model, column), wanted))
 
-    def _containers_of(self, shipment_ids: Sequence[str]) -> list[Row[Any]]:
+    def _containers_of(self, shipment_ids: Sequence[str], *, whole: bool) -> list[Row[Any]]:
+        """The containers of shipments in number order: ``whole`` rows, else id and shipment."""
         if not shipment_ids:
             return []
-        query = (
-            select(Container.__table__)
-            .where(Container.shipment_id.in_(shipment_ids))
-            .order_by(Container.number, Container.id)
-        )
-        return list(self.session.execute(query))
+        query = _CONTAINERS_OF if whole else _CONTAINER_IDS_OF
+        return list(self._read(query, shipment_ids))
+
+    def _read(self, query: Executable, keys: Iterable[str]) -> Sequence[Any]:
+        """The rows of one of this module's statements for ``keys`` (read on the session's
+        connection: they name tables only, so the ORM has nothing to add)."""
+        return self.session.connection().execute(query, {"keys": list(keys)}).all()
 
     def _customers_of(self, shipment_ids: Sequence[str]) -> dict[str, str]:
         """The customer's company name of each shipment whose tracking request names one."""
         if not shipment_ids:
             return {}
-        query = (
-            select(TrackingRequest.shipment_id, Party.company_name)
-            .join(Party, Party.id == TrackingRequest.customer_id)
-            .where(TrackingRequest.shipment_id.in_(shipment_ids))
-            .order_by(TrackingRequest.created_at, TrackingRequest.id)
-        )
-        return {key: name for key, name in self.session.execute(query) if key is not None}
+        found = self._read(_CUSTOMERS_OF, shipment_ids)
+        return {key: name for key, name in found if key is not None}
 
     def _events_of(self, container_ids: Sequence[str]) -> dict[str, list[TransportEventRecord]]:
         """Each container's transport events, in time order."""
         found: dict[str, list[TransportEventRecord]] = defaultdict(list)
         if container_ids:
-            query = select(EventRow.__table__).where(EventRow.container_id.in_(container_ids))
-            for event in self.session.execute(query.order_by(*_EVENT_ORDER)):
+            for event in self._read(_EVENTS_OF, container_ids):
                 found[event.container_id].append(transport_event_record(event))
         return found
 
@@ -213,9 +295,6 @@ class Loader:
         """Each container's transport event ids, in time order."""
         found: dict[str, list[str]] = defaultdict(list)
         if container_ids:
-            query = select(EventRow.id, EventRow.container_id).where(
-                EventRow.container_id.in_(container_ids)
-            )
-            for event_id, container_id in self.session.execute(query.order_by(*_EVENT_ORDER)):
+            for event_id, container_id in self._read(_EVENT_IDS_OF, container_ids):
                 found[container_id].append(event_id)
         return found

@@ -26,10 +26,10 @@ from ..core.context import ServiceContext
 from ..core.errors import InvalidInput, ObjectNotFound
 from ..core.list_changes import ListChanges, apply_list_changes
 from ..core.paging import Page, PageRequest
-from ..core.queries import contains_text, fetch_page, json_array_contains_text, owned
+from ..core.queries import contains_text, json_array_contains_text, owned
 from .convert import tracking_request_record
 from .filters import shown_at_or_after, shown_at_or_before
-from .loading import Loader
+from .loading import Loader, counted_page
 from .new_requests import MAX_NUMBER_CHARS, NewTrackingRequest
 from .numbers import carrier_codes
 from .parties import owned_party
@@ -91,7 +91,7 @@ def list_requests(
     query = _filtered(select(TrackingRequest), caller, filters)
     query = query.order_by(TrackingRequest.created_at.desc(), TrackingRequest.id)
     with ctx.reading() as session:
-        total, rows = fetch_page(session, query, page)
+        total, rows = counted_page(session, query, page)
         found = Loader(session).tracking_requests(rows, _tracked(includes))
         return Page(tuple(found), total, page)
 

@@ -12,10 +12,10 @@ from ..access.gatekeeper import Caller
 from ..core.context import ServiceContext
 from ..core.list_changes import ListChanges, apply_list_changes
 from ..core.paging import Page, PageRequest
-from ..core.queries import fetch_page, owned
+from ..core.queries import owned
 from .browse import ArrivalWindow, ShipmentOrder, ordered
 from .filters import TrackingFilter, filter_shipments
-from .loading import Loader
+from .loading import Loader, counted_page
 from .records import ShipmentRecord
 from .requests import open_request_unique
 
@@ -52,7 +52,7 @@ def list_shipments(
         query = query.where(arriving.condition(ctx.clock.now()))
     query = ordered(query, order)
     with ctx.reading() as session:
-        total, rows = fetch_page(session, query, page)
+        total, rows = counted_page(session, query, page)
         return Page(tuple(Loader(session).shipments(rows, includes)), total, page)
 
 

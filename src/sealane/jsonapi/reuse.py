@@ -1,0 +1,56 @@
+"""Rendered resource objects kept beside the record they were rendered from, reused while the
+record a request reads is equal to it.
+
+A page of 30 shipments with their containers is about a hundred resource objects of some forty
+members each; building them again for every request cost more than reading their rows. A record
+is a frozen value of everything its resource shows (its row and what the loader found for it),
+so an equal record renders to an equal object: the object kept is handed out again, and
+rendering happens only for what changed. The objects are shared between requests and must not be
+changed by whoever receives them (documents are only serialised).
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Hashable
+from typing import Any
+
+#: Resource objects kept at most, least recently used dropped first (a shipment or container
+#: object is one to two kB).
+MAX_ENTRIES = 8192
+
+
+class RenderedResources:
+    """Resource objects by key (type, id, base URL), each with the record it shows."""
+
+    def __init__(self, max_entries: int = MAX_ENTRIES) -> None:
+        self.max_entries = max_entries
+        self._kept: OrderedDict[Hashable, tuple[object, dict[str, Any]]] = OrderedDict()
+        self._lock = threading.Lock()
+        #: Objects handed out again, and objects rendered (for the benchmark and the tests).
+        self.reused = 0
+        self.rendered = 0
+
+    def __len__(self) -> int:
+        return len(self._kept)
+
+    def resource(
+        self, key: Hashable, record: object, render: Callable[[], dict[str, Any]]
+    ) -> dict[str, Any]:
+        """The object kept for ``key`` if it was rendered from a record equal to ``record``,
+        else ``render()``, kept from now on."""
+        with self._lock:
+            found = self._kept.get(key)
+            if found is not None and found[0] == record:
+                self._kept.move_to_end(key)
+                self.reused += 1
+                return found[1]
+        obj = render()
+        with self._lock:
+            self._kept[key] = (record, obj)
+            self._kept.move_to_end(key)
+            self.rendered += 1
+            while len(self._kept) > self.max_entries:
+                self._kept.popitem(last=False)
+        return obj
