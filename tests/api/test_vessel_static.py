@@ -248,6 +248,7 @@ def test_future__reported_draught_routes_like_the_engine_and_avoids_suez(
         "length_m": None,
         "air_draft_m": None,
         "sources": REPORTED_DRAUGHT,
+        "reported_by": "position_feed",
     }
 
 

@@ -170,6 +170,7 @@ def _deep_positions(out: dict[str, Any], _: World) -> None:
             "length_m": "default",
             "air_draft_m": "default",
         },
+        "reported_by": None,
         "reported_set_aside": None,
     }
 

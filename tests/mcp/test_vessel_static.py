@@ -74,7 +74,7 @@ def test_future_positions__the_reported_draught_sizes_the_route(own_world: World
     assert out["positions_total"] == engine_positions(draft_m=21.0)
     dimensions = out["vessel_dimensions"]
     assert (dimensions["source"], dimensions["draft_m"]) == ("reported", 21.0)
-    assert dimensions["sources"]["draft_m"] == "reported"
+    assert (dimensions["sources"]["draft_m"], dimensions["reported_by"]) == ("reported", "ais")
 
 
 def test_future_positions__an_argument_overrides_the_report(own_world: World) -> None:

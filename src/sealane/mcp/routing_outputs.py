@@ -45,6 +45,9 @@ class VesselDimensions(Output):
     sources: dict[str, str] | None = Field(
         default=None, description="where each dimension came from: given, reported or default"
     )
+    reported_by: str | None = Field(
+        default=None, description="who reported the dimensions used: ais or position_feed"
+    )
     reported_set_aside: str | None = Field(
         default=None,
         description="why the vessel's reported dimensions were not used (no route for them)",

@@ -70,6 +70,8 @@ class VesselSize:
     air_draft_m: float | None = None
     #: The names of the dimensions taken from the vessel's reports, not from the caller.
     reported: frozenset[str] = frozenset()
+    #: Who reported them (``ais``, ``position_feed``), when known.
+    reported_by: str | None = None
     #: Why the reported dimensions were set aside (the engine found no route for them), if so.
     set_aside: str | None = None
 
@@ -84,9 +86,11 @@ class VesselSize:
         draft_m: float | None = None,
         beam_m: float | None = None,
         length_m: float | None = None,
+        by: str | None = None,
     ) -> VesselSize:
         """These dimensions, with the vessel's reported ones where the caller gave none (the
-        caller's win). A reported value outside the engine's bounds is not used."""
+        caller's win), reported ``by`` a source. A reported value outside the engine's bounds
+        is not used."""
         reported = {"draft_m": draft_m, "beam_m": beam_m, "length_m": length_m}
         values = self.values()
         taken = {
@@ -97,13 +101,15 @@ class VesselSize:
             and 0.0 < value <= DIMENSION_BOUNDS_M[name]  # NaN fails too
         }
         changes: dict[str, Any] = {**taken, "reported": self.reported | taken.keys()}
+        if taken:
+            changes["reported_by"] = by
         return replace(self, **changes)
 
     def caller_only(self, reason: str) -> VesselSize:
         """These dimensions without the reported ones, which the engine could not route for
         (``reason``: its message)."""
         dropped = dict.fromkeys(self.reported)
-        return replace(self, **dropped, reported=frozenset(), set_aside=reason)
+        return replace(self, **dropped, reported=frozenset(), reported_by=None, set_aside=reason)
 
     def checked(self) -> Dimensions:
         """The dimensions as the engine's keyword arguments, each checked by the engine first
@@ -131,12 +137,15 @@ class VesselSize:
     def meta(self) -> dict[str, Any]:
         """Which dimensions the route was computed for: ``source`` says where the known ones
         came from (``given``, ``reported``, ``mixed``; ``default`` when none is known, the
-        engine's default vessel), ``sources`` each one's, and ``reported_set_aside`` why the
-        vessel's reported dimensions were not used when they could not be routed."""
+        engine's default vessel), ``sources`` each one's, ``reported_by`` who reported those
+        used (``ais``, ``position_feed``), and ``reported_set_aside`` why the vessel's reported
+        dimensions were not used when they could not be routed."""
         sources = self.sources()
         known = {source for source in sources.values() if source != DEFAULT}
         summary = DEFAULT if not known else known.pop() if len(known) == 1 else "mixed"
         meta: dict[str, Any] = {"source": summary, **self.values(), "sources": sources}
+        if self.reported:
+            meta["reported_by"] = self.reported_by
         if self.set_aside is not None:
             meta["reported_set_aside"] = self.set_aside
         return meta

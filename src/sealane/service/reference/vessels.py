@@ -143,10 +143,11 @@ def vessel_future_positions(
 
     A port not given is the one sealane knows of the vessel's voyage (see :mod:`.voyages`); a
     dimension not given in ``size`` is the one the vessel reported, if any (set aside when no
-    route takes it: :func:`~..core.engine.sized_call`). Checked in this order: routing feature (403), unknown vessel (404), no known position (422),
-    a bad dimension (400 naming it), a port neither given nor known (422), an unknown port (422,
-    naming ``previous_port_id`` or ``port_id``), then the engine's own refusals (422
-    :class:`~..core.errors.CannotRoute`: a start on land, no sea route, a passage too small).
+    route takes it: :func:`~..core.engine.sized_call`). Checked in this order: routing feature
+    (403), unknown vessel (404), no known position (422), a bad dimension (400 naming it), a
+    port neither given nor known (422), an unknown port (422, naming ``previous_port_id`` or
+    ``port_id``), then the engine's own refusals (422 :class:`~..core.errors.CannotRoute`: a
+    start on land, no sea route, a passage too small).
     """
     caller.require_routing()
     vessel = get_vessel(ctx, vessel_key)
@@ -189,7 +190,12 @@ def vessel_future_positions(
 
 def reported_size(size: VesselSize, vessel: VesselRecord) -> VesselSize:
     """``size`` with the dimensions ``vessel`` reported where the caller gave none."""
-    return size.filled(draft_m=vessel.draught_m, beam_m=vessel.beam_m, length_m=vessel.length_m)
+    return size.filled(
+        draft_m=vessel.draught_m,
+        beam_m=vessel.beam_m,
+        length_m=vessel.length_m,
+        by=vessel.dimensions_source,
+    )
 
 
 def _unknown(vessel_id: str, name: str) -> str:
