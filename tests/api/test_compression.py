@@ -149,7 +149,7 @@ def test_head__large_document_not_deflated(
     client: TestClient, keys: Keys, vessel: Vessel, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     deflated: list[int] = []  # deflate streams started, by the middleware or the endpoint
-    real, real_stream = compression._deflate_piece, isal_zlib.compressobj
+    real, real_stream = compression.deflate_piece, isal_zlib.compressobj
 
     def counting(piece: memoryview, level: int, final: bool) -> bytes:
         deflated.append(len(piece))
@@ -159,7 +159,7 @@ def test_head__large_document_not_deflated(
         deflated.append(0)
         return real_stream(*args, **kwargs)
 
-    monkeypatch.setattr(compression, "_deflate_piece", counting)
+    monkeypatch.setattr(compression, "deflate_piece", counting)
     monkeypatch.setattr(isal_zlib, "compressobj", counting_stream)
     headers = {**auth(keys.routing), "Accept-Encoding": "gzip"}
     head = client.head(voyage_url(vessel), params=VOYAGE, headers=headers)
@@ -329,7 +329,7 @@ def test_whole_large_body__at_most_a_few_pieces_queued_at_a_time(
     body = bytes(range(256)) * 4096  # 1 MiB in 128 pieces of 8 KiB
     sent_pieces = [0]
     outstanding: list[int] = []  # pieces queued but not yet sent, at each submit
-    real = compression._DEFLATERS
+    real = compression.DEFLATERS
 
     class Recording:
         submitted = 0
@@ -339,7 +339,7 @@ def test_whole_large_body__at_most_a_few_pieces_queued_at_a_time(
             outstanding.append(self.submitted - sent_pieces[0])
             return real.submit(*args)
 
-    monkeypatch.setattr(compression, "_DEFLATERS", Recording())
+    monkeypatch.setattr(compression, "DEFLATERS", Recording())
     app = GzipMiddleware(bare_app([], [body]), stream_minimum_size=4096, piece_size=8192)
     received: list[bytes] = []
 
@@ -374,20 +374,20 @@ class RecordingPool:
         return future
 
 
-REAL_POOL = compression._DEFLATERS
+REAL_POOL = compression.DEFLATERS
 
 
 def slow_pieces(monkeypatch: pytest.MonkeyPatch) -> RecordingPool:
     """Deflate pieces slowly (2 ms each, so they outlast the connection) on a recording pool."""
-    real = compression._deflate_piece
+    real = compression.deflate_piece
 
     def slow(piece: memoryview, level: int, final: bool) -> bytes:
         time.sleep(0.002)
         return real(piece, level, final)
 
     pool = RecordingPool()
-    monkeypatch.setattr(compression, "_deflate_piece", slow)
-    monkeypatch.setattr(compression, "_DEFLATERS", pool)
+    monkeypatch.setattr(compression, "deflate_piece", slow)
+    monkeypatch.setattr(compression, "DEFLATERS", pool)
     return pool
 
 

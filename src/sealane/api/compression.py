@@ -29,7 +29,7 @@ GZIP_WBITS: Final = 16 + isal_zlib.MAX_WBITS
 #: A gzip member's header (RFC 1952): deflate, no flags, no time, unknown OS.
 GZIP_HEADER: Final = b"\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\xff"
 #: Threads deflating the pieces of a large body side by side; created on first use.
-_DEFLATERS: Final = ThreadPoolExecutor(max_workers=2, thread_name_prefix="sealane-gzip")
+DEFLATERS: Final = ThreadPoolExecutor(max_workers=2, thread_name_prefix="sealane-gzip")
 #: Pieces of one body queued on those threads at a time: enough to keep both busy while the
 #: event loop sends the previous piece.
 IN_FLIGHT: Final = 4
@@ -217,7 +217,7 @@ class _Responder:
             nonlocal queued
             while queued < last and len(jobs) < IN_FLIGHT:
                 jobs.append(
-                    _DEFLATERS.submit(_deflate_piece, pieces[queued], level, queued + 1 == last)
+                    DEFLATERS.submit(deflate_piece, pieces[queued], level, queued + 1 == last)
                 )
                 queued += 1
 
@@ -264,7 +264,7 @@ class _Responder:
                 await anyio.lowlevel.checkpoint()
 
 
-def _deflate_piece(piece: memoryview, level: int, final: bool) -> bytes:
+def deflate_piece(piece: memoryview, level: int, final: bool) -> bytes:
     """One piece as a raw deflate stream: flushed to a byte boundary so the next piece's stream
     can follow it, or finished when it is the last."""
     stream = isal_zlib.compressobj(level, wbits=-isal_zlib.MAX_WBITS)

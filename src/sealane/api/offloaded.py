@@ -26,8 +26,7 @@ from starlette.datastructures import MutableHeaders
 from starlette.responses import Response
 from starlette.types import Message, Receive, Scope, Send
 
-from .compression import _DEFLATERS as DEFLATERS
-from .compression import GZIP_HEADER, _deflate_piece, accepts_gzip
+from .compression import DEFLATERS, GZIP_HEADER, accepts_gzip, deflate_piece
 from .negotiation import HEAD_REQUEST
 
 #: Input bytes of the first deflated piece (about 0.03 ms of ISA-L), then of each later one.
@@ -119,9 +118,9 @@ class OffloadedResponse(Response):
         while this thread works out the CRC, handed over in order as each is ready."""
         view = memoryview(body)
         pieces = [view[offset : offset + PIECE] for offset in range(FIRST_PIECE, len(view), PIECE)]
-        put(GZIP_HEADER + _deflate_piece(view[:FIRST_PIECE], self.level, not pieces))
+        put(GZIP_HEADER + deflate_piece(view[:FIRST_PIECE], self.level, not pieces))
         jobs = [
-            DEFLATERS.submit(_deflate_piece, piece, self.level, number == len(pieces))
+            DEFLATERS.submit(deflate_piece, piece, self.level, number == len(pieces))
             for number, piece in enumerate(pieces, 1)
         ]
         try:
