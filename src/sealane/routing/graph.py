@@ -74,6 +74,13 @@ class SeaGraph:
             if Marnet.EDGE_SHORTCUT.present(arrays)
             else np.ones(self.edge_u.size, dtype=bool)
         )
+        #: Each edge's least depth in metres on the build's grid (inf: not measured; NaN: a
+        #: port's charted fairway, or a file without depths), read-only.
+        self.edge_depth_m: npt.NDArray[np.float32] = (
+            Marnet.EDGE_DEPTH_M.read(arrays)
+            if Marnet.EDGE_DEPTH_M.present(arrays)
+            else np.full(self.edge_u.size, np.nan, dtype=np.float32)
+        )
         self.passage_names: tuple[str, ...] = tuple(
             str(n) for n in Marnet.PASSAGE_NAMES.read(arrays)
         )

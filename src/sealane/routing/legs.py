@@ -125,15 +125,16 @@ def _untrimmed(
 
 
 def snap_open(graph: SeaGraph, where: Location, blocked: int, what: str) -> Snap:
-    """Snap to the open network; a point that lies in a closed passage is an error, not a detour."""
+    """Snap to the open network; a point that lies in a closed passage is an error, not a detour
+    (a point over water too shallow for the vessel is not: it snaps to the nearest deep lane)."""
     nearest = graph.snap(where.lon, where.lat)
     if not graph.edge_passages[nearest.edge] & blocked:
         return nearest
     open_snap = graph.snap(where.lon, where.lat, blocked=blocked)
-    if open_snap.distance_m > nearest.distance_m + IN_PASSAGE_MARGIN_M:
-        names = names_from_mask(
-            int(graph.edge_passages[nearest.edge]) & blocked, graph.passage_names
-        )
+    names = names_from_mask(int(graph.edge_passages[nearest.edge]) & blocked, graph.passage_names)
+    # Only too shallow for the vessel (no passage in the way): it sails out to the nearest lane
+    # deep enough, however far that is.
+    if names and open_snap.distance_m > nearest.distance_m + IN_PASSAGE_MARGIN_M:
         raise NoRouteError(
             f"{what} ({where.lon}, {where.lat}) lies on the closed passage(s) {', '.join(names)}"
             + (

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from enum import StrEnum
 
+from .depth import is_band
 from .errors import UnknownPassageError
 
 
@@ -147,5 +148,6 @@ def passage_mask(closed: Iterable[Passage], bit_names: tuple[str, ...]) -> int:
 
 
 def names_from_mask(mask: int, bit_names: tuple[str, ...]) -> list[str]:
-    """Passage names whose bit is set in ``mask``, in bit order."""
-    return [name for bit, name in enumerate(bit_names) if mask >> bit & 1]
+    """Passage names whose bit is set in ``mask``, in bit order (depth bands left out: they are
+    no passage a route sails, see :mod:`.depth`)."""
+    return [name for bit, name in enumerate(bit_names) if mask >> bit & 1 and not is_band(name)]

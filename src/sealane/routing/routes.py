@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import numpy.typing as npt
 
+from .depth import band_mask
 from .errors import InvalidSpeedError, NoRouteError
 from .geodesy import (
     METRES_PER_KM,
@@ -243,10 +244,10 @@ def _closed(
     allow: tuple[str | Passage, ...] | str | None,
     names: tuple[str, ...],
 ) -> tuple[frozenset[Passage], int]:
-    """The passages closed to a route and their bit mask over ``names`` (remembered: most
-    callers ask again and again with the same few sets)."""
+    """The passages closed to a route and their bit mask over ``names``, with the default
+    vessel's depth band (remembered: most callers ask again and again with the same few sets)."""
     closed = closed_passages(avoid, allow_arctic=allow_arctic, allow=allow)
-    return closed, passage_mask(closed, names)
+    return closed, passage_mask(closed, names) | band_mask(None, names)
 
 
 #: What a vessel of unknown dimensions is refused: nothing.
@@ -261,10 +262,15 @@ def _refused(
     air_draft_m: float | None,
     names: tuple[str, ...],
 ) -> tuple[int, tuple[Refusal, ...]]:
-    """The bit mask over ``names`` of the passages a vessel of these dimensions does not fit,
-    and why (checked by :class:`~.vessel.Vessel`; remembered, as a vessel asks again and again)."""
-    why = refusals(Vessel(draft_m, beam_m, length_m, air_draft_m))
-    return passage_mask({refusal.passage for refusal in why}, names), why
+    """The bit mask over ``names`` of the passages a vessel of these dimensions does not fit and
+    of the depth band its draft closes (:mod:`.depth`), and why it is refused the passages
+    (checked by :class:`~.vessel.Vessel`; remembered, as a vessel asks again and again)."""
+    vessel = Vessel(draft_m, beam_m, length_m, air_draft_m)
+    why = refusals(vessel)
+    mask = passage_mask({refusal.passage for refusal in why}, names)
+    if vessel.draft_m is not None:
+        mask |= band_mask(vessel.draft_m, names)
+    return mask, why
 
 
 def _within_reach(

@@ -14,8 +14,11 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from ..data.formats import MARNET, Marnet
+from ..depth import BAND_NAMES
 from ..geodesy import lengths_between_m, normalize_lon
 from .chains import core_arrays
+from .corridors import CorridorIndex, read_geojson
+from .depth import depth_bands
 from .hierarchies import hierarchy_arrays
 from .joins import log
 from .lanegraph import LaneGraph
@@ -75,13 +78,23 @@ def retag(out: Path, spec: dict[str, Any]) -> None:
     write_lanes(out, read_lanes(out), spec)
 
 
+def _joined_ports(out: Path) -> np.ndarray:
+    """(N, 2) lon/lat of the joined ports of ``ports.csv`` in ``out``."""
+    import csv
+
+    with (out / "ports.csv").open(encoding="utf-8") as handle:
+        rows = [r for r in csv.DictReader(handle) if r["approach"] != "inland"]
+    return np.array([(float(r["lon"]), float(r["lat"])) for r in rows], dtype=np.float64)
+
+
 def _tagged(lanes: Lanes, spec: dict[str, Any]) -> np.ndarray:
     """The lanes' passage masks with Arctic sector bits derived from each edge's own position
     only: an edge re-routed from a long searoute edge must not inherit the sector tag of the
-    edge it replaces (the Gulf of Anadyr)."""
+    edge it replaces (the Gulf of Anadyr); no depth band."""
     passages = spec["passages"]
     sectors = sum(1 << bit for bit, name in enumerate(passages) if "sector" in passages[name])
-    kept = lanes.masks & np.uint32(~sectors & 0xFFFFFFFF)
+    # The depth bands (the bits past the passages') are measured again, never kept.
+    kept = lanes.masks & np.uint32(((1 << len(passages)) - 1) & ~sectors)
     tagged: np.ndarray = kept | tag_passages(lanes.lon, lanes.lat, lanes.u, lanes.v, passages)
     return tagged
 
@@ -112,13 +125,25 @@ def _landmarks(
 def write_lanes(out: Path, lanes: Lanes, spec: dict[str, Any]) -> None:
     """``marnet.npz`` from the lanes (shortcuts kept flagged, so that ``--only shortcuts`` can
     re-derive them), written uncompressed: the engine memory-maps it, so a cold start reads only
-    what it uses."""
-    names = tuple(spec["passages"])
-    masks = _tagged(lanes, spec)
+    what it uses. The depth bands (:mod:`.depth`) are measured against the ports and corridors
+    of ``ports.csv`` and ``corridors.geojson`` in ``out``, so those are written first."""
+    names = (*spec["passages"], *BAND_NAMES)
     u, v = lanes.u, lanes.v
     coords = np.stack([normalize_lon(lanes.lon), lanes.lat], axis=1)
     lengths = lengths_between_m(coords[u, 0], coords[u, 1], coords[v, 0], coords[v, 1])
     shortcut = np.zeros(u.size, dtype=bool) if lanes.shortcut is None else lanes.shortcut
+    depth_m, bands = depth_bands(
+        coords[:, 0],
+        coords[:, 1],
+        u,
+        v,
+        lengths,
+        shortcut,
+        _joined_ports(out),
+        CorridorIndex(read_geojson(out / "corridors.geojson")),
+        names,
+    )
+    masks = _tagged(lanes, spec) | bands
     # Ends snap onto the lanes only: a shortcut can run thousands of kilometres past a point
     # without leading anywhere near where it is going (the search takes shortcuts from the lanes).
     snappable = np.flatnonzero(~shortcut)
@@ -132,6 +157,7 @@ def write_lanes(out: Path, lanes: Lanes, spec: dict[str, Any]) -> None:
         Marnet.EDGE_LENGTH_M.key: lengths,
         Marnet.EDGE_PASSAGES.key: masks,
         Marnet.EDGE_SHORTCUT.key: shortcut,
+        Marnet.EDGE_DEPTH_M.key: depth_m,
         Marnet.PASSAGE_NAMES.key: np.array(names),
         Marnet.CELL_DEG.key: np.array(CELL_DEG),
         Marnet.CELL_PTR.key: cell_ptr,

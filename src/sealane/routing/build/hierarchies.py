@@ -8,12 +8,17 @@ from __future__ import annotations
 import numpy as np
 
 from ..data.formats import Marnet
+from ..depth import band_closed
 from ..passages import ARCTIC, NOT_FOR_CONTAINER_SHIPS
 from .contraction import contract
 from .masked_contraction import contract_masked
 
-#: Passages the default hierarchy assumes closed: those the engine closes by default.
-DEFAULT_CLOSED = tuple(sorted(p.value for p in (*NOT_FOR_CONTAINER_SHIPS, *ARCTIC)))
+#: Passages the default hierarchy assumes closed: those the engine closes by default, and the
+#: default vessel's depth band.
+DEFAULT_CLOSED = (
+    *sorted(p.value for p in (*NOT_FOR_CONTAINER_SHIPS, *ARCTIC)),
+    band_closed(None),
+)
 
 
 def hierarchy_arrays(core: dict[str, np.ndarray], names: tuple[str, ...]) -> dict[str, np.ndarray]:

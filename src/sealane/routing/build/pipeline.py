@@ -118,5 +118,5 @@ def build_network(out: Path, spec: dict[str, Any], checkpoint: Path | None = Non
     added = straighten_corridors(net, corridors)
     log(f"corridors: {len(added)} straightened legs")
     added |= add_shortcuts(net, ports, CorridorIndex(corridors), coast, spec["passages"])
+    write_ports(out, sites)  # first: the depth bands exempt the ports' approaches
     write_graph(out, net, spec, added)
-    write_ports(out, sites)

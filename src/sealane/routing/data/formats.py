@@ -104,6 +104,9 @@ class Marnet:
     EDGE_PASSAGES = _array("edge_passages", np.uint32)
     #: Whether each edge is one of the build's straight shortcuts (never snapped onto).
     EDGE_SHORTCUT = _array("edge_shortcut", np.bool_, optional=True)
+    #: Each edge's least depth in metres on the build's bathymetry grid (inf: nothing measured,
+    #: NaN: a port's charted fairway; see ``routing.build.depth``).
+    EDGE_DEPTH_M = _array("edge_depth_m", np.float32, optional=True)
     PASSAGE_NAMES = _array("passage_names", np.str_)
     #: Snapping index: cell size in degrees, and per cell the edges that can be nearest in it.
     CELL_DEG = _array("cell_deg", np.float64)

@@ -1,0 +1,211 @@
+"""Least depth of each edge from a bathymetry grid, and the depth bands it carries (issue 28).
+
+The grid is ETOPO1 (NOAA, public domain) resampled to 0.1 degree, as bundled in the PyPI package
+``pybacktrack`` (``bundle_data/topography/ETOPO1_0.1.grd``, netCDF 4). The package itself is GPL
+and is never installed: the build downloads its wheel with ``pip download --no-deps`` once, takes
+that one data file out of it into a cache, and reads it with h5py. Only the derived per-edge
+depths are shipped.
+
+How an edge is measured, sampled every ``SPACING_M`` along its geodesic:
+
+* A sample's depth is that of the 0.1 degree cell it lies in, read as the cell's deepest corner:
+  a cell of the grid cannot show a channel narrower than itself, so a cell is shallow only when
+  all four of its corners are.
+* Samples inside a corridor (canals, rivers, dredged port approaches: their charted limits are in
+  ``passage_limits.csv``) and within ``APPROACH_M`` of a port's berth (its dredged approach) are
+  not measured.
+* The build's straight shortcuts are measured in every cell. searoute's lanes, and the repair's
+  and the joins' water paths, follow the coast where a cell holding land cannot tell a channel
+  from the shore: they are measured only in cells whose four corners are all under water.
+* A port left with no way to the open network for the deepest band keeps its approach open: the
+  lanes on its shortest way out (shallow lengths counted ``FAIRWAY_PENALTY`` times, so the way
+  out crosses as little shallow water as it can) are taken as its charted fairway and carry no
+  band. The grid cannot tell a dredged channel from the banks beside it.
+
+Build-time only.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import tempfile
+import zipfile
+from pathlib import Path
+from typing import NamedTuple
+
+import numpy as np
+
+from ..depth import BAND_NAMES, BANDS_M
+from ..geodesy import unit_vectors
+from .coast import sample_geodesics
+from .corridors import CorridorIndex
+from .joins import log
+
+#: Where the grid comes from: a PyPI wheel and the member holding it.
+GRID_PACKAGE = "pybacktrack==1.5.0"
+GRID_MEMBER = "pybacktrack/bundle_data/topography/ETOPO1_0.1.grd"
+#: A grid file to use instead (its path), and where the downloaded one is kept.
+GRID_ENV = "SEALANE_DEPTH_GRID"
+GRID_CACHE = Path.home() / ".cache" / "sealane" / "ETOPO1_0.1.grd"
+#: Grid spacing in degrees.
+STEP_DEG = 0.1
+SPACING_M = 1000.0
+APPROACH_M = 10_000.0
+FAIRWAY_PENALTY = 20.0
+EARTH_RADIUS_M = 6_371_008.8
+
+
+class Grid(NamedTuple):
+    """Elevations in metres (negative below sea level) at 0.1 degree nodes: rows from 90 S,
+    columns from 0 E to 360 E."""
+
+    z: np.ndarray
+
+    def cell_depth(self, lon: np.ndarray, lat: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Per point, the depth of its cell's deepest corner, and whether all four corners lie
+        under water (metres; a negative depth is land)."""
+        col = np.clip(np.floor(np.mod(lon, 360.0) / STEP_DEG).astype(np.int64), 0, 3599)
+        row = np.clip(np.floor((lat + 90.0) / STEP_DEG).astype(np.int64), 0, 1799)
+        z = self.z
+        corners = np.stack([z[row, col], z[row, col + 1], z[row + 1, col], z[row + 1, col + 1]])
+        return -corners.min(axis=0), corners.max(axis=0) < 0.0
+
+
+def grid_file() -> Path:
+    """The grid's path: ``$SEALANE_DEPTH_GRID``, the cache, or taken out of a fresh download."""
+    if os.environ.get(GRID_ENV):
+        return Path(os.environ[GRID_ENV])
+    if not GRID_CACHE.exists():
+        with tempfile.TemporaryDirectory() as tmp:
+            log(f"depth: downloading {GRID_PACKAGE} for its ETOPO1 grid (data file only)")
+            subprocess.run(
+                [
+                    sys.executable,
+                    "-m",
+                    "pip",
+                    "download",
+                    "--no-deps",
+                    "-q",
+                    "-d",
+                    tmp,
+                    GRID_PACKAGE,
+                ],
+                check=True,
+            )
+            (wheel,) = Path(tmp).glob("*.whl")
+            GRID_CACHE.parent.mkdir(parents=True, exist_ok=True)
+            with zipfile.ZipFile(wheel) as archive:
+                GRID_CACHE.write_bytes(archive.read(GRID_MEMBER))
+    return GRID_CACHE
+
+
+def load_grid(path: Path | None = None) -> Grid:
+    """The ETOPO1 0.1 degree grid (its ``z`` variable) as float32."""
+    import h5py
+
+    with h5py.File(path or grid_file(), "r") as handle:
+        z = np.asarray(handle["z"][:], dtype=np.float32)
+    if z.shape != (1801, 3601):
+        raise ValueError(f"unexpected depth grid shape {z.shape}")
+    return Grid(z)
+
+
+def least_depths(
+    lon: np.ndarray,
+    lat: np.ndarray,
+    u: np.ndarray,
+    v: np.ndarray,
+    shortcut: np.ndarray,
+    ports: np.ndarray,
+    corridors: CorridorIndex,
+    grid: Grid,
+) -> np.ndarray:
+    """Per edge, the least depth measured along it (inf where nothing is measured); ``ports`` is
+    (N, 2) lon/lat of the joined ports' berths."""
+    from scipy.spatial import cKDTree
+
+    s_lon, s_lat, edge, _ = sample_geodesics(lon[u], lat[u], lon[v], lat[v], SPACING_M)
+    depth, open_water = grid.cell_depth(s_lon, s_lat)
+    chord = 2.0 * np.sin(APPROACH_M / EARTH_RADIUS_M / 2.0)
+    near, _ = cKDTree(unit_vectors(ports[:, 0], ports[:, 1])).query(unit_vectors(s_lon, s_lat))
+    measured = (near > chord) & (shortcut[edge] | open_water)
+    measured[measured] = ~corridors.contains(s_lon[measured], s_lat[measured])
+    least = np.full(u.size, np.inf)
+    np.minimum.at(least, edge[measured], depth[measured])
+    return least
+
+
+def open_fairways(
+    nodes: int,
+    u: np.ndarray,
+    v: np.ndarray,
+    lengths: np.ndarray,
+    least: np.ndarray,
+    port_nodes: np.ndarray,
+) -> np.ndarray:
+    """Edges to exempt: for each port cut off from the network's largest piece by the deepest
+    band, the edges of its way out (shallow ones ``FAIRWAY_PENALTY`` times as long)."""
+    from scipy.sparse import coo_matrix
+    from scipy.sparse.csgraph import connected_components, dijkstra
+
+    shallow = least < BANDS_M[-1]
+    open_ = ~shallow
+    graph = coo_matrix((np.ones(int(open_.sum())), (u[open_], v[open_])), shape=(nodes, nodes))
+    _, label = connected_components(graph, directed=False)
+    main = np.bincount(label).argmax()
+    cut = np.unique(port_nodes[label[port_nodes] != main])
+    exempt = np.zeros(u.size, dtype=bool)
+    if cut.size == 0:
+        return exempt
+    weight = np.where(shallow, lengths * FAIRWAY_PENALTY, lengths) + 1e-3
+    full = coo_matrix((weight, (u, v)), shape=(nodes, nodes)).tocsr()
+    # One search from the whole main piece at once: each node's way to its nearest main node.
+    mains = np.flatnonzero(label == main)
+    _, pred = dijkstra(
+        full, directed=False, indices=mains, min_only=True, return_predecessors=True
+    )[:2]
+    edge_of = {(int(a), int(b)): k for k, (a, b) in enumerate(zip(u, v, strict=True))}
+    for port in cut.tolist():
+        node = port
+        while label[node] != main and pred[node] >= 0:
+            back = int(pred[node])
+            found = edge_of.get((back, node))
+            exempt[edge_of[(node, back)] if found is None else found] = True
+            node = back
+    log(f"depth: {cut.size} ports cut off by depth keep a fairway of {int(exempt.sum())} edges")
+    return exempt
+
+
+def band_masks(least: np.ndarray, names: tuple[str, ...]) -> np.ndarray:
+    """Per edge, the bits over ``names`` of the bands its least depth falls below."""
+    masks = np.zeros(least.size, dtype=np.uint32)
+    for bound, name in zip(BANDS_M, BAND_NAMES, strict=True):
+        masks[least < bound] |= np.uint32(1 << names.index(name))
+    return masks
+
+
+def depth_bands(
+    lon: np.ndarray,
+    lat: np.ndarray,
+    u: np.ndarray,
+    v: np.ndarray,
+    lengths: np.ndarray,
+    shortcut: np.ndarray,
+    ports: np.ndarray,
+    corridors: CorridorIndex,
+    names: tuple[str, ...],
+) -> tuple[np.ndarray, np.ndarray]:
+    """Per edge, its least depth in metres (NaN: a charted fairway, not measured on the grid;
+    inf: nothing measured) and the bits of the bands it carries."""
+    from scipy.spatial import cKDTree
+
+    least = least_depths(lon, lat, u, v, shortcut, ports, corridors, load_grid())
+    berths = cKDTree(unit_vectors(lon, lat)).query(unit_vectors(ports[:, 0], ports[:, 1]))[1]
+    fairway = open_fairways(lon.size, u, v, lengths, least, np.asarray(berths, dtype=np.int64))
+    least[fairway] = np.nan
+    masks = band_masks(np.where(fairway, np.inf, least), names)
+    counts = {name: int(np.count_nonzero(masks & (1 << names.index(name)))) for name in BAND_NAMES}
+    log(f"depth: edges per band {counts}")
+    return least, masks

@@ -1,0 +1,100 @@
+"""How the build measures each edge's least depth on a bathymetry grid (``routing.build.depth``),
+on a synthetic grid: deep sea with a shallow bank and an island."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+pytest.importorskip("scipy")
+
+from sealane.routing.build.corridors import Corridor, CorridorIndex
+from sealane.routing.build.depth import Grid, band_masks, least_depths, open_fairways
+from sealane.routing.depth import BAND_NAMES
+
+NAMES = ("suez", *BAND_NAMES)
+
+
+def grid() -> Grid:
+    """4,000 m deep everywhere but a bank of 6 m at 10-11 E, 0-1 N and an island at 20 E, 0 N
+    (one grid node above water)."""
+    z = np.full((1801, 3601), -4000.0, dtype=np.float32)
+    z[900:911, 100:111] = -6.0  # rows from 90 S, columns from 0 E, 0.1 degree apart
+    z[900, 200] = 10.0
+    z[899:902, 199:202][z[899:902, 199:202] < 0] = -6.0
+    return Grid(z)
+
+
+def measure(
+    lon: list[float], lat: list[float], shortcut: bool, ports: list[tuple[float, float]]
+) -> float:
+    """The least depth of the one edge from (lon[0], lat[0]) to (lon[1], lat[1])."""
+    least = least_depths(
+        np.array(lon),
+        np.array(lat),
+        np.array([0]),
+        np.array([1]),
+        np.array([shortcut]),
+        np.array(ports or [(-100.0, -60.0)]),
+        CorridorIndex([]),
+        grid(),
+    )
+    return float(least[0])
+
+
+@pytest.mark.parametrize("shortcut", [True, False])
+def test_least_depth__a_bank_in_open_water_counts_for_every_edge(shortcut: bool) -> None:
+    assert measure([9.5, 11.5], [0.5, 0.5], shortcut, []) == pytest.approx(6.0)
+    assert measure([5.0, 7.0], [0.5, 0.5], shortcut, []) == pytest.approx(4000.0)
+
+
+def test_least_depth__cells_holding_land_count_for_shortcuts_only() -> None:
+    # The island's cells: their deepest corner is 6 m, but one corner is land.
+    assert measure([19.5, 20.5], [0.05, 0.05], True, []) == pytest.approx(6.0)
+    assert measure([19.5, 20.5], [0.05, 0.05], False, []) == pytest.approx(4000.0)
+
+
+def test_least_depth__a_ports_approach_is_not_measured() -> None:
+    assert measure([10.4, 10.5], [0.5, 0.5], True, [(10.45, 0.5)]) == math.inf  # none measured
+    assert measure([10.4, 10.5], [0.5, 0.5], True, [(12.5, 0.5)]) == pytest.approx(6.0)
+
+
+def test_least_depth__a_corridor_is_not_measured() -> None:
+    line = np.array([[9.0, 0.5], [12.0, 0.5]])
+    corridor = Corridor("bank channel", None, 5000.0, line, ())
+    least = least_depths(
+        np.array([9.5, 11.5]),
+        np.array([0.5, 0.5]),
+        np.array([0]),
+        np.array([1]),
+        np.array([True]),
+        np.array([(-100.0, -60.0)]),
+        CorridorIndex([corridor]),
+        grid(),
+    )
+    assert float(least[0]) == math.inf  # none measured
+
+
+def test_band_masks__cumulative() -> None:
+    masks = band_masks(np.array([5.0, 12.0, 20.0, 30.0, np.inf]), NAMES)
+    bits = [[bool(m >> NAMES.index(name) & 1) for name in BAND_NAMES] for m in masks.tolist()]
+    assert bits == [
+        [True, True, True, True],
+        [False, True, True, True],
+        [False, False, False, True],
+        [False, False, False, False],
+        [False, False, False, False],
+    ]
+
+
+def test_open_fairways__a_port_cut_off_keeps_its_least_shallow_way_out() -> None:
+    # 0 - 1 - 2 deep; port 4 reaches 2 by a shallow edge (4-3, 3-2) or a longer one (4-5, 5-0)
+    # that is shallow too but shorter in shallow water.
+    u = np.array([0, 1, 4, 3, 4, 5])
+    v = np.array([1, 2, 3, 2, 5, 0])
+    lengths = np.array([10.0, 10.0, 5.0, 5.0, 1.0, 20.0])
+    least = np.array([50.0, 50.0, 5.0, 5.0, 5.0, 50.0])
+    exempt = open_fairways(6, u, v, lengths, least, np.array([4, 0]))
+    assert exempt.tolist() == [False, False, False, False, True, False]
