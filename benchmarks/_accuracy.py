@@ -171,6 +171,28 @@ def sealane_router(
     return [tuple(p) for p in found.coordinates.tolist()], found.distance_nm  # type: ignore[misc]
 
 
+#: Issue 28's measure of the distance set: a container ship of 12 m draft, or of the draft of the
+#: row's own canal or strait where that is less (Kiel 9.5 m, the Oresund 7.7 m, Corinth 7.3 m):
+#: the published figure is that passage's way (as ``tests/routing/test_published_distances.py``).
+DRAFT_M = 12.0
+
+
+def sealane_draft_router(
+    origin: Point, destination: Point, avoid: tuple[str, ...], allow: tuple[str, ...]
+) -> tuple[list[Point], float]:
+    """sealane on points for a ship of ``DRAFT_M`` (or its row's passage's draft, if less)."""
+    from sealane.routing.limits import passage_limits
+
+    way = sealane.route(origin, destination, avoid=avoid, allow=allow).passages
+    takes: dict[str, float] = {}
+    for limit in passage_limits():
+        if limit.passage.value in way and limit.draft_m is not None:
+            takes[limit.passage.value] = max(takes.get(limit.passage.value, 0.0), limit.draft_m)
+    draft = min([DRAFT_M, *takes.values()])
+    found = sealane.route(origin, destination, avoid=avoid, allow=allow, draft_m=draft)
+    return [tuple(p) for p in found.coordinates.tolist()], found.distance_nm  # type: ignore[misc]
+
+
 def searoute_router(
     origin: Point, destination: Point, avoid: tuple[str, ...], _allow: tuple[str, ...]
 ) -> tuple[list[Point], float]:

@@ -28,6 +28,7 @@ from _accuracy import (
     print_distance_set,
     print_land,
     scgraph_router,
+    sealane_draft_router,
     sealane_router,
     searoute_router,
 )
@@ -750,7 +751,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         "searoute": searoute_router,
         "scgraph": scgraph_router(scgraph.graph),  # type: ignore[attr-defined]
     }
-    print_distance_set(routers)
+    print_distance_set({"sealane 12m": sealane_draft_router, **routers})
     if args.land:
         print_land(routers)
     print_notes(bench, outcomes)
