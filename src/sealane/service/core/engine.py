@@ -75,11 +75,6 @@ class VesselSize:
     #: Why the reported dimensions were set aside (the engine found no route for them), if so.
     set_aside: str | None = None
 
-    @property
-    def given(self) -> bool:
-        """Whether any dimension was given by the caller."""
-        return any(v is not None for v in self._given().values())
-
     def filled(
         self,
         *,
@@ -149,9 +144,6 @@ class VesselSize:
         if self.set_aside is not None:
             meta["reported_set_aside"] = self.set_aside
         return meta
-
-    def _given(self) -> dict[str, float | None]:
-        return {k: None if k in self.reported else v for k, v in self.values().items()}
 
 
 #: No dimension given: the engine's default vessel.
