@@ -37,14 +37,16 @@ def parse_address(text: str, default_port: int = 10110) -> tuple[str, int]:
 
 
 def file_lines(path: Path, start: int = 0) -> Iterator[tuple[bytes, int, int]]:
-    """Lines of ``path`` from byte ``start``: ``(line, start_offset, end_offset)``."""
+    """Lines of ``path`` from byte ``start``, without their line ends (LF or CR LF, which the
+    decoder's one-sentence fast path does not take): ``(line, start_offset, end_offset)``, the
+    offsets those of the whole line."""
     with path.open("rb") as handle:
         handle.seek(start)
         offset = start
         for line in handle:
             end = offset + len(line)
             if line.endswith(b"\n"):  # a last line still being written is left for later
-                yield line, offset, end
+                yield line[:-2] if line.endswith(b"\r\n") else line[:-1], offset, end
             offset = end
 
 
@@ -92,7 +94,7 @@ def _stream_lines(
             buffer = b""
         for line in lines:
             if len(line) <= MAX_LINE:
-                yield line
+                yield line[:-1] if line.endswith(b"\r") else line  # NMEA's lines end in CR LF
 
 
 def udp_lines(
