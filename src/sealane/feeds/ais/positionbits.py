@@ -10,6 +10,7 @@ the common one-sentence ``!AIVDM``/``!AIVDO`` line, from the payload itself
 
 from __future__ import annotations
 
+import re
 from binascii import a2b_base64
 from typing import NamedTuple, Protocol
 
@@ -74,30 +75,30 @@ _FIRST = {b"1": 1, b"2": 2, b"3": 3, b"B": 18}
 _WHOLE_CHARS, _READ_CHARS, _MAX_CHARS = 28, _WIDTH // 6, 200
 
 
+#: A plain one-sentence ``!AIVDM``/``!AIVDO`` position report, whole: fragment count and
+#: number 1, a sequence id of digits or none, an ASCII channel, a payload of 28-200 armoured
+#: characters starting with a type read here, the fill bits 0-5 and a two-digit checksum.
+_SINGLE = re.compile(
+    rb"!AIVD[MO],1,1,[0-9]*,[\x00-\x2b\x2d-\x7f]*,([123B][0-W`-w]{%d,%d}),([0-5])\*([0-9A-Fa-f]{2})"
+    % (_WHOLE_CHARS - 1, _MAX_CHARS - 1)
+)
+
+
 def single_position(sentence: bytes, checksum: int | None) -> tuple[int, PositionFields] | None:
     """``(kind, fields)`` of a one-sentence ``!AIVDM``/``!AIVDO`` position report whose
     checksum is ``checksum`` (the XOR taken of its bytes), read without pyais; None for any
-    other line, which then goes through pyais's checks and their drop reasons unchanged."""
-    parts = sentence.split(b",")
-    if len(parts) != 7 or parts[1] != b"1" or parts[2] != b"1" or checksum is None:
+    other line, which then goes through pyais's checks and their drop reasons unchanged.
+
+    The line is checked by one regular expression (one call into C, where splitting it and
+    testing each field took a dozen Python steps) and whole bits: 168 plus the fill bits.
+    """
+    found = _SINGLE.fullmatch(sentence) if checksum is not None else None
+    if found is None:
         return None
-    head, _, _, seq, channel, payload, tail = parts
-    if head != b"!AIVDM" and head != b"!AIVDO":
+    payload, fill, given = found.groups()
+    if _WHOLE_CHARS * 6 + fill[0] - 48 > len(payload) * 6 or int(given, 16) != checksum:
         return None
-    kind = _FIRST.get(payload[:1])
-    if kind is None or len(tail) != 4 or tail[1:2] != b"*" or tail[:1] not in b"012345":
-        return None
-    if (seq and not seq.isdigit()) or not channel.isascii():
-        return None
-    if not _WHOLE_CHARS * 6 + int(tail[:1]) <= len(payload) * 6 <= _MAX_CHARS * 6:
-        return None
-    if payload.translate(None, ARMOUR):
-        return None
-    try:
-        if int(tail[2:], 16) != checksum:
-            return None
-    except ValueError:
-        return None
+    kind = _FIRST[payload[:1]]
     packed = a2b_base64(payload[:_READ_CHARS].translate(_TO_BASE64))
     return kind, position_fields(int.from_bytes(packed, "big"), kind)
 
