@@ -51,6 +51,10 @@ def many(request: Request, page: Page[T], path: str, render: Render[T]) -> JsonA
         query=request.query_params.multi_items(),
         included=included,
     )
+    if included.reuse is not None:  # objects kept serialised are copied as they are
+        for member in ("data", "included"):
+            if member in doc:
+                doc[member] = [included.reuse.serialised(obj) for obj in doc[member]]
     return JsonApiResponse(doc)
 
 

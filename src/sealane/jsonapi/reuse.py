@@ -6,7 +6,8 @@ members each; building them again for every request cost more than reading their
 is a frozen value of everything its resource shows (its row and what the loader found for it),
 so an equal record renders to an equal object: the object kept is handed out again, and
 rendering happens only for what changed. The objects are shared between requests and must not be
-changed by whoever receives them (documents are only serialised).
+changed by whoever receives them (documents are only serialised). Each is kept serialised too:
+:meth:`RenderedResources.serialised` gives a document its bytes to copy as they are.
 """
 
 from __future__ import annotations
@@ -15,6 +16,8 @@ import threading
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
 from typing import Any
+
+import orjson
 
 #: Resource objects kept at most, least recently used dropped first (a shipment or container
 #: object is one to two kB).
@@ -27,6 +30,8 @@ class RenderedResources:
     def __init__(self, max_entries: int = MAX_ENTRIES) -> None:
         self.max_entries = max_entries
         self._kept: OrderedDict[Hashable, tuple[object, dict[str, Any]]] = OrderedDict()
+        #: The JSON of each object kept, by the object's id (removed with the object).
+        self._json: dict[int, orjson.Fragment] = {}
         self._lock = threading.Lock()
         #: Objects handed out again, and objects rendered (for the benchmark and the tests).
         self.reused = 0
@@ -47,10 +52,20 @@ class RenderedResources:
                 self.reused += 1
                 return found[1]
         obj = render()
+        serialised = orjson.Fragment(orjson.dumps(obj, option=orjson.OPT_NON_STR_KEYS))
         with self._lock:
+            replaced = self._kept.pop(key, None)
+            if replaced is not None:
+                self._json.pop(id(replaced[1]), None)
             self._kept[key] = (record, obj)
-            self._kept.move_to_end(key)
+            self._json[id(obj)] = serialised
             self.rendered += 1
             while len(self._kept) > self.max_entries:
-                self._kept.popitem(last=False)
+                _, (_, dropped) = self._kept.popitem(last=False)
+                self._json.pop(id(dropped), None)
         return obj
+
+    def serialised(self, obj: dict[str, Any]) -> Any:
+        """``obj``'s JSON if it is an object kept here (to be written as it is), else ``obj``."""
+        with self._lock:
+            return self._json.get(id(obj), obj)

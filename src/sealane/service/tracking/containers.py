@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Collection
+from functools import lru_cache
+from typing import Any
 
 from sqlalchemy import select
+from sqlalchemy.sql import Select
 
 from ...store.models import Container, Shipment, TransportEvent
 from ...tracking.carrier_sync import TrackingService
@@ -14,10 +17,11 @@ from ..core.context import ServiceContext
 from ..core.errors import RateLimited
 from ..core.list_changes import ListChanges, apply_list_changes
 from ..core.paging import Page, PageRequest
-from ..core.queries import owned
+from ..core.queries import fetch_page, owned
 from .filters import TrackingFilter, filter_containers
-from .loading import Loader, counted_page
+from .loading import Loader
 from .milestones import raw_event_records, recorded_milestones
+from .pages import ACCOUNT, KEPT_QUERIES, counted_page
 from .records import ContainerRecord, RawEventRecord, TransportEventRecord
 
 INCLUDES = ("shipment", "pod_terminal", "pickup_facility", "transport_events")
@@ -35,15 +39,21 @@ def list_containers(
     includes: Collection[str] = (),
 ) -> Page[ContainerRecord]:
     """The account's containers, most recently updated first."""
+    with ctx.reading() as session:
+        total, rows = counted_page(session, _listed(filters), page, caller.account_id)
+        return Page(tuple(Loader(session).containers(rows, includes)), total, page)
+
+
+@lru_cache(maxsize=KEPT_QUERIES)
+def _listed(filters: TrackingFilter) -> Select[Any]:
+    """Any account's containers through ``filters``, most recently updated first (kept: see
+    :mod:`.pages`)."""
     query = (
         select(Container)
         .join(Shipment, Shipment.id == Container.shipment_id)
-        .where(Container.account_id == caller.account_id)
+        .where(Container.account_id == ACCOUNT)
     )
-    query = filter_containers(query, filters).order_by(Container.updated_at.desc(), Container.id)
-    with ctx.reading() as session:
-        total, rows = counted_page(session, query, page)
-        return Page(tuple(Loader(session).containers(rows, includes)), total, page)
+    return filter_containers(query, filters).order_by(Container.updated_at.desc(), Container.id)
 
 
 def get_container(
@@ -81,7 +91,7 @@ def list_transport_events(
     )
     with ctx.reading() as session:
         owned(session, Container, container_id, caller.account_id, "container")
-        total, rows = counted_page(session, query, page)
+        total, rows = fetch_page(session, query, page)
         return Page(tuple(Loader(session).events(rows, includes)), total, page)
 
 

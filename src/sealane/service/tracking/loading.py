@@ -3,7 +3,7 @@
 Listing 5 or 50 shipments with every include runs the same number of statements: each relation
 is read once with ``IN (...)`` over the whole page, never once per object. Those statements are
 built once (their ``IN`` lists are expanding parameters), so SQLAlchemy finds them compiled
-instead of building and keying them again for every page; a page and its total are one statement.
+instead of building and keying them again for every page.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from collections import defaultdict
 from collections.abc import Collection, Iterable, Sequence
 from typing import Any
 
-from sqlalchemy import Row, bindparam, func, select
+from sqlalchemy import Row, bindparam, select
 from sqlalchemy.orm import InstrumentedAttribute, Session
 from sqlalchemy.sql import Executable, Select
 from sqlalchemy.sql.elements import BindParameter
@@ -29,7 +29,6 @@ from ...store.models import (
 from ...store.models import TransportEvent as EventRow
 from ...store.reading import read_columns
 from ...store.vessels import VesselRecord
-from ..core.paging import PageRequest
 from ..reference.convert import terminal_record, vessel_record
 from ..reference.records import TerminalRecord
 from .convert import (
@@ -83,8 +82,6 @@ _PARENTS_OF = select(
         )
     )
 ).where(Shipment.id.in_(_KEYS))
-#: The column a counted page's rows carry their query's total in.
-PAGE_TOTAL = "page_total__"
 
 
 #: Statements of :func:`_keyed`, by table and column name.
@@ -98,25 +95,6 @@ def _keyed(model: type[Any], column: InstrumentedAttribute[Any]) -> Select[Any]:
     if found is None:
         found = _KEYED[key] = select(*read_columns(model.__table__)).where(column.in_(_KEYS))
     return found
-
-
-def counted_page(session: Session, query: Select[Any], page: PageRequest) -> tuple[int, list[Any]]:
-    """The rows of ``page`` of ``query`` (over one mapped class: plain rows of its table) and
-    the query's row count, in one statement (a window count beside each row); a page past the
-    end counts apart."""
-    entity = query.column_descriptions[0]["entity"]
-    counted = query.with_only_columns(
-        *read_columns(entity.__table__),
-        func.count().over().label(PAGE_TOTAL),
-        maintain_column_froms=True,
-    )
-    rows = list(session.connection().execute(counted.offset(page.offset).limit(page.size)))
-    if rows:
-        return int(getattr(rows[0], PAGE_TOTAL)), rows
-    if page.offset == 0:
-        return 0, rows
-    total = session.scalar(select(func.count()).select_from(query.order_by(None).subquery()))
-    return total or 0, rows
 
 
 class Loader:

@@ -10,6 +10,7 @@ from collections.abc import Collection, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime
+from functools import lru_cache
 from typing import Any
 
 from sqlalchemy import func, or_, select
@@ -29,9 +30,10 @@ from ..core.paging import Page, PageRequest
 from ..core.queries import contains_text, json_array_contains_text, owned
 from .convert import tracking_request_record
 from .filters import shown_at_or_after, shown_at_or_before
-from .loading import Loader, counted_page
+from .loading import Loader
 from .new_requests import MAX_NUMBER_CHARS, NewTrackingRequest
 from .numbers import carrier_codes
+from .pages import ACCOUNT, KEPT_QUERIES, counted_page
 from .parties import owned_party
 from .records import TrackingRequestRecord
 
@@ -88,10 +90,8 @@ def list_requests(
     includes: Collection[str] = (),
 ) -> Page[TrackingRequestRecord]:
     """The account's tracking requests, newest first."""
-    query = _filtered(select(TrackingRequest), caller, filters)
-    query = query.order_by(TrackingRequest.created_at.desc(), TrackingRequest.id)
     with ctx.reading() as session:
-        total, rows = counted_page(session, query, page)
+        total, rows = counted_page(session, _listed(filters), page, caller.account_id)
         found = Loader(session).tracking_requests(rows, _tracked(includes))
         return Page(tuple(found), total, page)
 
@@ -228,10 +228,11 @@ def _open_duplicate(account_id: str, number: str, scac: str) -> Select[Any]:
     )
 
 
-def _filtered(
-    query: Select[tuple[TrackingRequest]], caller: Caller, filters: RequestFilter
-) -> Select[tuple[TrackingRequest]]:
-    query = query.where(TrackingRequest.account_id == caller.account_id)
+@lru_cache(maxsize=KEPT_QUERIES)
+def _listed(filters: RequestFilter) -> Select[Any]:
+    """Any account's tracking requests through ``filters``, newest first (kept: see
+    :mod:`.pages`)."""
+    query = select(TrackingRequest).where(TrackingRequest.account_id == ACCOUNT)
     if filters.status is not None:
         query = query.where(TrackingRequest.status == filters.status.value)
     if filters.request_type is not None:
@@ -256,4 +257,4 @@ def _filtered(
                 json_array_contains_text(TrackingRequest.ref_numbers, filters.text),
             )
         )
-    return query
+    return query.order_by(TrackingRequest.created_at.desc(), TrackingRequest.id)

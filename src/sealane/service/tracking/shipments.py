@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Collection
+from functools import lru_cache
+from typing import Any
 
 from sqlalchemy import select
+from sqlalchemy.sql import Select
 
 from ...store.models import Shipment
 from ...tracking import changes as tracking
@@ -15,7 +18,8 @@ from ..core.paging import Page, PageRequest
 from ..core.queries import owned
 from .browse import ArrivalWindow, ShipmentOrder, ordered
 from .filters import TrackingFilter, filter_shipments
-from .loading import Loader, counted_page
+from .loading import Loader
+from .pages import ACCOUNT, KEPT_QUERIES, counted_page
 from .records import ShipmentRecord
 from .requests import open_request_unique
 
@@ -45,15 +49,23 @@ def list_shipments(
 ) -> Page[ShipmentRecord]:
     """The account's shipments, most recently updated first unless ``order`` says otherwise;
     ``arriving`` keeps those due at their port of discharge within some days."""
-    query = filter_shipments(
-        select(Shipment).where(Shipment.account_id == caller.account_id), filters
-    )
-    if arriving is not None:
-        query = query.where(arriving.condition(ctx.clock.now()))
-    query = ordered(query, order)
+    if arriving is None:
+        query = _listed(filters, order)
+    else:  # the window moves with the clock: nothing to keep
+        query = ordered(_filtered(filters).where(arriving.condition(ctx.clock.now())), order)
     with ctx.reading() as session:
-        total, rows = counted_page(session, query, page)
+        total, rows = counted_page(session, query, page, caller.account_id)
         return Page(tuple(Loader(session).shipments(rows, includes)), total, page)
+
+
+def _filtered(filters: TrackingFilter) -> Select[Any]:
+    return filter_shipments(select(Shipment).where(Shipment.account_id == ACCOUNT), filters)
+
+
+@lru_cache(maxsize=KEPT_QUERIES)
+def _listed(filters: TrackingFilter, order: ShipmentOrder) -> Select[Any]:
+    """Any account's shipments through ``filters`` in ``order`` (kept: see :mod:`.pages`)."""
+    return ordered(_filtered(filters), order)
 
 
 def get_shipment(
