@@ -673,9 +673,10 @@ def print_breakdown(run: VoyageRun, repeat: int) -> None:
     title = "Table 2: where the time goes (p50 ms; steps timed alone in this process)"
     print(render_table(title, ["step", "p50 ms", "in HTTP"], rows))
     print(
-        "A document under 1 MiB is gzipped whole before its headers go out; a larger one goes\n"
-        "out in flushed 256 KiB pieces, so the client inflates one while the server deflates the\n"
-        "next ('-> headers' then covers the server's work before the first piece). 'not the\n"
+        "The voyage is made in one trip to the server's thread pool, which deflates its first\n"
+        "32 KiB at once; the rest goes out in 256 KiB pieces deflated side by side on the gzip\n"
+        "threads, so the client inflates one while the server deflates the next ('-> headers'\n"
+        "then covers the server's work before the first piece). 'not the\n"
         "steps above' is the phase minus the in-process step times: HTTP parsing, middleware,\n"
         "the key and vessel look-ups, the hand-offs to the thread pool and the gzip threads, and\n"
         "the loopback transfer. Server CPU is all its threads' (kernel time of the sends\n"
