@@ -221,3 +221,30 @@ def test_offloaded__deflate_failing_midway_cuts_the_answer_short(
     monkeypatch.setattr(isal_zlib, "compressobj", Failing)
     with TestClient(app_of(lambda: BODY)) as client, pytest.raises(RuntimeError, match="broke"):
         client.get("/", headers=GZIP)
+
+
+def test_offloaded__at_most_a_few_pieces_on_the_gzip_threads(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Pieces are queued on the shared gzip threads a few at a time, not all at once."""
+    from sealane.api import offloaded
+    from sealane.api.compression import DEFLATERS, IN_FLIGHT
+
+    waiting: list[int] = []  # pieces queued and not yet taken back, at each submit
+    queued: set[Any] = set()
+
+    class Recording:
+        def submit(self, *args: Any) -> Any:
+            job = DEFLATERS.submit(*args)
+            queued.add(job)
+            job.add_done_callback(queued.discard)
+            waiting.append(len(queued))
+            return job
+
+    monkeypatch.setattr(offloaded, "DEFLATERS", Recording())
+    body = BODY * 4  # 4 MiB: 16 pieces after the first
+    with TestClient(app_of(lambda: body)) as client:
+        pieces = wire_pieces(client, "/", GZIP)
+    assert gzip.decompress(b"".join(pieces)) == body
+    assert len(waiting) == 16
+    assert max(waiting) <= IN_FLIGHT

@@ -17,7 +17,10 @@ from __future__ import annotations
 import asyncio
 import struct
 import threading
+from collections import deque
 from collections.abc import AsyncIterator, Callable, Iterable
+from concurrent.futures import Future
+from itertools import islice
 from typing import Final
 
 from isal import isal_zlib
@@ -26,7 +29,7 @@ from starlette.datastructures import MutableHeaders
 from starlette.responses import Response
 from starlette.types import Message, Receive, Scope, Send
 
-from .compression import DEFLATERS, GZIP_HEADER, accepts_gzip, deflate_piece
+from .compression import DEFLATERS, GZIP_HEADER, IN_FLIGHT, accepts_gzip, deflate_piece
 from .negotiation import HEAD_REQUEST
 
 #: Input bytes of the first deflated piece (about 0.03 ms of ISA-L), then of each later one.
@@ -115,22 +118,30 @@ class OffloadedResponse(Response):
     def _deflate(self, body: bytes, put: Callable[[Item], None], stop: threading.Event) -> None:
         """One gzip member: the first piece deflated here at once, the others side by side on
         the gzip threads (each a raw deflate stream ending on a byte boundary, as pigz does)
-        while this thread works out the CRC, handed over in order as each is ready."""
+        while this thread works out the CRC, handed over in order as each is ready. At most
+        :data:`~.compression.IN_FLIGHT` pieces wait on those threads at a time, so that another
+        answer's pieces wait for a few of this one's, not for all of them."""
         view = memoryview(body)
-        pieces = [view[offset : offset + PIECE] for offset in range(FIRST_PIECE, len(view), PIECE)]
-        put(GZIP_HEADER + deflate_piece(view[:FIRST_PIECE], self.level, not pieces))
-        jobs = [
-            DEFLATERS.submit(deflate_piece, piece, self.level, number == len(pieces))
-            for number, piece in enumerate(pieces, 1)
-        ]
+        rest = range(FIRST_PIECE, len(view), PIECE)
+        put(GZIP_HEADER + deflate_piece(view[:FIRST_PIECE], self.level, not rest))
+        pieces = iter(enumerate(rest, 1))
+        jobs: deque[Future[bytes]] = deque()
+
+        def top_up() -> None:
+            for number, offset in islice(pieces, IN_FLIGHT - len(jobs)):
+                final = number == len(rest)
+                piece = view[offset : offset + PIECE]
+                jobs.append(DEFLATERS.submit(deflate_piece, piece, self.level, final))
+
         try:
+            top_up()
             trailer = struct.pack("<II", isal_zlib.crc32(body) & 0xFFFFFFFF, len(body) & 0xFFFFFFFF)
-            for job in jobs:
-                if stop.is_set():
-                    return
-                put(job.result())
-            put(trailer)
-            put(None)
+            while jobs and not stop.is_set():
+                put(jobs.popleft().result())
+                top_up()
+            if not stop.is_set():
+                put(trailer)
+                put(None)
         finally:
             for job in jobs:
                 job.cancel()
