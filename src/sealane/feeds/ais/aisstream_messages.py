@@ -24,7 +24,7 @@ from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
-from .decoding import Decoded, _position, _text, valid_imo
+from .decoding import Decoded, ais_text, position_of, valid_imo
 from .positionbits import PositionFields
 from .reports import Drop, StaticReport, eta_time_s
 
@@ -126,7 +126,7 @@ def _message(document: Any, received_s: float, out: Decoded) -> None:
         fields = _position_fields(body, kind)
         if kind == 19 and 100_000_000 <= fields.mmsi <= 999_999_999:  # else counted once below
             out.statics.append(_extended_static(body, time_s))
-        report = _position(fields, kind, time_s, out)
+        report = position_of(fields, kind, time_s, out)
         if report is not None:
             out.positions.append(report)
 
@@ -177,9 +177,9 @@ def _ship_static(body: Mapping[str, Any], time_s: float) -> StaticReport:
         _int(body, "UserID"),
         time_s,
         imo=valid_imo(_int(body, "ImoNumber")),
-        name=_text(_str(body, "Name")),
-        callsign=_text(_str(body, "CallSign")),
-        destination=_text(_str(body, "Destination")),
+        name=ais_text(_str(body, "Name")),
+        callsign=ais_text(_str(body, "CallSign")),
+        destination=ais_text(_str(body, "Destination")),
         ship_type=_int(body, "Type", 0, 255),
         draught_m=draught_m,
         eta_s=eta_time_s(month, day, hour, minute, time_s),
@@ -193,12 +193,12 @@ def _static_report(body: Mapping[str, Any], time_s: float) -> StaticReport:
     mmsi = _int(body, "UserID")
     if not _bool(body, "PartNumber"):
         part_a = _object(body, "ReportA")
-        return StaticReport(mmsi, time_s, name=_text(_str(part_a, "Name")))
+        return StaticReport(mmsi, time_s, name=ais_text(_str(part_a, "Name")))
     part_b = _object(body, "ReportB")
     report = StaticReport(
         mmsi,
         time_s,
-        callsign=_text(_str(part_b, "CallSign")),
+        callsign=ais_text(_str(part_b, "CallSign")),
         ship_type=_int(part_b, "ShipType", 0, 255),
     )
     return _sized(report, part_b)
@@ -209,7 +209,7 @@ def _extended_static(body: Mapping[str, Any], time_s: float) -> StaticReport:
     report = StaticReport(
         _int(body, "UserID"),
         time_s,
-        name=_text(_str(body, "Name")),
+        name=ais_text(_str(body, "Name")),
         ship_type=_int(body, "Type", 0, 255),
     )
     return _sized(report, body)

@@ -87,7 +87,7 @@ class SentenceDecoder:
             body = line[head:] if head else line
             single = single_position(body, expected)
             if single is not None:
-                report = _position(single[1], single[0], time_s, out, seen_s, refine)
+                report = position_of(single[1], single[0], time_s, out, seen_s, refine)
                 if report is not None:
                     out.positions.append(report)
                 continue
@@ -166,12 +166,12 @@ class SentenceDecoder:
                 out.statics.append(_static24(message, mmsi, time_s))
                 return
             out.statics.append(_static19(message, mmsi, time_s))
-        report = _position(message, kind, time_s, out, seen_s, refine)
+        report = position_of(message, kind, time_s, out, seen_s, refine)
         if report is not None:
             out.positions.append(report)
 
 
-def _position(
+def position_of(
     message: Any,
     kind: int,
     time_s: float,
@@ -231,9 +231,9 @@ def _static5(message: Any, mmsi: int, time_s: float) -> StaticReport:
         mmsi,
         time_s,
         imo=valid_imo(message.imo),
-        name=_text(message.shipname),
-        callsign=_text(message.callsign),
-        destination=_text(message.destination),
+        name=ais_text(message.shipname),
+        callsign=ais_text(message.callsign),
+        destination=ais_text(message.destination),
         ship_type=int(message.ship_type),
         to_bow_m=message.to_bow,
         to_stern_m=message.to_stern,
@@ -249,7 +249,7 @@ def _static19(message: Any, mmsi: int, time_s: float) -> StaticReport:
     return StaticReport(
         mmsi,
         time_s,
-        name=_text(message.shipname),
+        name=ais_text(message.shipname),
         ship_type=int(message.ship_type),
         to_bow_m=message.to_bow,
         to_stern_m=message.to_stern,
@@ -261,11 +261,11 @@ def _static19(message: Any, mmsi: int, time_s: float) -> StaticReport:
 def _static24(message: Any, mmsi: int, time_s: float) -> StaticReport:
     """Part A of a type 24 names the vessel; part B gives its type, call sign and dimensions."""
     if message.partno == 0:
-        return StaticReport(mmsi, time_s, name=_text(message.shipname))
+        return StaticReport(mmsi, time_s, name=ais_text(message.shipname))
     return StaticReport(
         mmsi,
         time_s,
-        callsign=_text(getattr(message, "callsign", None)),
+        callsign=ais_text(getattr(message, "callsign", None)),
         ship_type=int(message.ship_type),
         to_bow_m=getattr(message, "to_bow", None),
         to_stern_m=getattr(message, "to_stern", None),
@@ -282,7 +282,7 @@ def valid_imo(value: int | None) -> str | None:
     return text if imo_check_digit(text[:6]) == int(text[6]) else None
 
 
-def _text(value: str | None) -> str | None:
+def ais_text(value: str | None) -> str | None:
     """AIS 6-bit text without its '@' padding and spaces; None when empty."""
     if not value:
         return None

@@ -34,6 +34,7 @@ from sqlalchemy.orm import Session
 from ...routing.vessel import MAX_BEAM_M, MAX_DRAFT_M, MAX_LENGTH_M
 from ...store.models import Vessel
 from .reports import StaticReport
+from .storage import among
 
 #: Who reported a vessel's dimensions (``Vessel.dimensions_source``).
 AIS = "ais"
@@ -121,7 +122,7 @@ def store_statics(session: Session, statics: Iterable[VesselStatic]) -> int:
     if not newest:
         return 0
     by_key = {str(mmsi): facts for mmsi, facts in newest.items()}
-    query = select(Vessel.id, Vessel.mmsi).where(Vessel.mmsi.in_(sorted(by_key)))
+    query = select(Vessel.id, Vessel.mmsi).where(among(session, Vessel.mmsi, sorted(by_key)))
     rows = session.execute(query).all()
     params = [_params(vessel_id, by_key[mmsi]) for vessel_id, mmsi in rows if mmsi in by_key]
     if params:

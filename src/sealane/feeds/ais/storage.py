@@ -65,7 +65,7 @@ def _chunks(values: Sequence[str]) -> Iterable[Sequence[str]]:
         yield values[start : start + CHUNK]
 
 
-def _among(session: Session, column: Any, values: Sequence[str]) -> ColumnElement[bool]:
+def among(session: Session, column: Any, values: Sequence[str]) -> ColumnElement[bool]:
     """``column IN values``: one array parameter on PostgreSQL (``= ANY``), whose driver would
     otherwise parse a placeholder per value on the client."""
     if session.get_bind().dialect.name == "postgresql":
@@ -88,7 +88,7 @@ def load_tracks(session: Session, mmsis: Iterable[int]) -> dict[int, Track]:
                 _VESSELS.c.latitude,
                 _VESSELS.c.position_timestamp,
             )
-            .where(_among(session, _VESSELS.c.mmsi, part))
+            .where(among(session, _VESSELS.c.mmsi, part))
             .order_by(_VESSELS.c.imo.is_(None), _VESSELS.c.id)  # a duplicated MMSI: IMO first
         )
         for mmsi, vessel_id, lon, lat, at in rows:
@@ -108,7 +108,7 @@ def _load_stored(session: Session, by_vessel: dict[str, Track]) -> None:
     for part in _chunks(sorted(by_vessel)):
         newest = (
             select(_POSITIONS.c.vessel_id, func.max(_POSITIONS.c.timestamp).label("newest"))
-            .where(_among(session, _POSITIONS.c.vessel_id, part))
+            .where(among(session, _POSITIONS.c.vessel_id, part))
             .group_by(_POSITIONS.c.vessel_id)
             .subquery()
         )
