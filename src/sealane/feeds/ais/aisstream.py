@@ -85,9 +85,8 @@ class StreamReport:
     run: RunReport = field(default_factory=RunReport)
 
     def summary(self) -> str:
-        """One line for the command line: the NMEA feeds' line, which counts messages read as
-        sentences, with that word for what AISStream sends."""
-        counts = self.run.summary().replace(" sentences,", " messages,", 1)
+        """One line for the command line: the NMEA feeds' counts, of messages."""
+        counts = self.run.summary(unit="messages")
         return (
             f"AISStream: {self.connections} connections, {self.disconnects} dropped or refused;"
             f" {counts}"

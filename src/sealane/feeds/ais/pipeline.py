@@ -35,12 +35,13 @@ class RunReport:
     batches: int = 0
     ingest: IngestReport = field(default_factory=IngestReport)
 
-    def summary(self) -> str:
-        """One line for the command line."""
+    def summary(self, unit: str = "sentences") -> str:
+        """One line for the command line; ``unit`` names what was read (a JSON feed reads
+        messages)."""
         i = self.ingest
         drops = ", ".join(f"{k} {v}" for k, v in sorted((i.drops + i.blanks).items())) or "none"
         return (
-            f"{self.sentences} sentences, {i.positions} positions, {i.statics} static reports,"
+            f"{self.sentences} {unit}, {i.positions} positions, {i.statics} static reports,"
             f" {self.ignored} of other types; stored {i.stored}, thinned {i.thinned},"
             f" vessels moved {i.vessels_moved}, MMSIs learnt {i.mmsi_learned};"
             f" arrivals {i.follow.arrivals}, departures {i.follow.departures},"
