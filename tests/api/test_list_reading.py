@@ -16,6 +16,7 @@ from sealane.api.app import create_app
 from sealane.clock import ManualClock
 from sealane.config import Settings
 from sealane.jsonapi.reuse import RenderedResources
+from sealane.service.tracking.loading import Loader
 from sealane.store.accounts import create_account
 from sealane.store.database import transaction
 from sealane.store.models import Container, Shipment, TrackingRequest, TransportEvent
@@ -109,3 +110,16 @@ def test_rendered_resources__equal_record_same_object_else_rendered() -> None:
     kept.resource(("t", "3"), ("record", 1), lambda: {"n": 5})
     assert len(kept) == 2  # the least recently used went
     assert kept.resource(("t", "1"), ("record", 2), lambda: {"n": 6}) == {"n": 6}
+
+
+def test_loader__reads_what_the_session_has_not_flushed_yet(
+    tracked: tuple[FastAPI, TestClient, str],
+) -> None:
+    app = tracked[0]
+    with app.state.sealane.sessions() as session:
+        shipment = session.scalars(select(Shipment)).first()
+        assert shipment is not None
+        shipment.tags = ["pending"]  # changed, not flushed: a query flushes it first
+        (row,) = Loader(session).rows(Shipment, Shipment.id, [shipment.id])
+        assert row.tags == ["pending"]
+        session.rollback()

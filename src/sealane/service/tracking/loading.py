@@ -250,9 +250,13 @@ class Loader:
         return list(self._read(query, shipment_ids))
 
     def _read(self, query: Executable, keys: Iterable[str]) -> Sequence[Any]:
-        """The rows of one of this module's statements for ``keys`` (read on the session's
-        connection: they name tables only, so the ORM has nothing to add)."""
-        return self.session.connection().execute(query, {"keys": list(keys)}).all()
+        """The rows of one of this module's statements for ``keys``, read on the session's
+        connection (they name tables only, so the ORM has nothing to add) after the flush the
+        session would have made first."""
+        session = self.session
+        if session.autoflush and (session.new or session.dirty or session.deleted):
+            session.flush()
+        return session.connection().execute(query, {"keys": list(keys)}).all()
 
     def _customers_of(self, shipment_ids: Sequence[str]) -> dict[str, str]:
         """The customer's company name of each shipment whose tracking request names one."""
