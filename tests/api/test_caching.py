@@ -77,6 +77,7 @@ def test_if_none_match__current_tag_is_304_without_body(
         assert response.headers["etag"] == tag
         assert response.headers["cache-control"] == "private, no-cache"
         assert "Authorization" in response.headers["vary"]
+        assert "Accept-Encoding" in response.headers["vary"]
         assert "content-type" not in response.headers
 
 

@@ -7,8 +7,9 @@ allow. ``If-None-Match`` is compared weakly, as section 13.1.2 says: ``*`` or an
 that names the current body answers 304 with the tag and the caching headers and no body. Every
 ``GET`` answer (errors too) says ``Cache-Control: private, no-cache`` — only the client itself
 may keep it, and it must ask again before reusing it, since tracking changes at any time — and
-``Vary: Authorization``, since the account chooses the body. Errors get no tag. A body streamed
-in several pieces is passed on untagged rather than held back whole.
+``Vary: Authorization``, since the account chooses the body (a 304 also ``Accept-Encoding``,
+which the compression outside adds to a 200). Errors get no tag. A body streamed in several
+pieces is passed on untagged rather than held back whole.
 """
 
 from __future__ import annotations
@@ -23,6 +24,8 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 CACHE_CONTROL: Final = "private, no-cache"
 #: The request header that decides whose body it is.
 VARY: Final = "Authorization"
+#: The request header that decides a body's coding: a 304 names it, as its 200 would have.
+CODING_VARY: Final = "Accept-Encoding"
 #: Bytes of the body's BLAKE2b digest in the tag (128 bits).
 DIGEST_BYTES: Final = 16
 #: Headers of a 200 that a 304 repeats (RFC 9110 section 15.4.5); the rest describe the body.
@@ -109,6 +112,8 @@ class _Tagger:
         headers["etag"] = tag
         if self.condition is not None and none_match(self.condition, tag):
             kept = [(k, v) for k, v in start["headers"] if k.lower() in KEPT_ON_304]
+            # The 200 would have varied by its coding too (outside, gzip says so on the body).
+            MutableHeaders(raw=kept).add_vary_header(CODING_VARY)
             await self.downstream({**start, "status": 304, "headers": kept})
             await self.downstream({"type": "http.response.body", "body": b""})
             return
