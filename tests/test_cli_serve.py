@@ -4,7 +4,9 @@ started by tests/test_processes_pg.py)."""
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -108,3 +110,21 @@ def test_migrate_then_worker_once(capsys: pytest.CaptureFixture[str], tmp_path: 
     )
     code, out, _ = run(capsys, "worker", "--once", "--database", sqlite(tmp_path))
     assert (code, out) == (0, "0 lookups, 0 syncs, 0 delivery attempts\n")
+
+
+def test_processes_starting_together_migrate_one_at_a_time(fresh_postgres_url: str) -> None:
+    """Three starts on one fresh PostgreSQL schema at once (as ``serve --workers`` beside
+    workers would): Alembic's upgrade run concurrently fails creating the same tables, so each
+    waits for the advisory lock."""
+    from sealane.config import Settings
+    from sealane.runtime import prepare_database
+
+    barrier = threading.Barrier(3)
+
+    def start() -> None:
+        barrier.wait()
+        prepare_database(Settings(database_url=fresh_postgres_url))
+
+    with ThreadPoolExecutor(3) as pool:
+        for started in [pool.submit(start) for _ in range(3)]:
+            started.result()  # raises what a start raised

@@ -95,9 +95,10 @@ def _serve_processes(args: argparse.Namespace, settings: Settings) -> int:
             runtime.stop()
             runtime.engine.dispose()
         print_demo(settings, [(name, key.secret) for name, key in keys])
+    demo = " (one of them with --demo, to move the demo's vessels)" if args.demo else ""
     print(
         f"sealane: {args.workers} API processes, without background work: run `sealane worker` "
-        "beside them to poll carriers and deliver webhooks",
+        f"beside them{demo} to poll carriers and deliver webhooks",
         file=sys.stderr,
     )
     # The processes are started afresh (spawned) and read their settings from the environment.

@@ -9,7 +9,8 @@ nothing here speaks HTTP.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Protocol
 
@@ -163,29 +164,37 @@ def prepare_database(settings: Settings, engine: Engine | None = None) -> None:
     """Bring the database of ``settings`` up to date: the schema migrated, the reference data
     and the configured carriers' lines loaded (``sealane migrate``, and every start).
 
-    On PostgreSQL this holds an advisory lock meanwhile, so processes starting together on one
-    database (API processes, workers) migrate one after the other rather than at once.
+    On PostgreSQL, processes starting together on one database (API processes, workers, feeds)
+    do this one after the other (:func:`one_migration_at_a_time`).
     """
     the_engine = engine or make_engine(settings.database_url)
     try:
-        with the_engine.connect() as lock:
-            exclusive = the_engine.dialect.name == "postgresql"
-            if exclusive:
-                lock.execute(text("SELECT pg_advisory_lock(:key)"), {"key": MIGRATION_LOCK})
-                lock.commit()
-            try:
-                upgrade(the_engine)
-                with transaction(session_factory(the_engine)) as session:
-                    load_reference_data(session)
-                    lines = {scac: c.name for c in settings.dcsa_carriers for scac in c.scacs}
-                    add_carrier_lines(session, lines)
-            finally:
-                if exclusive:
-                    lock.execute(text("SELECT pg_advisory_unlock(:key)"), {"key": MIGRATION_LOCK})
-                    lock.commit()
+        with one_migration_at_a_time(the_engine):
+            upgrade(the_engine)
+            with transaction(session_factory(the_engine)) as session:
+                load_reference_data(session)
+                lines = {scac: c.name for c in settings.dcsa_carriers for scac in c.scacs}
+                add_carrier_lines(session, lines)
     finally:
         if engine is None:
             the_engine.dispose()
+
+
+@contextmanager
+def one_migration_at_a_time(engine: Engine) -> Iterator[None]:
+    """Hold a PostgreSQL advisory lock meanwhile (nothing on SQLite): Alembic's upgrade is not
+    safe run twice at once, and the lock goes with the connection if the process dies."""
+    if engine.dialect.name != "postgresql":
+        yield
+        return
+    with engine.connect() as lock:
+        lock.execute(text("SELECT pg_advisory_lock(:key)"), {"key": MIGRATION_LOCK})
+        lock.commit()
+        try:
+            yield
+        finally:
+            lock.execute(text("SELECT pg_advisory_unlock(:key)"), {"key": MIGRATION_LOCK})
+            lock.commit()
 
 
 def feed_context(settings: Settings, *, clock: Clock | None = None) -> ServiceContext:
@@ -193,7 +202,8 @@ def feed_context(settings: Settings, *, clock: Clock | None = None) -> ServiceCo
     ``settings`` brought up to date and the clock; no carriers, no pollers, no reference data
     loaded (a feed writes vessel positions only)."""
     engine = make_engine(settings.database_url)
-    upgrade(engine)
+    with one_migration_at_a_time(engine):
+        upgrade(engine)
     return ServiceContext(settings, engine, session_factory(engine), clock or SystemClock())
 
 
