@@ -49,6 +49,9 @@ GRID_MEMBER = "pybacktrack/bundle_data/topography/ETOPO1_0.1.grd"
 #: A grid file to use instead (its path), and where the downloaded one is kept.
 GRID_ENV = "SEALANE_DEPTH_GRID"
 GRID_CACHE = Path.home() / ".cache" / "sealane" / "ETOPO1_0.1.grd"
+#: Set to 1 to write the depth bands: off by default, as the rules below still close the lanes
+#: of charted straits (data/README.md, "Depth").
+BANDS_ENV = "SEALANE_DEPTH_BANDS"
 #: Grid spacing in degrees.
 STEP_DEG = 0.1
 SPACING_M = 1000.0
@@ -71,6 +74,11 @@ class Grid(NamedTuple):
         z = self.z
         corners = np.stack([z[row, col], z[row, col + 1], z[row + 1, col], z[row + 1, col + 1]])
         return -corners.min(axis=0), corners.max(axis=0) < 0.0
+
+
+def depth_wanted() -> bool:
+    """Whether this build writes the depth bands (``$SEALANE_DEPTH_BANDS`` is 1)."""
+    return os.environ.get(BANDS_ENV, "") == "1"
 
 
 def grid_file() -> Path:

@@ -18,7 +18,7 @@ from ..depth import BAND_NAMES
 from ..geodesy import lengths_between_m, normalize_lon
 from .chains import core_arrays
 from .corridors import CorridorIndex, read_geojson
-from .depth import depth_bands
+from .depth import depth_bands, depth_wanted
 from .hierarchies import hierarchy_arrays
 from .joins import log
 from .lanegraph import LaneGraph
@@ -125,25 +125,31 @@ def _landmarks(
 def write_lanes(out: Path, lanes: Lanes, spec: dict[str, Any]) -> None:
     """``marnet.npz`` from the lanes (shortcuts kept flagged, so that ``--only shortcuts`` can
     re-derive them), written uncompressed: the engine memory-maps it, so a cold start reads only
-    what it uses. The depth bands (:mod:`.depth`) are measured against the ports and corridors
-    of ``ports.csv`` and ``corridors.geojson`` in ``out``, so those are written first."""
-    names = (*spec["passages"], *BAND_NAMES)
+    what it uses. With ``SEALANE_DEPTH_BANDS=1`` it carries the depth bands (:mod:`.depth`),
+    measured against the ports and corridors of ``ports.csv`` and ``corridors.geojson`` in
+    ``out``, so those are written first."""
     u, v = lanes.u, lanes.v
     coords = np.stack([normalize_lon(lanes.lon), lanes.lat], axis=1)
     lengths = lengths_between_m(coords[u, 0], coords[u, 1], coords[v, 0], coords[v, 1])
     shortcut = np.zeros(u.size, dtype=bool) if lanes.shortcut is None else lanes.shortcut
-    depth_m, bands = depth_bands(
-        coords[:, 0],
-        coords[:, 1],
-        u,
-        v,
-        lengths,
-        shortcut,
-        _joined_ports(out),
-        CorridorIndex(read_geojson(out / "corridors.geojson")),
-        names,
-    )
-    masks = _tagged(lanes, spec) | bands
+    names: tuple[str, ...] = tuple(spec["passages"])
+    masks = _tagged(lanes, spec)
+    depth: dict[str, np.ndarray] = {}
+    if depth_wanted():
+        names = (*names, *BAND_NAMES)
+        depth_m, bands = depth_bands(
+            coords[:, 0],
+            coords[:, 1],
+            u,
+            v,
+            lengths,
+            shortcut,
+            _joined_ports(out),
+            CorridorIndex(read_geojson(out / "corridors.geojson")),
+            names,
+        )
+        masks = masks | bands
+        depth[Marnet.EDGE_DEPTH_M.key] = depth_m
     # Ends snap onto the lanes only: a shortcut can run thousands of kilometres past a point
     # without leading anywhere near where it is going (the search takes shortcuts from the lanes).
     snappable = np.flatnonzero(~shortcut)
@@ -157,7 +163,7 @@ def write_lanes(out: Path, lanes: Lanes, spec: dict[str, Any]) -> None:
         Marnet.EDGE_LENGTH_M.key: lengths,
         Marnet.EDGE_PASSAGES.key: masks,
         Marnet.EDGE_SHORTCUT.key: shortcut,
-        Marnet.EDGE_DEPTH_M.key: depth_m,
+        **depth,
         Marnet.PASSAGE_NAMES.key: np.array(names),
         Marnet.CELL_DEG.key: np.array(CELL_DEG),
         Marnet.CELL_PTR.key: cell_ptr,

@@ -14,7 +14,7 @@ from .contraction import contract
 from .masked_contraction import contract_masked
 
 #: Passages the default hierarchy assumes closed: those the engine closes by default, and the
-#: default vessel's depth band.
+#: default vessel's depth band (when the file has bands).
 DEFAULT_CLOSED = (
     *sorted(p.value for p in (*NOT_FOR_CONTAINER_SHIPS, *ARCTIC)),
     band_closed(None),
@@ -25,7 +25,7 @@ def hierarchy_arrays(core: dict[str, np.ndarray], names: tuple[str, ...]) -> dic
     """The ``marnet.npz`` arrays of the hierarchy over the core graph's edges that stay open when
     the ``DEFAULT_CLOSED`` passages are closed (with the mask of those passages), and of the
     masked hierarchy over all of them, for any other closed passages."""
-    closed = np.uint32(sum(1 << names.index(name) for name in DEFAULT_CLOSED))
+    closed = np.uint32(sum(1 << names.index(name) for name in DEFAULT_CLOSED if name in names))
     nodes = int(core[Marnet.CORE_NODE.key].size)
     u, v = core[Marnet.CORE_U.key], core[Marnet.CORE_V.key]
     lengths = core[Marnet.CORE_LENGTH_M.key]
