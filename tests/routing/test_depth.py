@@ -98,7 +98,13 @@ def test_route__to_new_york_at_12m_passes_south_of_the_nantucket_shoals(origin: 
 
 @BANDED
 def test_route__shanghai_singapore_at_22m_keeps_out_of_the_riau_islands() -> None:
-    assert not inside(sealane.route("CNSHA", "SGSIN", draft_m=22.0), RIAU_AND_DURIAN)
+    # Too deep for the Singapore Strait (20.5 m): refused, not let in from the south.
+    try:
+        found = sealane.route("CNSHA", "SGSIN", draft_m=22.0)
+    except sealane.NoRouteError as error:
+        assert "Singapore Strait" in str(error)
+    else:
+        assert not inside(found, RIAU_AND_DURIAN)
 
 
 @BANDED

@@ -279,8 +279,8 @@ def _within_reach(
     """Refuse an end whose nearest lane lies in a passage the vessel does not fit: a port up
     that passage (Hamburg on the Elbe) is no nearer by water for it than the passage itself."""
     bits = int(network.edge_passages[network.snap(stop.lon, stop.lat).edge]) & refused
-    if bits:
-        names = names_from_mask(bits, network.passage_names)
+    names = names_from_mask(bits, network.passage_names)  # a depth band alone is no passage
+    if names:
         where = stop.port.locode if stop.port is not None else f"({stop.lon}, {stop.lat})"
         reasons = "; ".join(str(r) for r in why if r.passage.value in names)
         raise NoRouteError(
