@@ -25,6 +25,7 @@ from ..service.records import (
     TransportEventRecord,
 )
 from .reference import port_resource, terminal_resource, vessel_resource
+from .reuse import RenderedResources
 from .tracking import (
     container_resource,
     container_updated_event_resource,
@@ -33,7 +34,6 @@ from .tracking import (
     tracking_request_resource,
     transport_event_resource,
 )
-from .reuse import RenderedResources
 from .webhooks import log_resource, notification_resource, webhook_resource
 
 R = TypeVar("R")
@@ -71,7 +71,8 @@ class Included:
         self.terminal(shipment.pod_terminal)
         if "pod_vessel" in wanted and shipment.pod_vessel is not None:
             self.add(vessel_resource(shipment.pod_vessel, self.base))
-        return self._rendered("shipment", shipment.id, shipment, shipment_resource)
+        loaded = (shipment.containers is None, shipment.pod_terminal is None)
+        return self._rendered(("shipment", shipment.id, loaded), shipment, shipment_resource)
 
     def container(self, container: ContainerRecord, includes: Iterable[str] = ()) -> dict[str, Any]:
         """The container's resource, including what it was loaded with."""
@@ -80,7 +81,12 @@ class Included:
         self.terminal(container.pod_terminal)
         for event in container.events or ():
             self.add(transport_event_resource(event, self.base))
-        return self._rendered("container", container.id, container, container_resource)
+        loaded = (
+            container.events is None,
+            container.shipment is None,
+            container.pod_terminal is None,
+        )
+        return self._rendered(("container", container.id, loaded), container, container_resource)
 
     def transport_event(
         self, event: TransportEventRecord, includes: Iterable[str] = ()
@@ -102,17 +108,20 @@ class Included:
         """The request's resource, including its shipment when loaded."""
         if request.shipment is not None:
             self.add(self.shipment(request.shipment, ()))
-        return self._rendered("tracking_request", request.id, request, tracking_request_resource)
+        loaded = (request.shipment is None,)
+        return self._rendered(
+            ("tracking_request", request.id, loaded), request, tracking_request_resource
+        )
 
     def _rendered(
-        self, type_: str, id_: str, record: R, render: Callable[[R, str], dict[str, Any]]
+        self, key: tuple[Any, ...], record: R, render: Callable[[R, str], dict[str, Any]]
     ) -> dict[str, Any]:
-        """``render(record, base)``, or the object kept from an equal record."""
+        """``render(record, base)``, or the object kept from an equal record. ``key`` is the
+        type, the id and which related records were loaded (a record loaded with its related
+        records and one loaded without are kept apart, so lists that alternate both reuse)."""
         if self.reuse is None:
             return render(record, self.base)
-        return self.reuse.resource(
-            (type_, id_, self.base), record, lambda: render(record, self.base)
-        )
+        return self.reuse.resource((*key, self.base), record, lambda: render(record, self.base))
 
     def notification(
         self, notification: NotificationRecord, *, delivered: bool = True
