@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
+import anyio
 import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
-from sealane.api.caching import entity_tag, none_match
+from sealane.api.caching import ConditionalGet, entity_tag, none_match
 from tests.tracking.support import create_request, get_json, patch_json, tick
 
 from .conftest import Keys, auth
@@ -165,3 +166,32 @@ def test_outside_the_api__untouched(client: TestClient) -> None:
 )
 def test_none_match__weak_comparison(header: str, matches: bool) -> None:
     assert none_match(header, 'W/"abc"') is matches
+
+
+@pytest.mark.parametrize("thread_minimum", [1, 10_000])
+def test_conditional_get__large_body_hashed_on_a_thread_same_tag(thread_minimum: int) -> None:
+    body = b'{"data": "' + b"x" * 5000 + b'"}'
+
+    async def app(scope: Any, receive: Any, send: Any) -> None:
+        await send({"type": "http.response.start", "status": 200, "headers": []})
+        await send({"type": "http.response.body", "body": body})
+
+    sent: list[dict[str, Any]] = []
+
+    async def send(message: Any) -> None:
+        sent.append(message)
+
+    async def receive() -> dict[str, Any]:
+        return {"type": "http.disconnect"}
+
+    async def run(condition: bytes | None) -> None:
+        headers = [(b"if-none-match", condition)] if condition else []
+        scope = {"type": "http", "method": "GET", "path": "/v2/x", "headers": headers}
+        await ConditionalGet(app, prefix="/v2", thread_minimum=thread_minimum)(scope, receive, send)
+
+    anyio.run(run, None)
+    assert dict(sent[0]["headers"])[b"etag"] == entity_tag(body).encode()
+    assert sent[1]["body"] == body
+    sent.clear()
+    anyio.run(run, entity_tag(body).encode())
+    assert sent[0]["status"] == 304 and sent[1]["body"] == b""
