@@ -5,11 +5,11 @@ The tag is weak (``W/"…"``, RFC 9110 section 8.8.1) and computed from the body
 content coding: the same document is the same tag, gzipped or not, which a strong tag would not
 allow. ``If-None-Match`` is compared weakly, as section 13.1.2 says: ``*`` or any listed tag
 that names the current body answers 304 with the tag and the caching headers and no body. Every
-``GET`` answer (errors too) says ``Cache-Control: private, no-cache`` — only the client itself
-may keep it, and it must ask again before reusing it, since tracking changes at any time — and
-``Vary: Authorization``, since the account chooses the body (a 304 also ``Accept-Encoding``,
-which the compression outside adds to a 200). Errors get no tag. A body streamed in several
-pieces is passed on untagged rather than held back whole.
+``GET`` answer (errors too) that does not say otherwise says ``Cache-Control: private,
+no-cache`` — only the client itself may keep it, and it must ask again before reusing it, since
+tracking changes at any time — and ``Vary: Authorization``, since the account chooses the body
+(a 304 also ``Accept-Encoding``, which the compression outside adds to a 200). Errors get no
+tag. A body streamed in several pieces is passed on untagged rather than held back whole.
 """
 
 from __future__ import annotations
@@ -99,7 +99,8 @@ class _Tagger:
     async def send(self, message: Message) -> None:
         if message["type"] == "http.response.start":
             headers = MutableHeaders(raw=message.setdefault("headers", []))
-            headers["cache-control"] = CACHE_CONTROL
+            if "cache-control" not in headers:  # a handler's own word stands
+                headers["cache-control"] = CACHE_CONTROL
             headers.add_vary_header(VARY)
             if message["status"] != 200 or "etag" in headers:
                 await self.downstream(message)
