@@ -5,8 +5,8 @@ started by tests/test_processes_pg.py)."""
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Iterator
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -114,17 +114,26 @@ def test_migrate_then_worker_once(capsys: pytest.CaptureFixture[str], tmp_path: 
 
 def test_processes_starting_together_migrate_one_at_a_time(fresh_postgres_url: str) -> None:
     """Three starts on one fresh PostgreSQL schema at once (as ``serve --workers`` beside
-    workers would): Alembic's upgrade run concurrently fails creating the same tables, so each
-    waits for the advisory lock."""
+    workers would) all bring it up: each waits for the advisory lock, where Alembic's upgrades
+    run together fail or wait on each other's tables (the threads are given 3 minutes)."""
     from sealane.config import Settings
     from sealane.runtime import prepare_database
 
     barrier = threading.Barrier(3)
+    failures: list[BaseException] = []
 
     def start() -> None:
         barrier.wait()
-        prepare_database(Settings(database_url=fresh_postgres_url))
+        try:
+            prepare_database(Settings(database_url=fresh_postgres_url))
+        except BaseException as failure:
+            failures.append(failure)
 
-    with ThreadPoolExecutor(3) as pool:
-        for started in [pool.submit(start) for _ in range(3)]:
-            started.result()  # raises what a start raised
+    starts = [threading.Thread(target=start, daemon=True) for _ in range(3)]
+    for thread in starts:
+        thread.start()
+    deadline = time.monotonic() + 180
+    for thread in starts:
+        thread.join(timeout=max(0.0, deadline - time.monotonic()))
+    assert [thread.is_alive() for thread in starts] == [False] * 3
+    assert failures == []
