@@ -23,9 +23,9 @@ from sqlalchemy import or_, select, update
 from sqlalchemy.orm import Session, sessionmaker
 
 from ..clock import Clock
+from ..store.claims import for_update_skip_locked
 from ..store.database import transaction
 from ..store.models import Webhook, WebhookNotification, WebhookNotificationLog
-from .claims import for_update_skip_locked
 from .notifications import Renderer, fan_out
 from .signing import signed_headers
 from .urlpolicy import CheckedUrl, UnsafeUrl, check_url

@@ -8,8 +8,8 @@ from datetime import datetime
 from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 
+from ..store.claims import for_update_skip_locked
 from ..store.models import OutboxEvent, Webhook, WebhookNotification
-from .claims import for_update_skip_locked
 
 #: Renders the body of a notification (the JSON:API document with ``included``).
 Renderer = Callable[[Session, WebhookNotification], bytes]
