@@ -51,8 +51,9 @@ def render_example(included: Included, record: NotificationRecord) -> dict[str, 
 @router.get("/webhooks/events", response_class=JsonApiResponse, responses=ERRORS)
 def list_events(_caller: Auth) -> JsonApiResponse:
     """Every event a webhook can subscribe to, by category, with what each one means."""
-    data = [event_category_resource(category) for category in subscriptions.event_categories()]
-    total = sum(len(category.events) for category in subscriptions.event_categories())
+    categories = subscriptions.event_categories()
+    data = [event_category_resource(category) for category in categories]
+    total = sum(len(category.events) for category in categories)
     return JsonApiResponse({"data": data, "meta": {"total": total}})
 
 
