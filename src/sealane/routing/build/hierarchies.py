@@ -9,14 +9,14 @@ import numpy as np
 
 from ..data.formats import Marnet
 from ..depth import band_closed
-from ..passages import ARCTIC, NOT_FOR_CONTAINER_SHIPS
+from ..passages import closed_passages
 from .contraction import contract
 from .masked_contraction import contract_masked
 
 #: Passages the default hierarchy assumes closed: those the engine closes by default, and the
 #: default vessel's depth band (when the file has bands).
 DEFAULT_CLOSED = (
-    *sorted(p.value for p in (*NOT_FOR_CONTAINER_SHIPS, *ARCTIC)),
+    *sorted(p.value for p in closed_passages((), allow_arctic=False)),
     band_closed(None),
 )
 

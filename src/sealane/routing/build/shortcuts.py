@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 
 from ..geodesy import FloatArray, lengths_between_m, unit_vectors
-from ..passages import ARCTIC, NOT_FOR_CONTAINER_SHIPS
+from ..passages import closed_passages, passage_mask
 from .clearance import EARTH_M, Clearance
 from .coast import Coastline
 from .corridors import CorridorIndex
@@ -162,9 +162,7 @@ def _paths(
 
     lon, lat, u, v, masks = net.arrays()
     names = tuple(spec)
-    closed = sum(
-        1 << names.index(p.value) for p in (*NOT_FOR_CONTAINER_SHIPS, *ARCTIC) if p.value in names
-    )
+    closed = passage_mask(closed_passages((), allow_arctic=False), names)
     open_ = (masks & np.uint32(closed)) == 0
     lengths = lengths_between_m(lon[u], lat[u], lon[v], lat[v])
     n = lon.size
