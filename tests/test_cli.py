@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from sealane import cli
+from sealane import cli, cli_serve
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
@@ -118,5 +118,5 @@ def test_serve__shortens_the_thread_switch_interval(
         assert cli.main(["serve", "--database", url, "--poll-interval", "0"]) == 0
     finally:
         sys.setswitchinterval(default)
-    assert seen == [pytest.approx(cli.SERVER_SWITCH_INTERVAL_S)]
-    assert default > cli.SERVER_SWITCH_INTERVAL_S
+    assert seen == [pytest.approx(cli_serve.SERVER_SWITCH_INTERVAL_S)]
+    assert default > cli_serve.SERVER_SWITCH_INTERVAL_S

@@ -24,10 +24,10 @@ from .cli_engine import (
     cmd_route,
     location_arg,
 )
-from .cli_serve import SERVER_SWITCH_INTERVAL_S, add_process_commands, run_server, settings_from
+from .cli_serve import add_process_commands, run_server, settings_from
 from .service.core.errors import ServiceError
 
-__all__ = ["SERVER_SWITCH_INTERVAL_S", "build_parser", "main"]
+__all__ = ["build_parser", "main"]
 
 
 def cmd_mcp(args: argparse.Namespace) -> int:
