@@ -10,6 +10,7 @@ from sqlalchemy import select
 
 from sealane.service.core.errors import InvalidInput
 from sealane.service.core.paging import PageRequest
+from sealane.service.tracking import pages
 from sealane.service.tracking.browse import ArrivalWindow, ShipmentOrder, filter_choices
 from sealane.service.tracking.filters import TrackingFilter
 from sealane.service.tracking.requests import NewTrackingRequest, create_request
@@ -68,6 +69,16 @@ def test_arriving_within__not_arrived_and_due_in_the_window(world: World) -> Non
         "TESTWIN0002",
         "TESTWIN0006",
     ]
+
+
+def test_arriving_within__keeps_no_counted_statement(world: World) -> None:
+    """A window's query is built per request (it moves with the clock): it must not push the
+    kept lists' statements out of the cache of counted statements."""
+    numbers(world)  # a kept query
+    before = pages._kept_counted.cache_info().currsize
+    for days in (7, 30, 7):
+        numbers(world, arriving=ArrivalWindow(days))
+    assert pages._kept_counted.cache_info().currsize == before
 
 
 def test_order__arrival_soonest_first_unknown_last(world: World) -> None:

@@ -31,7 +31,6 @@ PAGE_TOTAL = "page_total__"
 KEPT_QUERIES = 256
 
 
-@lru_cache(maxsize=KEPT_QUERIES)
 def _counted(query: Select[Any]) -> Select[Any]:
     """``query`` (over one mapped class) as plain rows of its table typed for reading, each with
     the query's row count, for the offset and limit parameters."""
@@ -44,13 +43,19 @@ def _counted(query: Select[Any]) -> Select[Any]:
     return counted.offset(_OFFSET).limit(_LIMIT)
 
 
+#: :func:`_counted` of the kept queries (one per filter in use).
+_kept_counted = lru_cache(maxsize=KEPT_QUERIES)(_counted)
+
+
 def counted_page(
-    session: Session, query: Select[Any], page: PageRequest, account_id: str
+    session: Session, query: Select[Any], page: PageRequest, account_id: str, *, kept: bool = True
 ) -> tuple[int, list[Any]]:
     """The row count of ``query`` (which compares with :data:`ACCOUNT`) for ``account_id``, and
-    the rows of ``page``."""
+    the rows of ``page``; ``kept`` False for a query built for this request only, so it does not
+    push the kept ones out of the cache of counted statements."""
     params = {ACCOUNT.key: account_id, _OFFSET.key: page.offset, _LIMIT.key: page.size}
-    rows = list(session.connection().execute(_counted(query), params))
+    counted = _kept_counted(query) if kept else _counted(query)
+    rows = list(session.connection().execute(counted, params))
     if rows:
         return int(getattr(rows[0], PAGE_TOTAL)), rows
     if page.offset == 0:

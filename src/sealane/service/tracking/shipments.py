@@ -54,7 +54,7 @@ def list_shipments(
     else:  # the window moves with the clock: nothing to keep
         query = ordered(_filtered(filters).where(arriving.condition(ctx.clock.now())), order)
     with ctx.reading() as session:
-        total, rows = counted_page(session, query, page, caller.account_id)
+        total, rows = counted_page(session, query, page, caller.account_id, kept=arriving is None)
         return Page(tuple(Loader(session).shipments(rows, includes)), total, page)
 
 
