@@ -12,7 +12,6 @@ import argparse
 import os
 import sys
 from collections.abc import Sequence
-from dataclasses import replace
 
 from . import RoutingError
 from .cli_accounts import add_account_commands
@@ -24,7 +23,7 @@ from .cli_engine import (
     cmd_route,
     location_arg,
 )
-from .cli_serve import add_process_commands, run_server, settings_from
+from .cli_serve import add_process_commands, run_server, settings_from, with_base_url
 from .service.core.errors import ServiceError
 
 __all__ = ["build_parser", "main"]
@@ -43,12 +42,8 @@ def cmd_mcp(args: argparse.Namespace) -> int:
             return 2
         anyio.run(serve_stdio, settings)
         return 0
-    if args.base_url is not None:
-        settings = replace(settings, base_url=args.base_url.rstrip("/"))
-    elif "SEALANE_BASE_URL" not in os.environ:
-        settings = replace(settings, base_url=f"http://{args.host}:{args.port}/v2")
-    app = standalone_app(settings)
-    run_server(app, args, settings)
+    settings = with_base_url(settings, args)
+    run_server(standalone_app(settings), args, settings)
     return 0
 
 

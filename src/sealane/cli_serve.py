@@ -43,18 +43,24 @@ def settings_from(args: argparse.Namespace) -> Settings:
     return Settings.from_env(os.environ, database_url=getattr(args, "database", None))
 
 
+def with_base_url(settings: Settings, args: argparse.Namespace) -> Settings:
+    """``settings`` with the command's ``--base-url``, or without it and without
+    ``SEALANE_BASE_URL`` the base of the ``--host`` and ``--port`` served on."""
+    if args.base_url is not None:
+        return replace(settings, base_url=args.base_url.rstrip("/"))
+    if "SEALANE_BASE_URL" not in os.environ:
+        return replace(settings, base_url=f"http://{args.host}:{args.port}/v2")
+    return settings
+
+
 def cmd_serve(args: argparse.Namespace) -> int:
     """``sealane serve``: run the API on uvicorn (``--demo`` seeds demo accounts and vessels,
     and replays the bundled AIS sample while it serves, unless ``SEALANE_AIS_DEMO=off``)."""
     from .api.app import create_app
     from .demo import add_ais_replay, seed_demo
 
-    settings = settings_from(args)
+    settings = with_base_url(settings_from(args), args)
     warn_private(settings)
-    if args.base_url is not None:
-        settings = replace(settings, base_url=args.base_url.rstrip("/"))
-    elif "SEALANE_BASE_URL" not in os.environ:
-        settings = replace(settings, base_url=f"http://{args.host}:{args.port}/v2")
     if args.workers < 1:
         raise ValueError(f"--workers must be 1 or more, got {args.workers}")
     if args.workers > 1:
