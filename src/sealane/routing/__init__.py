@@ -4,6 +4,7 @@ Pure and importable alone: it depends on numpy and pyproj only, and never does n
 database I/O.
 """
 
+from .calls import Leg, LegUnderway, PortCall
 from .errors import (
     InvalidCoordinateError,
     InvalidSpeedError,
@@ -13,12 +14,12 @@ from .errors import (
     UnknownPassageError,
     UnknownPortError,
 )
-from .itinerary import InvalidItineraryError, Itinerary, Leg, PortCall, itinerary
+from .itinerary import InvalidItineraryError, Itinerary, itinerary
 from .locations import Location
 from .passages import ARCTIC, Passage
 from .ports import Port, get_port, port_id, registry
 from .positions import Positions
-from .progress import LegUnderway, Progress
+from .progress import Progress
 from .routes import Route, route
 from .vessel import Vessel
 from .voyage import future_positions

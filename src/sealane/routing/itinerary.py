@@ -17,9 +17,7 @@ from datetime import datetime
 from itertools import pairwise
 from typing import TYPE_CHECKING, Any
 
-from .calls import Leg as Leg
-from .calls import PortCall as PortCall
-from .calls import scheduled
+from .calls import Leg, PortCall, scheduled
 from .frames import legs_frame
 from .itinerary_inputs import InvalidItineraryError as InvalidItineraryError
 from .itinerary_inputs import as_utc, dwell_hours, ports_called, speeds_per_leg

@@ -13,8 +13,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
-from .calls import Leg, Plan, PortCall, scheduled
-from .calls import LegUnderway as LegUnderway
+from .calls import Leg, LegUnderway, Plan, PortCall, scheduled
 from .frames import progress_frame
 from .itinerary_inputs import InvalidItineraryError, plan_speed
 from .itinerary_inputs import as_utc as utc
