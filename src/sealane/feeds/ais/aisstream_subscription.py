@@ -19,8 +19,6 @@ from websockets.uri import parse_uri
 
 from .aisstream_messages import USED_TYPES
 
-DEFAULT_URL = "wss://stream.aisstream.io/v0/stream"
-
 
 class Box(NamedTuple):
     """Two opposite corners of a subscription's area, in degrees: (lon, lat) and (lon, lat)."""
