@@ -22,6 +22,7 @@ from .depth import depth_bands, depth_wanted
 from .hierarchies import hierarchy_arrays
 from .joins import log
 from .lanegraph import LaneGraph
+from .portfile import read_ports
 from .search_tables import CELL_DEG, landmark_distances, snapping_index
 from .tags import tag_passages
 
@@ -80,11 +81,8 @@ def retag(out: Path, spec: dict[str, Any]) -> None:
 
 def _joined_ports(out: Path) -> np.ndarray:
     """(N, 2) lon/lat of the joined ports of ``ports.csv`` in ``out``."""
-    import csv
-
-    with (out / "ports.csv").open(encoding="utf-8") as handle:
-        rows = [r for r in csv.DictReader(handle) if r["approach"] != "inland"]
-    return np.array([(float(r["lon"]), float(r["lat"])) for r in rows], dtype=np.float64)
+    rows = [(lon, lat) for _, lon, lat, joined in read_ports(out) if joined]
+    return np.array(rows, dtype=np.float64)
 
 
 def _tagged(lanes: Lanes, spec: dict[str, Any]) -> np.ndarray:

@@ -6,7 +6,6 @@ written as ``marnet.npz``, ``ports.csv`` and ``corridors.geojson``.
 
 from __future__ import annotations
 
-import csv
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -19,7 +18,7 @@ from .corridors import Corridor, CorridorIndex, read_geojson, trace, write_geojs
 from .graphfile import read_lanes, write_graph
 from .joins import add_corridors, flag_unjoined, log, placed_ports, repair_joins
 from .lanegraph import LaneGraph
-from .portfile import training, write_ports
+from .portfile import read_ports, training, write_ports
 from .repair import CHECK_SPACING_M, RepairReport, move_land_nodes, reroute_edges
 from .rivers import river_lines
 from .shortcuts import add_shortcuts
@@ -68,13 +67,7 @@ def reshortcut(out: Path, spec: dict[str, Any]) -> None:
     net = LaneGraph(lon.tolist(), lat.tolist())
     for a, b, mask in zip(u[lane].tolist(), v[lane].tolist(), masks[lane].tolist(), strict=True):
         net.add_edge(a, b, mask)
-    with (out / "ports.csv").open(encoding="utf-8") as handle:
-        ports = training(
-            [
-                (row["locode"], float(row["lon"]), float(row["lat"]), row["approach"] != "inland")
-                for row in csv.DictReader(handle)
-            ]
-        )
+    ports = training(read_ports(out))
     corridors = read_geojson(out / "corridors.geojson")
     added = straighten_corridors(net, corridors)
     log(f"corridors: {len(added)} straightened legs")

@@ -69,6 +69,15 @@ def time_zone(finder: Any, lon: float, lat: float) -> str:
     return str(zone or finder.timezone_at(lng=lon, lat=lat))
 
 
+def read_ports(out: Path) -> list[tuple[str, float, float, bool]]:
+    """(locode, lon, lat, joined) per row of ``ports.csv`` in ``out``; joined: not inland."""
+    with (out / "ports.csv").open(encoding="utf-8") as handle:
+        return [
+            (row["locode"], float(row["lon"]), float(row["lat"]), row["approach"] != "inland")
+            for row in csv.DictReader(handle)
+        ]
+
+
 def training(rows: list[tuple[str, float, float, bool]]) -> Training:
     """The build's shortcut training from (locode, lon, lat, joined) rows: every joined port, and
     the busiest container ports (those ``terminals.csv`` lists terminals for)."""
