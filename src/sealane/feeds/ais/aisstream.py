@@ -203,13 +203,7 @@ class AISStreamClient:
             self._newest_ms = max(self._newest_ms, round(max(times) * 1000))
         checkpoint = (self.source, self._newest_ms) if self._newest_ms else None
         result = self.ingestor.ingest(decoded.positions, decoded.statics, checkpoint=checkpoint)
-        result.drops.update(decoded.drops)
-        result.blanks.update(decoded.blanks)
-        run = self.report.run
-        run.sentences += decoded.sentences
-        run.ignored += decoded.ignored
-        run.batches += 1
-        run.ingest.add(result)
+        self.report.run.add(decoded, result)
 
     def _masked(self, text: str) -> str:
         key = self.subscription.api_key

@@ -35,6 +35,15 @@ class RunReport:
     batches: int = 0
     ingest: IngestReport = field(default_factory=IngestReport)
 
+    def add(self, decoded: Decoded, result: IngestReport) -> None:
+        """Count one committed batch: what its decoding dropped and what its ingest did."""
+        result.drops.update(decoded.drops)
+        result.blanks.update(decoded.blanks)
+        self.sentences += decoded.sentences
+        self.ignored += decoded.ignored
+        self.batches += 1
+        self.ingest.add(result)
+
     def summary(self, unit: str = "sentences") -> str:
         """One line for the command line; ``unit`` names what was read (a JSON feed reads
         messages)."""
@@ -112,12 +121,7 @@ class Pipeline:
             return
         decoded: Decoded = self.decoder.decode(batch)
         result = self.ingestor.ingest(decoded.positions, decoded.statics, checkpoint=checkpoint)
-        result.drops.update(decoded.drops)
-        result.blanks.update(decoded.blanks)
-        self.report.sentences += decoded.sentences
-        self.report.ignored += decoded.ignored
-        self.report.batches += 1
-        self.report.ingest.add(result)
+        self.report.add(decoded, result)
         if self.on_commit is not None:
             self.on_commit(self.report)
 
