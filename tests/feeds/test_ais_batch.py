@@ -11,6 +11,7 @@ from sealane.clock import ManualClock
 from sealane.feeds.ais.batch import MAX_POSITIONS, BatchInvalid, parse_batch
 from sealane.feeds.ais.ingest import ingest_batch
 from sealane.feeds.ais.reports import PositionReport, StaticReport
+from sealane.feeds.ais.statics import POSITION_FEED, VesselStatic
 from sealane.store.database import transaction
 from sealane.store.models import Vessel
 
@@ -62,6 +63,10 @@ def test_parse_batch__typed_reports() -> None:
         ({"navigational_status": 2.5}, "/data/1/navigational_status"),
         ({"timestamp": "20260301T000000+0000"}, "/data/1/timestamp"),
         ({"timestamp": "2026-03-01 00:00:00+00:00"}, "/data/1/timestamp"),
+        ({"draught_meters": 0}, "/data/1/draught_meters"),
+        ({"beam_meters": 80.5}, "/data/1/beam_meters"),
+        ({"length_meters": "300"}, "/data/1/length_meters"),
+        ({"length_meters": float("inf")}, "/data/1/length_meters"),
     ],
 )
 def test_parse_batch__each_bad_field_named(change: dict[str, Any], pointer: str) -> None:
@@ -90,6 +95,21 @@ def test_parse_batch__optional_fields_may_be_null() -> None:
     nulls = {"speed_knots": None, "course_degrees": None, "navigational_status": None, "imo": None}
     batch = parse_batch({"data": [{**GOOD, **nulls}]}, T0)
     assert batch.positions[0].speed_kn is None and not batch.statics
+
+
+def test_parse_batch__sizes_given_become_position_feed_statics() -> None:
+    sized = {**GOOD, "mmsi": 244670316, "length_meters": 299.9, "draught_meters": 13}
+    batch = parse_batch({"data": [{**GOOD, "beam_meters": None}, sized]}, T0)
+    assert batch.sizes == [
+        VesselStatic(
+            244670316, T0_S - 60, POSITION_FEED, length_m=299.9, beam_m=None, draught_m=13.0
+        )
+    ]
+
+
+def test_parse_batch__bad_size_named_after_the_item_other_errors() -> None:
+    bad = {**GOOD, "latitude": 91, "beam_meters": -5}
+    assert pointers({"data": [bad]}) == ["/data/0/latitude", "/data/0/beam_meters"]
 
 
 def test_parse_batch__resource_objects_read_like_bare_items() -> None:

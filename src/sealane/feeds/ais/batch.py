@@ -2,9 +2,11 @@
 
 The body is ``{"data": [{"type": "vessel_position", "attributes": {"mmsi": ..., "latitude": ...,
 "longitude": ..., "timestamp": ..., "speed_knots"?, "course_degrees"?, "heading_degrees"?,
-"navigational_status"?, "imo"?}}, ...]}``: JSON:API resource objects without ids. An item may
-also be the bare attributes object, as an AIS provider's API lists them, so a relay need not
-rewrap each one.
+"navigational_status"?, "imo"?, "length_meters"?, "beam_meters"?, "draught_meters"?}}, ...]}``:
+JSON:API resource objects without ids. An item may also be the bare attributes object, as an AIS
+provider's API lists them, so a relay need not rewrap each one.
+An item's size (metres; null or absent: not given) is meant, unlike AIS's codes: a value that is
+not a number above 0 and within the routing engine's bound is an error like any other field's.
 Unlike a radio feed, a client can correct its request, so a bad value is an error naming its
 JSON pointer (``/data/3/latitude``), and nothing of a batch with errors is stored.
 """
@@ -17,8 +19,10 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+from ...routing.vessel import MAX_BEAM_M, MAX_DRAFT_M, MAX_LENGTH_M
 from .decoding import valid_imo
 from .reports import PositionReport, StaticReport
+from .statics import POSITION_FEED, VesselStatic
 
 #: Most positions in one batch: a full batch (about 250 bytes a position at most, every field
 #: given) stays under the default request size limit of 1 MiB, so the documented maximum can
@@ -34,6 +38,12 @@ FUTURE_SLACK = timedelta(minutes=5)
 MAX_ERRORS = 100
 #: The JSON:API type of an item of the batch.
 RESOURCE_TYPE = "vessel_position"
+#: The optional size attributes of a position, each with its largest value in metres.
+DIMENSIONS: dict[str, float] = {
+    "length_meters": MAX_LENGTH_M,
+    "beam_meters": MAX_BEAM_M,
+    "draught_meters": MAX_DRAFT_M,
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,10 +65,12 @@ class BatchInvalid(ValueError):
 
 @dataclass(frozen=True, slots=True)
 class PositionBatch:
-    """The validated batch: positions, and static reports for items that gave an IMO number."""
+    """The validated batch: positions, static reports for items that gave an IMO number, and
+    the sizes items gave (:data:`POSITION_FEED` facts timed by their positions)."""
 
     positions: list[PositionReport]
     statics: list[StaticReport]
+    sizes: list[VesselStatic]
 
 
 def parse_batch(document: Any, now: datetime) -> PositionBatch:
@@ -70,24 +82,26 @@ def parse_batch(document: Any, now: datetime) -> PositionBatch:
         detail = f"must hold 1 to {MAX_POSITIONS} positions, got {len(items)}"
         raise BatchInvalid([FieldError("/data", detail, "size")])
     errors: list[FieldError] = []
-    positions: list[PositionReport] = []
-    statics: list[StaticReport] = []
+    batch = PositionBatch([], [], [])
     for index, item in enumerate(items):
         parsed = _item(item, f"/data/{index}", now, errors)
         if parsed is not None:
-            positions.append(parsed[0])
-            if parsed[1] is not None:
-                statics.append(parsed[1])
+            position, static, size = parsed
+            batch.positions.append(position)
+            if static is not None:
+                batch.statics.append(static)
+            if size is not None:
+                batch.sizes.append(size)
         if len(errors) >= MAX_ERRORS:
             break
     if errors:
         raise BatchInvalid(errors[:MAX_ERRORS])
-    return PositionBatch(positions, statics)
+    return batch
 
 
 def _item(
     item: Any, at: str, now: datetime, errors: list[FieldError]
-) -> tuple[PositionReport, StaticReport | None] | None:
+) -> tuple[PositionReport, StaticReport | None, VesselStatic | None] | None:
     if not isinstance(item, dict):
         errors.append(FieldError(at, "must be an object"))
         return None
@@ -105,6 +119,7 @@ def _item(
     status = _number(item, "navigational_status", at, errors, 0.0, 15.0, integral=True)
     time_s = _timestamp(item.get("timestamp"), f"{at}/timestamp", now, errors)
     imo = _imo(item.get("imo"), f"{at}/imo", errors)
+    size = {name: _metres(item, name, at, errors) for name in DIMENSIONS}
     if len(errors) > before or mmsi is None or lat is None or lon is None or time_s is None:
         return None
     lon = -180.0 if lon == 180.0 else lon
@@ -118,7 +133,18 @@ def _item(
         None if heading is None else float(heading),
         None if status is None else int(status),
     )
-    return report, StaticReport(mmsi, time_s, imo=imo) if imo else None
+    static = StaticReport(mmsi, time_s, imo=imo) if imo else None
+    if all(value is None for value in size.values()):
+        return report, static, None
+    given = VesselStatic(
+        mmsi,
+        time_s,
+        POSITION_FEED,
+        length_m=size["length_meters"],
+        beam_m=size["beam_meters"],
+        draught_m=size["draught_meters"],
+    )
+    return report, static, given
 
 
 def _unwrap(
@@ -215,3 +241,21 @@ def _imo(value: Any, at: str, errors: list[FieldError]) -> str | None:
     if imo is None:
         errors.append(FieldError(at, "must be a 7-digit IMO number with its check digit"))
     return imo
+
+
+def _metres(item: dict[str, Any], name: str, at: str, errors: list[FieldError]) -> float | None:
+    """The item's size ``name`` in metres (None: not given); a bad one is added to ``errors``."""
+    value = item.get(name)
+    if value is None:
+        return None
+    most = DIMENSIONS[name]
+    if not isinstance(value, int | float) or isinstance(value, bool):
+        errors.append(FieldError(f"{at}/{name}", "must be a number of metres or null"))
+        return None
+    # compared, not converted: NaN and infinities fail the comparison, and an integer too large
+    # for a float is refused instead of raising
+    if not 0 < value <= most:
+        detail = f"must be above 0 and at most {most:g} m, got {value!r}"
+        errors.append(FieldError(f"{at}/{name}", detail))
+        return None
+    return float(value)
