@@ -23,7 +23,8 @@ from .cli_engine import (
     cmd_route,
     location_arg,
 )
-from .cli_serve import add_process_commands, run_server, settings_from, with_base_url
+from .cli_serve import add_process_commands, run_server
+from .cli_settings import settings_from, with_base_url
 from .service.core.errors import ServiceError
 
 __all__ = ["build_parser", "main"]

@@ -4,9 +4,9 @@ feature. Each parses its arguments, calls the application layer and prints a lin
 from __future__ import annotations
 
 import argparse
-import os
 from typing import Any
 
+from .cli_settings import settings_from
 from .service.access.features import FEATURES
 
 #: How long a revoked key still works on a running server.
@@ -121,8 +121,6 @@ def _on(flag: bool) -> str:
 def _run(args: argparse.Namespace, call: Any) -> Any:
     """``call(context)`` on the database of ``--database`` or the environment (an application
     layer error becomes the one-line error :func:`sealane.cli.main` prints, exit status 2)."""
-    from .config import Settings
     from .runtime import build_runtime
 
-    settings = Settings.from_env(os.environ, database_url=args.database)
-    return call(build_runtime(settings).context)
+    return call(build_runtime(settings_from(args)).context)

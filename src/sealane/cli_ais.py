@@ -12,17 +12,18 @@ import sys
 import time
 from typing import Protocol, TextIO
 
+from .cli_settings import settings_from
+
 
 def cmd_ais(args: argparse.Namespace) -> int:
     """``sealane ais connect | listen | replay``: ingest AIS sentences into the database."""
     from pathlib import Path
 
-    from .config import Settings
     from .runtime import feed_context
     from .service.ingest import ais_feeds
 
     key = _api_key(args) if args.ais_command == "connect" else None
-    ctx = feed_context(Settings.from_env(os.environ, database_url=args.database))
+    ctx = feed_context(settings_from(args))
     options = {"all_vessels": args.all_vessels, "batch_size": args.batch_size}
     if key is not None:
         summary = ais_feeds.follow_aisstream(

@@ -18,8 +18,9 @@ import logging
 import os
 import signal
 import sys
-from dataclasses import replace
 from typing import TYPE_CHECKING, Any
+
+from .cli_settings import settings_from, with_base_url
 
 if TYPE_CHECKING:
     from fastapi import FastAPI
@@ -34,23 +35,6 @@ if TYPE_CHECKING:
 SERVER_SWITCH_INTERVAL_S = 0.0005
 #: What each of the ``serve --workers N`` processes imports and calls to build its app.
 APP_FACTORY = "sealane.cli_serve:served_app"
-
-
-def settings_from(args: argparse.Namespace) -> Settings:
-    """The settings of ``SEALANE_*``, with the command's ``--database`` on top."""
-    from .config import Settings
-
-    return Settings.from_env(os.environ, database_url=getattr(args, "database", None))
-
-
-def with_base_url(settings: Settings, args: argparse.Namespace) -> Settings:
-    """``settings`` with the command's ``--base-url``, or without it and without
-    ``SEALANE_BASE_URL`` the base of the ``--host`` and ``--port`` served on."""
-    if args.base_url is not None:
-        return replace(settings, base_url=args.base_url.rstrip("/"))
-    if "SEALANE_BASE_URL" not in os.environ:
-        return replace(settings, base_url=f"http://{args.host}:{args.port}/v2")
-    return settings
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
