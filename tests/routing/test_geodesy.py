@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 
 from sealane.routing.geodesy import (
+    MEAN_EARTH_RADIUS_M,
     distance_m,
     from_unit_vectors,
     normalize_lon,
@@ -19,6 +20,13 @@ from sealane.routing.geodesy import (
 #: One degree of longitude on the WGS84 equator: a * pi / 180, a = 6378137 m.
 EQUATOR_DEGREE_M = 111_319.490_793
 LENGTH_TOL_M = 0.01
+
+
+def test_mean_earth_radius__wgs84_r1() -> None:
+    """IUGG's mean radius R1 = (2a + b) / 3 of WGS84 (a = 6378137 m, b = 6356752.314245 m),
+    rounded to the decimetre."""
+    r1_m = (2 * 6_378_137.0 + 6_356_752.314_245) / 3
+    assert abs(MEAN_EARTH_RADIUS_M - r1_m) < 0.05
 
 
 def array(*values: float) -> np.ndarray:

@@ -10,8 +10,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from pyproj import Geod
 
-from sealane.routing.geodesy import unit_vectors
-from sealane.routing.graph import MEAN_EARTH_RADIUS_M, SeaGraph, default_graph
+from sealane.routing.geodesy import MEAN_EARTH_RADIUS_M, unit_vectors
+from sealane.routing.graph import SeaGraph, default_graph
 
 GEOD = Geod(ellps="WGS84")
 #: Snapped distances agree with brute force to this many metres (float noise on the unit sphere).

@@ -23,6 +23,7 @@ import numpy.typing as npt
 import sealane
 from sealane.routing.geodesy import (
     GEOD,
+    MEAN_EARTH_RADIUS_M,
     METRES_PER_NM,
     FloatArray,
     arc_normals,
@@ -30,7 +31,6 @@ from sealane.routing.geodesy import (
     unit_vector,
     unit_vectors,
 )
-from sealane.routing.graph import MEAN_EARTH_RADIUS_M
 from sealane.routing.landmask import default_landmask
 from sealane.routing.legs import ZERO_LENGTH_M
 from sealane.routing.passages import names_from_mask

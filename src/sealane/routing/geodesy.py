@@ -43,6 +43,10 @@ GEOD: Final = cast("Geod", _LazyGeod())
 METRES_PER_NM: Final = 1852.0
 METRES_PER_KM: Final = 1000.0
 SECONDS_PER_HOUR: Final = 3600.0
+#: WGS84's mean radius (IUGG's R1 = (2a + b) / 3), in metres: the radius of the sphere on which
+#: the engine and its build measure spherical approximations (search radii, off-path tests,
+#: snapping distances); reported lengths are ellipsoidal, from :data:`GEOD`.
+MEAN_EARTH_RADIUS_M: Final = 6_371_008.8
 #: Smallest radius of curvature of WGS84 (the meridional radius at the equator), in metres, shrunk
 #: by 1 %: ``LOWER_BOUND_RADIUS_M * central_angle`` never exceeds the geodesic length.
 LOWER_BOUND_RADIUS_M: Final = 6_335_439.0 * 0.99

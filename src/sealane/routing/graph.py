@@ -20,6 +20,7 @@ import numpy.typing as npt
 
 from .data import data_dir, mapped_npz
 from .geodesy import (
+    MEAN_EARTH_RADIUS_M,
     FloatArray,
     arc_normals,
     lonlat_of,
@@ -31,7 +32,6 @@ from .hierarchy import CoreHierarchy
 from .network import NetworkKernel, network_kernel
 
 IntArray = npt.NDArray[np.int32]
-MEAN_EARTH_RADIUS_M = 6_371_008.8
 
 
 @dataclass(frozen=True, slots=True)

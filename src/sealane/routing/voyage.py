@@ -22,6 +22,7 @@ from functools import lru_cache
 from .errors import InvalidSpeedError, InvalidTimeError, OnLandError
 from .geodesy import (
     GEOD,
+    MEAN_EARTH_RADIUS_M,
     METRES_PER_NM,
     SECONDS_PER_HOUR,
     FloatArray,
@@ -31,7 +32,6 @@ from .geodesy import (
     unit_vector,
     unit_vectors,
 )
-from .graph import MEAN_EARTH_RADIUS_M
 from .landmask import default_landmask
 from .locations import Location, LocationLike, resolve_location
 from .passages import Passage

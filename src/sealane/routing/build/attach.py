@@ -12,7 +12,7 @@ from itertools import pairwise
 
 import numpy as np
 
-from ..geodesy import FloatArray, from_unit_vectors, unit_vectors
+from ..geodesy import MEAN_EARTH_RADIUS_M, FloatArray, from_unit_vectors, unit_vectors
 from .coast import Coastline, sample_geodesics
 from .corridors import CorridorIndex
 from .grid import Water
@@ -43,7 +43,6 @@ EXTRA_JOINS = 3
 EXTRA_MIN_TURN_DEG = 60.0
 #: Nearest distinct edges tried for extra joins.
 EXTRA_TRIES = 48
-EARTH_RADIUS_M = 6_371_008.8
 
 
 @dataclass(frozen=True)
@@ -84,7 +83,7 @@ class NetworkTargets:
     def nearest(self, lon: float, lat: float, radius_m: float) -> np.ndarray:
         """Indices of sample points within ``radius_m``, nearest first."""
         here = unit_vectors(lon, lat)
-        chord = 2.0 * np.sin(min(radius_m / EARTH_RADIUS_M, np.pi) / 2.0)
+        chord = 2.0 * np.sin(min(radius_m / MEAN_EARTH_RADIUS_M, np.pi) / 2.0)
         hits = np.array(self.tree.query_ball_point(here, chord), dtype=np.int64)
         if hits.size == 0:
             return hits
@@ -108,13 +107,13 @@ def attach(
     _, nearest = targets.tree.query(unit_vectors(lon, lat), k=STRAIGHT_TRIES)
     first = int(nearest[0])
     x, y = float(targets.lon[first]), float(targets.lat[first])
-    gap_m = float(np.linalg.norm(unit_vectors(lon, lat) - unit_vectors(x, y))) * EARTH_RADIUS_M
+    gap_m = _distance_m(lon, lat, x, y)
     for k in nearest.tolist():
         tx, ty = float(targets.lon[k]), float(targets.lat[k])
         s_lon, s_lat, _, _ = sample_geodesics(
             np.array([lon]), np.array([lat]), np.array([tx]), np.array([ty]), STRAIGHT_SPACING_M
         )
-        far = float(np.linalg.norm(unit_vectors(lon, lat) - unit_vectors(tx, ty))) * EARTH_RADIUS_M
+        far = _distance_m(lon, lat, tx, ty)
         land = coast.is_land(s_lon, s_lat)
         if corridors is not None and land.any():
             land[land] = ~corridors.contains(s_lon[land], s_lat[land])
@@ -170,9 +169,8 @@ def extra_joins(
 
 def _distance_m(lon1: float, lat1: float, lon2: float, lat2: float) -> float:
     """Chord distance between two points on the mean sphere, metres (near enough for radii)."""
-    return float(np.linalg.norm(unit_vectors(lon1, lat1) - unit_vectors(lon2, lat2))) * (
-        EARTH_RADIUS_M
-    )
+    chord = float(np.linalg.norm(unit_vectors(lon1, lat1) - unit_vectors(lon2, lat2)))
+    return chord * MEAN_EARTH_RADIUS_M
 
 
 def _bearing_deg(lon1: float, lat1: float, lon2: float, lat2: float) -> float:

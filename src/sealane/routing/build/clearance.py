@@ -12,13 +12,11 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..geodesy import FloatArray, from_unit_vectors, unit_vector
+from ..geodesy import MEAN_EARTH_RADIUS_M, FloatArray, from_unit_vectors, unit_vector
 from .coast import Coastline, sample_geodesics
 from .corridors import CorridorIndex
 from .repair import CHECK_SPACING_M
 
-#: Mean earth radius for the coarse spherical samples, metres.
-EARTH_M = 6_371_008.8
 #: Spacing of the geodesic knots between which the exact test interpolates, metres.
 KNOT_M = 5_000.0
 #: Spacing of the coarse raster test that steers the pulling, metres.
@@ -119,7 +117,7 @@ def great_circle(
     p = unit_vector(lon1, lat1)
     q = unit_vector(lon2, lat2)
     angle = float(np.arccos(np.clip(p @ q, -1.0, 1.0)))
-    length = angle * EARTH_M
+    length = angle * MEAN_EARTH_RADIUS_M
     n = max(int(np.ceil(length / spacing_m)), 1) + 1
     t = np.linspace(0.0, 1.0, n)
     if angle < 1e-12:

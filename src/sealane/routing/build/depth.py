@@ -38,8 +38,7 @@ from typing import NamedTuple
 import numpy as np
 
 from ..depth import BAND_NAMES, BANDS_M
-from ..geodesy import unit_vectors
-from .clearance import EARTH_M
+from ..geodesy import MEAN_EARTH_RADIUS_M, unit_vectors
 from .coast import sample_geodesics
 from .corridors import CorridorIndex
 from .joins import log
@@ -136,7 +135,7 @@ def least_depths(
 
     s_lon, s_lat, edge, _ = sample_geodesics(lon[u], lat[u], lon[v], lat[v], SPACING_M)
     depth, open_water = grid.cell_depth(s_lon, s_lat)
-    chord = 2.0 * np.sin(APPROACH_M / EARTH_M / 2.0)
+    chord = 2.0 * np.sin(APPROACH_M / MEAN_EARTH_RADIUS_M / 2.0)
     near, _ = cKDTree(unit_vectors(ports[:, 0], ports[:, 1])).query(unit_vectors(s_lon, s_lat))
     measured = (near > chord) & (shortcut[edge] | open_water)
     measured[measured] = ~corridors.contains(s_lon[measured], s_lat[measured])

@@ -15,10 +15,9 @@ from enum import Enum
 import numpy as np
 import numpy.typing as npt
 
-from ..geodesy import FloatArray, normalize_lon
+from ..geodesy import MEAN_EARTH_RADIUS_M, FloatArray, normalize_lon
 from .coast import RASTER_DEG, BoolArray, Coastline, sample_geodesics
 
-EARTH_RADIUS_M = 6_371_008.8
 #: Largest window, in cells; bigger areas are searched on coarser cells.
 MAX_CELLS = 1_500_000
 #: Spacing of the exact land test along a candidate straight leg, metres.
@@ -62,7 +61,7 @@ class Window:
         """The window holding the points (lon unwrapped) plus ``margin_m``, aligned to the raster
         and coarsened by whole raster cells until it has at most ``MAX_CELLS`` cells."""
         lat_mid = math.radians(float(np.mean(lat)))
-        margin_lat = math.degrees(margin_m / EARTH_RADIUS_M)
+        margin_lat = math.degrees(margin_m / MEAN_EARTH_RADIUS_M)
         margin_lon = margin_lat / max(math.cos(lat_mid), 0.05)
         west = float(lon.min()) - margin_lon
         east = float(lon.max()) + margin_lon
@@ -175,7 +174,7 @@ def cell_graph(water: BoolArray, window: Window) -> object:
     ny, nx = water.shape
     index = np.arange(ny * nx).reshape(ny, nx)
     lat = np.radians(window.south + (np.arange(ny) + 0.5) * window.step_deg)
-    step = math.radians(window.step_deg) * EARTH_RADIUS_M
+    step = math.radians(window.step_deg) * MEAN_EARTH_RADIUS_M
     dx = (step * np.cos(lat))[:, None] * np.ones((1, nx))
     tails, heads, weights = [], [], []
     for dr, dc in ((0, 1), (1, 0), (1, 1), (1, -1)):

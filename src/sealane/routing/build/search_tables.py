@@ -9,7 +9,9 @@ import numpy as np
 
 from ..geodesy import FloatArray, unit_vectors
 
-#: Spacing of the sample points that stand in for edges while the snapping index is built (rad).
+#: Spacing of the sample points that stand in for edges while the snapping index is built (rad):
+#: 5 km on a sphere of 6,371,000 m, not of :data:`sealane.routing.geodesy.MEAN_EARTH_RADIUS_M`:
+#: the shipped ``marnet.npz`` was built so (another radius would move the samples, so the index).
 SAMPLE_SPACING_RAD = 5_000.0 / 6_371_000.0
 #: Snapping grid cell size in degrees.
 CELL_DEG = 1.0

@@ -18,9 +18,9 @@ from typing import Any
 
 import numpy as np
 
-from ..geodesy import FloatArray, lengths_between_m, unit_vectors
+from ..geodesy import MEAN_EARTH_RADIUS_M, FloatArray, lengths_between_m, unit_vectors
 from ..passages import closed_passages, passage_mask
-from .clearance import EARTH_M, Clearance
+from .clearance import Clearance
 from .coast import Coastline
 from .corridors import CorridorIndex
 from .joins import log
@@ -254,7 +254,7 @@ def _each_way(xyz: FloatArray, k: int, near: np.ndarray) -> np.ndarray:
     east = np.array([-y, x, 0.0]) / horizontal
     north = np.cross(xyz[k], east)
     offsets = xyz[near] - xyz[k]
-    gap = np.linalg.norm(offsets, axis=1) * EARTH_M
+    gap = np.linalg.norm(offsets, axis=1) * MEAN_EARTH_RADIUS_M
     sector = np.floor((np.arctan2(offsets @ north, offsets @ east) + np.pi) / (np.pi / 4))
     chosen = [
         near[(gap > least) & (sector == s)][:PER_SECTOR] for least in FAR_ENOUGH_M for s in range(8)
