@@ -11,6 +11,7 @@ from threading import Barrier
 import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
+from sqlalchemy import event
 
 from sealane.api.app import create_app
 from sealane.clock import ManualClock
@@ -151,3 +152,15 @@ def test_rate_limit__forty_threads_limit_ten(settings: Settings, clock: ManualCl
     ):
         statuses = Counter(pool.map(call, [client] * 40))
     assert statuses == {200: 10, 429: 30}
+
+
+def test_rate_limit__busy_key_admitted_from_memory(settings: Settings, clock: ManualClock) -> None:
+    """Under a generous limit a key's requests are admitted from this process's leases of its
+    counter: 63 requests, 6 leases (1, 2, 4, ..., 32), not a transaction each."""
+    app, keys = limited(settings, clock, 100_000)
+    begun: list[object] = []
+    with TestClient(app, raise_server_exceptions=False) as client:
+        assert spend(client, keys.routing, 1) == [200]  # the key is checked and cached
+        event.listen(app.state.sealane.context.engine, "begin", begun.append)
+        assert spend(client, keys.routing, 62) == [200] * 62
+    assert len(begun) == 5

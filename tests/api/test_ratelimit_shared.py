@@ -57,6 +57,25 @@ def test_rate_limit__holds_across_two_server_processes(database_url: str, tmp_pa
     assert statuses == {200: 20, 429: 40}
 
 
+def test_rate_limit__leases_hold_across_two_server_processes(
+    database_url: str, tmp_path: Path
+) -> None:
+    """A limit of 600 is leased up to 6 hits at a time: the two processes together never admit
+    more than 600, and each holds back at most the 5 unspent hits of its last lease."""
+    key = run_sealane("accounts", "create", "Leases", "--database", database_url)
+    key = key.strip().splitlines()[-1]
+    env = {"SEALANE_RATE_LIMIT_PER_MINUTE": "600"}
+    with (
+        serving(database_url, tmp_path / "first.log", env=env) as first,
+        serving(database_url, tmp_path / "second.log", env=env) as second,
+        ThreadPoolExecutor(max_workers=8) as pool,
+    ):
+        urls = [f"{base}/ports/NLRTM" for base in (first, second)] * 450
+        statuses = Counter(pool.map(lambda url: status_of(url, key), urls))
+    assert set(statuses) == {200, 429}
+    assert 600 - 2 * 5 <= statuses[200] <= 600
+
+
 def test_invalid_keys__limited_per_address(settings: Settings, clock: ManualClock) -> None:
     app = create_app(replace(settings, auth_failures_per_minute=5), clock=clock)
     with transaction(app.state.sealane.sessions) as session:

@@ -27,8 +27,9 @@ def bearer_secret(header: str | None, *, schemes: tuple[str, ...] = ("token",)) 
 async def authenticate(request: Request) -> Caller:
     """The calling account, after the rate limit; 401 without a valid key, 429 over the limit.
 
-    A key checked in the last ``auth_cache_seconds`` is answered from memory; the key look-up
-    (when needed) and the shared rate-limit counter are one trip to the thread pool.
+    A key checked in the last ``auth_cache_seconds`` is answered from memory, and so is the rate
+    limit while this process holds a lease of the key's shared counter; otherwise the key look-up
+    (when needed) and the counter are one trip to the thread pool.
     """
     known: Caller | None = getattr(request.state, "caller", None)
     if known is not None:  # already checked (and counted) for this request
@@ -44,7 +45,8 @@ async def authenticate(request: Request) -> Caller:
     gate = state_of(request).gate
     caller = gate.cached(secret)
     if caller is not None:
-        await run_in_threadpool(gate.admit, caller)
+        if not gate.admit_now(caller):  # most requests of a busy key are admitted from memory
+            await run_in_threadpool(gate.admit, caller)
     else:
         address = request.client.host if request.client else ""
         caller = await run_in_threadpool(lambda: gate.authorize(secret, address=address))

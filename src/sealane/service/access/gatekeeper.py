@@ -86,6 +86,11 @@ class Gatekeeper:
         self.keys.put(secret, caller)
         return caller
 
+    def admit_now(self, caller: Caller) -> bool:
+        """Count one request of ``caller`` from this process's lease of its rate limit, without
+        blocking (an event loop may call it): False when :meth:`admit` must ask the database."""
+        return self.limiter.spend(caller.account_id)
+
     def admit(self, caller: Caller) -> None:
         """Count one request of ``caller``; raises :class:`RateLimited` over the limit."""
         wait = self.limiter.hit(caller.account_id)
