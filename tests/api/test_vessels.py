@@ -1,13 +1,17 @@
-"""Vessels: list filters (``filter[name]``, ``filter[imo]``) and lookup by id or IMO."""
+"""Vessels: list filters (``filter[name]``, ``filter[imo]``), lookup by id or IMO, and the
+future positions' self link."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
+from urllib.parse import urlencode
 
 import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
+from sealane.config import Settings
 from sealane.store.database import transaction
 from sealane.store.models import Vessel
 
@@ -172,3 +176,42 @@ def test_list_vessels__name_underscore_is_literal(
 ) -> None:
     body = get(shared_client, shared_keys, "/v2/vessels", **{"filter[name]": "ever_"})
     assert body["data"] == []
+
+
+#: A public base whose path is not the server's own /v2 (a proxy serves the API under /api/v2).
+PROXIED_BASE = "https://ships.example.com/api/v2"
+TO_ROTTERDAM = {"port_id": "NLRTM", "previous_port_id": "CNSHA"}
+
+
+@pytest.fixture
+def settings(tmp_path: Path) -> Settings:
+    """The function-scoped app's settings, with :data:`PROXIED_BASE`."""
+    database_url = f"sqlite:///{tmp_path / 'sealane.db'}"
+    return Settings(database_url=database_url, rate_limit_per_minute=10_000, base_url=PROXIED_BASE)
+
+
+@pytest.mark.parametrize(
+    ("endpoint", "params"),
+    [
+        ("future_positions", TO_ROTTERDAM),
+        (
+            "future_positions_with_coordinates",
+            {**TO_ROTTERDAM, "latitude": "12.3", "longitude": "60.1"},
+        ),
+    ],
+)
+@pytest.mark.parametrize("key", ["id", "imo"])
+def test_future_positions__self_link_is_the_request_under_the_base_url(
+    client: TestClient,
+    keys: Keys,
+    vessel: Vessel,
+    endpoint: str,
+    params: dict[str, str],
+    key: str,
+) -> None:
+    vessel_key = vessel.id if key == "id" else vessel.imo
+    url = f"/v2/vessels/{vessel_key}/{endpoint}"
+    response = client.get(url, params=params, headers=auth(keys.routing))
+    assert response.status_code == 200, response.text[:300]
+    expected = f"{PROXIED_BASE}/vessels/{vessel_key}/{endpoint}?{urlencode(params)}"
+    assert response.json()["links"]["self"] == expected

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from datetime import datetime
 from typing import Annotated, Any
+from urllib.parse import quote
 
 import orjson
 from fastapi import APIRouter, Depends, Query, Request
@@ -25,7 +26,7 @@ from ..jsonapi import MEDIA_TYPE, JsonApiResponse
 from ..listing import DECIMAL, INSTANT, Paging, moment, text
 from ..offloaded import OffloadedResponse
 from ..params import authenticated, authenticated_routing, blank_none
-from ..render import many, one
+from ..render import base_url, many, one
 from ..route import ApiRoute
 from ..state import context_of
 from .responses import ERRORS
@@ -169,7 +170,8 @@ async def _positions_response(
     says which ports and dimensions. Computed and serialised in one trip to the thread pool."""
     ctx = context_of(request)
     query = f"?{request.url.query}" if request.url.query else ""
-    self_link = f"{ctx.settings.base_url}{request.url.path.removeprefix('/v2')}{query}"
+    endpoint = "future_positions" if start is None else "future_positions_with_coordinates"
+    self_link = f"{base_url(request)}/vessels/{quote(vessel_key, safe='')}/{endpoint}{query}"
 
     def compute() -> bytes:
         found = vessels.vessel_future_positions(
