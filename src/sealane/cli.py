@@ -1,6 +1,6 @@
 """The ``sealane`` command line: the argument parser, and ``sealane mcp`` (the engine's commands
-are in :mod:`.cli_engine`, the service's processes' in :mod:`.cli_serve`, the accounts' in
-:mod:`.cli_accounts`, the AIS feeds' in :mod:`.cli_ais`).
+are in :mod:`.cli_engine`, the API's processes' in :mod:`.cli_serve`, the background work's in
+:mod:`.cli_worker`, the accounts' in :mod:`.cli_accounts`, the AIS feeds' in :mod:`.cli_ais`).
 
 Only the engine is imported here at module level, so ``sealane route`` starts fast; the service
 commands import their layers when they run.
@@ -23,8 +23,9 @@ from .cli_engine import (
     cmd_route,
     location_arg,
 )
-from .cli_serve import add_process_commands, run_server
+from .cli_serve import add_serve_commands, run_server
 from .cli_settings import settings_from, with_base_url
+from .cli_worker import add_worker_commands
 from .service.core.errors import ServiceError
 
 __all__ = ["build_parser", "main"]
@@ -111,7 +112,8 @@ def build_parser() -> argparse.ArgumentParser:
     p_mcp.add_argument("--log-level", default="warning")
     p_mcp.set_defaults(handler=cmd_mcp)
 
-    add_process_commands(commands)
+    add_serve_commands(commands)
+    add_worker_commands(commands)
     add_account_commands(commands)
     add_ais_commands(commands)
     return parser

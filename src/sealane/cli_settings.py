@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import sys
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
@@ -33,3 +34,13 @@ def with_base_url(settings: Settings, args: argparse.Namespace) -> Settings:
     if "SEALANE_BASE_URL" not in os.environ:
         return replace(settings, base_url=f"http://{args.host}:{args.port}/v2")
     return settings
+
+
+def warn_private(settings: Settings) -> None:
+    """Say loudly that webhooks may reach private addresses, when they may."""
+    if settings.webhook_allow_private:
+        print(
+            "WARNING: SEALANE_WEBHOOK_ALLOW_PRIVATE is on: webhooks may call http and private "
+            "addresses. Use it only for local development and tests.",
+            file=sys.stderr,
+        )
