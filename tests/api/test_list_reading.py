@@ -91,7 +91,8 @@ def test_kept_objects__a_change_is_rendered(tracked: tuple[FastAPI, TestClient, 
     rendered = kept.rendered
     again = get_json(client, key, url, **include)
     assert again == before
-    assert kept.rendered == rendered and kept.reused > 0  # nothing rendered twice
+    assert kept.rendered == rendered  # nothing rendered twice: the page itself was kept
+    assert app.state.pages.reused == 1
     shipment = before["data"][0]["id"]
     body = {"data": {"type": "shipment", "attributes": {"tags": ["changed"]}}}
     patch_json(client, key, f"/v2/shipments/{shipment}", body)
@@ -99,6 +100,7 @@ def test_kept_objects__a_change_is_rendered(tracked: tuple[FastAPI, TestClient, 
     tags = {item["id"]: item["attributes"]["tags"] for item in after["data"]}
     assert tags[shipment] == ["changed"]
     assert before["included"] and after["included"] == before["included"]
+    assert kept.reused > 0  # the unchanged resources were not rendered again
 
 
 def test_rendered_resources__equal_record_same_object_else_rendered() -> None:

@@ -15,6 +15,7 @@ from ..mcp.apps import endpoint_for
 from ..mcp.http import PATHS as MCP_PATHS
 from ..mcp.http import McpMount
 from ..runtime import build_runtime
+from ..service.tracking.pages import KeptPages
 from ..web.apidocs import install_api_docs
 from ..web.app import create_web_app
 from ..web.mount import WebShell
@@ -97,6 +98,7 @@ def create_app(
     )
     app.state.sealane = runtime
     app.state.rendered = RenderedResources()  # list resources kept while unchanged
+    app.state.pages = KeptPages()  # list pages kept while their rows are unchanged
     install_error_handlers(app)
     for module in ROUTERS:
         app.include_router(module.router, prefix=API_PREFIX)

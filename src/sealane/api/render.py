@@ -5,11 +5,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, TypeVar
 
+import orjson
 from fastapi import Request
 
 from ..jsonapi import Included, collection_document, single_document
 from ..jsonapi.reuse import RenderedResources
 from ..service.core.paging import Page
+from ..service.tracking.pages import KeptPages, Shown
 from .jsonapi import JsonApiResponse
 from .state import state_of
 
@@ -41,6 +43,24 @@ def rendered_resources(request: Request) -> RenderedResources | None:
 def many(request: Request, page: Page[T], path: str, render: Render[T]) -> JsonApiResponse:
     """A page of resources with links that keep the request's other parameters; resources
     unchanged since an earlier page are not rendered again (see :mod:`sealane.jsonapi.reuse`)."""
+    return JsonApiResponse(_page_document(request, page, path, render))
+
+
+def shown(request: Request, path: str, render: Render[Any]) -> Shown:
+    """How a list's use case shows its page as :func:`many` would, keeping the bytes while the
+    page's rows are unchanged (:func:`sealane.service.tracking.pages.shown_page`). The bytes
+    depend on the path, the query string (the links keep it, in its order) and the base URL
+    besides the rows: those are the key."""
+    pages: KeptPages = request.app.state.pages
+
+    def body(page: Page[Any]) -> bytes:
+        document = _page_document(request, page, path, render)
+        return orjson.dumps(document, option=orjson.OPT_NON_STR_KEYS)
+
+    return Shown(pages, (path, request.url.query, base_url(request)), body)
+
+
+def _page_document(request: Request, page: Page[T], path: str, render: Render[T]) -> dict[str, Any]:
     base = base_url(request)
     included = Included(base, reuse=rendered_resources(request))
     data = [render(included, item) for item in page.items]
@@ -55,7 +75,7 @@ def many(request: Request, page: Page[T], path: str, render: Render[T]) -> JsonA
         for member in ("data", "included"):
             if member in doc:
                 doc[member] = [included.reuse.serialised(obj) for obj in doc[member]]
-    return JsonApiResponse(doc)
+    return doc
 
 
 def deleted(object_id: str) -> JsonApiResponse:

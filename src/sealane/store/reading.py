@@ -11,17 +11,24 @@ values are the ones the mapped columns give: aware UTC date-times, the JSON's ob
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections import namedtuple
+from collections.abc import Callable, Mapping, Sequence
 from datetime import UTC, datetime
-from typing import Any
+from functools import lru_cache
+from typing import Any, TypeAlias, cast
 
 import orjson
 from sqlalchemy import JSON, ColumnElement, FromClause, String, TypeDecorator, type_coerce
-from sqlalchemy.engine import Dialect
+from sqlalchemy.engine import Connection, Dialect
+from sqlalchemy.sql import Select
+from sqlalchemy.sql.elements import Label, TypeCoerce
+from sqlalchemy.types import NullType
 
 from .models.base import UTCDateTime
 
 Processor = Callable[[Any], Any]
+#: A select statement of any columns.
+AnySelect: TypeAlias = Select[*tuple[Any, ...]]
 
 
 def _sqlite_moment(value: str | None) -> datetime | None:
@@ -93,3 +100,104 @@ def _typed_for_reading(table: FromClause) -> list[ColumnElement[Any]]:
         else:
             columns.append(column)
     return columns
+
+
+class RawStatement:
+    """A select statement's twin that reads its columns' values as the driver gives them (no
+    conversion in Python), with what converts a row of it into a row of the statement.
+
+    The raw values are cheap to read and to compare: a list page is read raw, and converted
+    only when what was read differs from what its kept body was made from (see
+    :class:`ReadLog`).
+    """
+
+    def __init__(self, statement: AnySelect) -> None:
+        columns = list(statement.selected_columns)
+        self.statement = statement
+        self.raw: AnySelect = statement.with_only_columns(
+            *(type_coerce(_bare(column), NullType()).label(column.key) for column in columns),
+            maintain_column_froms=True,
+        )
+        self._columns = columns
+        self._row: Any = namedtuple("ReadRow", [str(column.key) for column in columns])  # type: ignore[misc]
+        #: The converters of each dialect: (position, converter) of the columns that have one.
+        self._converters: dict[str, list[tuple[int, Processor]]] = {}
+
+    def typed(self, rows: Sequence[Any], dialect: Dialect, description: Sequence[Any]) -> list[Any]:
+        """``rows`` read by :attr:`raw` as ``statement`` would have read them (named tuples);
+        ``description`` is the driver's description of the columns read."""
+        converters = self._converters.get(dialect.name)
+        if converters is None:
+            converters = self._converters[dialect.name] = [
+                (position, found)
+                for position, (column, described) in enumerate(
+                    zip(self._columns, description, strict=True)
+                )
+                if (
+                    found := column.type.dialect_impl(dialect).result_processor(
+                        dialect, described[1]
+                    )
+                )
+            ]
+        make = self._row._make
+        if not converters:
+            return [make(row) for row in rows]
+        typed = []
+        for row in rows:
+            values = list(row)
+            for position, convert in converters:
+                values[position] = convert(values[position])
+            typed.append(make(values))
+        return typed
+
+
+def _bare(column: ColumnElement[Any]) -> ColumnElement[Any]:
+    """``column`` without its label and its type coercion (the expression the database reads)."""
+    element: Any = column
+    if isinstance(element, Label):
+        element = element.element
+    if isinstance(element, TypeCoerce):
+        element = element.clause
+    return cast(ColumnElement[Any], element)
+
+
+@lru_cache(maxsize=1024)
+def raw_statement(statement: AnySelect) -> RawStatement:
+    """The :class:`RawStatement` of ``statement`` (kept for the statements in use)."""
+    return RawStatement(statement)
+
+
+class ReadLog:
+    """The statements one use case ran, with their parameters and the raw rows they gave.
+
+    What is made from those rows alone (a rendered page) is made again from equal rows: when
+    :meth:`replay` runs the same statements in the same order and each gives the rows it gave
+    before, whatever the reads would lead to is the same as before. The statements after the
+    first take their parameters (keys) from earlier rows, so equal rows also mean the same
+    statements are the ones to run; nothing else is read.
+    """
+
+    def __init__(self) -> None:
+        self.reads: list[tuple[RawStatement, Mapping[str, Any], Sequence[Any]]] = []
+
+    def read(
+        self, connection: Connection, statement: AnySelect, params: Mapping[str, Any]
+    ) -> list[Any]:
+        """The rows of ``statement`` (converted as it converts them), logged raw."""
+        raw = raw_statement(statement)
+        result = connection.execute(raw.raw, params)
+        description = result.cursor.description
+        rows = result.all()
+        self.reads.append((raw, params, rows))
+        return raw.typed(rows, connection.dialect, description)
+
+    def replay(self, connection: Connection) -> bool:
+        """Whether every logged statement gives the rows it gave, read again in order (it stops
+        at the first that does not)."""
+        return all(
+            connection.execute(raw.raw, params).all() == rows for raw, params, rows in self.reads
+        )
+
+    def weight(self) -> int:
+        """About how many values the log holds."""
+        return sum(len(rows) * len(raw.raw.selected_columns) for raw, _, rows in self.reads)

@@ -19,7 +19,7 @@ from ..documents import attributes_of
 from ..jsonapi import JsonApiResponse
 from ..listing import Paging, include_paths
 from ..params import authenticated, parse_include
-from ..render import many, one
+from ..render import many, one, shown
 from ..route import ApiRoute
 from ..state import context_of
 from .responses import ERRORS, MESSAGE_SCHEMA, answering
@@ -42,8 +42,9 @@ def list_containers(
 ) -> JsonApiResponse:
     """The account's containers, most recently updated first."""
     paths = parse_include(include, containers.INCLUDES)
-    found = containers.list_containers(context_of(request), caller, filters, page, paths)
-    return many(request, found, "containers", render)
+    kept = shown(request, "containers", render)
+    body = containers.show_containers(context_of(request), caller, filters, page, paths, kept)
+    return JsonApiResponse(body)
 
 
 @router.get("/containers/{container_id}", response_class=JsonApiResponse, responses=ERRORS)

@@ -20,7 +20,7 @@ from ..documents import attributes_of
 from ..jsonapi import JsonApiResponse
 from ..listing import FLAG, INSTANT, Paging, include_paths, moment, text
 from ..params import authenticated, blank_none, parse_include
-from ..render import many, one
+from ..render import one, shown
 from ..route import ApiRoute
 from ..state import context_of
 from .responses import ERRORS
@@ -93,8 +93,9 @@ def list_shipments(
 ) -> JsonApiResponse:
     """The account's shipments, most recently updated first."""
     paths = parse_include(include, shipments.INCLUDES)
-    found = shipments.list_shipments(context_of(request), caller, filters, page, paths)
-    return many(request, found, "shipments", renderer(paths))
+    kept = shown(request, "shipments", renderer(paths))
+    body = shipments.show_shipments(context_of(request), caller, filters, page, paths, kept)
+    return JsonApiResponse(body)
 
 
 @router.get("/shipments/{shipment_id}", response_class=JsonApiResponse, responses=ERRORS)

@@ -19,7 +19,7 @@ from ..documents import attributes_of, relationship_id
 from ..jsonapi import JsonApiResponse
 from ..listing import INSTANT, Paging, choice, include_paths, moment, text
 from ..params import authenticated, blank_none, parse_include, plain_object
-from ..render import many, one
+from ..render import one, shown
 from ..route import ApiRoute
 from ..state import context_of
 from .responses import ERRORS
@@ -104,8 +104,9 @@ def list_requests(
     """The account's tracking requests, newest first (``tracked_object`` included unless
     ``include`` says otherwise)."""
     paths = parse_include(include, requests.INCLUDES, requests.DEFAULT_INCLUDES)
-    found = requests.list_requests(context_of(request), caller, filters, page, paths)
-    return many(request, found, "tracking_requests", render)
+    kept = shown(request, "tracking_requests", render)
+    body = requests.show_requests(context_of(request), caller, filters, page, paths, kept)
+    return JsonApiResponse(body)
 
 
 @router.get("/tracking_requests/{request_id:id}", response_class=JsonApiResponse, responses=ERRORS)

@@ -10,6 +10,7 @@ from sqlalchemy import select
 from sqlalchemy.sql import Select
 
 from ...store.models import Container, Shipment, TransportEvent
+from ...store.reading import ReadLog
 from ...tracking.carrier_sync import TrackingService
 from ...tracking.raw_events import milestones
 from ..access.gatekeeper import Caller
@@ -21,7 +22,7 @@ from ..core.queries import fetch_page, owned
 from .filters import TrackingFilter, filter_containers
 from .loading import Loader
 from .milestones import raw_event_records, recorded_milestones
-from .pages import ACCOUNT, KEPT_QUERIES, counted_page
+from .pages import ACCOUNT, KEPT_QUERIES, Shown, counted_page, shown_page
 from .records import ContainerRecord, RawEventRecord, TransportEventRecord
 
 INCLUDES = ("shipment", "pod_terminal", "pickup_facility", "transport_events")
@@ -42,6 +43,25 @@ def list_containers(
     with ctx.reading() as session:
         total, rows = counted_page(session, _listed(filters), page, caller.account_id)
         return Page(tuple(Loader(session).containers(rows, includes)), total, page)
+
+
+def show_containers(
+    ctx: ServiceContext,
+    caller: Caller,
+    filters: TrackingFilter,
+    page: PageRequest,
+    includes: Collection[str],
+    shown: Shown,
+) -> bytes:
+    """:func:`list_containers` as ``shown`` renders it, handed out again while what it read is
+    unchanged (see :func:`.pages.shown_page`)."""
+
+    def load(log: ReadLog) -> Page[ContainerRecord]:
+        total, rows = counted_page(session, _listed(filters), page, caller.account_id, log=log)
+        return Page(tuple(Loader(session, log).containers(rows, includes)), total, page)
+
+    with ctx.reading() as session:
+        return shown_page(session, caller, shown, load)
 
 
 @lru_cache(maxsize=KEPT_QUERIES)

@@ -14,7 +14,7 @@ from typing import Any
 
 from sqlalchemy import Row, bindparam, select
 from sqlalchemy.orm import InstrumentedAttribute, Session
-from sqlalchemy.sql import Executable, Select
+from sqlalchemy.sql import Select
 from sqlalchemy.sql.elements import BindParameter
 
 from ...store.models import (
@@ -27,7 +27,7 @@ from ...store.models import (
     Vessel,
 )
 from ...store.models import TransportEvent as EventRow
-from ...store.reading import read_columns
+from ...store.reading import AnySelect, ReadLog, read_columns
 from ...store.vessels import VesselRecord
 from ..reference.convert import terminal_record, vessel_record
 from ..reference.records import TerminalRecord
@@ -100,8 +100,11 @@ def _keyed(model: type[Any], column: InstrumentedAttribute[Any]) -> Select[Any]:
 class Loader:
     """Builds records for rows of one session, loading what they point to in batches."""
 
-    def __init__(self, session: Session) -> None:
+    def __init__(self, session: Session, log: ReadLog | None = None) -> None:
         self.session = session
+        #: Where every read is logged, raw, when the result is kept while those reads give
+        #: the same rows (see :class:`~sealane.store.reading.ReadLog`).
+        self.log = log
 
     def tracking_requests(
         self, rows: Sequence[TrackingRequest | Row[Any]], includes: Collection[str] = ()
@@ -166,7 +169,7 @@ class Loader:
         if "shipment" in includes:
             shipments |= {s.id: s for s in self.rows(Shipment, Shipment.id, missing)}
         elif missing:
-            shipments |= {s.id: s for s in self._read(_PARENTS_OF, missing)}
+            shipments |= {s.id: s for s in self._read(_PARENTS_OF, sorted(missing))}
         ids = [row.id for row in rows]
         full = "transport_events" in includes
         events = self._events_of(ids) if full else {}
@@ -249,14 +252,17 @@ class Loader:
         query = _CONTAINERS_OF if whole else _CONTAINER_IDS_OF
         return list(self._read(query, shipment_ids))
 
-    def _read(self, query: Executable, keys: Iterable[str]) -> Sequence[Any]:
+    def _read(self, query: AnySelect, keys: Iterable[str]) -> Sequence[Any]:
         """The rows of one of this module's statements for ``keys``, read on the session's
         connection (they name tables only, so the ORM has nothing to add) after the flush the
         session would have made first."""
         session = self.session
         if session.autoflush and (session.new or session.dirty or session.deleted):
             session.flush()
-        return session.connection().execute(query, {"keys": list(keys)}).all()
+        params = {"keys": list(keys)}
+        if self.log is not None:
+            return self.log.read(session.connection(), query, params)
+        return session.connection().execute(query, params).all()
 
     def _customers_of(self, shipment_ids: Sequence[str]) -> dict[str, str]:
         """The customer's company name of each shipment whose tracking request names one."""

@@ -19,6 +19,7 @@ from sqlalchemy.orm import Session
 from sqlalchemy.sql import Select
 
 from ...store.models import ShippingLine, TrackingRequest
+from ...store.reading import ReadLog
 from ...tracking.lifecycle import OPEN_STATUSES, RequestStatus
 from ...tracking.numbers import infer_number as classify
 from ...tracking.numbers import normalize_container_number
@@ -33,7 +34,7 @@ from .filters import shown_at_or_after, shown_at_or_before
 from .loading import Loader
 from .new_requests import MAX_NUMBER_CHARS, NewTrackingRequest
 from .numbers import carrier_codes
-from .pages import ACCOUNT, KEPT_QUERIES, counted_page
+from .pages import ACCOUNT, KEPT_QUERIES, Shown, counted_page, shown_page
 from .parties import owned_party
 from .records import TrackingRequestRecord
 
@@ -52,6 +53,7 @@ __all__ = [
     "get_request",
     "list_requests",
     "open_request_unique",
+    "show_requests",
     "update_request",
 ]
 
@@ -94,6 +96,26 @@ def list_requests(
         total, rows = counted_page(session, _listed(filters), page, caller.account_id)
         found = Loader(session).tracking_requests(rows, _tracked(includes))
         return Page(tuple(found), total, page)
+
+
+def show_requests(
+    ctx: ServiceContext,
+    caller: Caller,
+    filters: RequestFilter,
+    page: PageRequest,
+    includes: Collection[str],
+    shown: Shown,
+) -> bytes:
+    """:func:`list_requests` as ``shown`` renders it, handed out again while what it read is
+    unchanged (see :func:`.pages.shown_page`)."""
+
+    def load(log: ReadLog) -> Page[TrackingRequestRecord]:
+        total, rows = counted_page(session, _listed(filters), page, caller.account_id, log=log)
+        found = Loader(session, log).tracking_requests(rows, _tracked(includes))
+        return Page(tuple(found), total, page)
+
+    with ctx.reading() as session:
+        return shown_page(session, caller, shown, load)
 
 
 def get_request(

@@ -10,6 +10,7 @@ from sqlalchemy import select
 from sqlalchemy.sql import Select
 
 from ...store.models import Shipment
+from ...store.reading import ReadLog
 from ...tracking import changes as tracking
 from ..access.gatekeeper import Caller
 from ..core.context import ServiceContext
@@ -19,7 +20,7 @@ from ..core.queries import owned
 from .browse import ArrivalWindow, ShipmentOrder, ordered
 from .filters import TrackingFilter, filter_shipments
 from .loading import Loader
-from .pages import ACCOUNT, KEPT_QUERIES, counted_page
+from .pages import ACCOUNT, KEPT_QUERIES, Shown, counted_page, shown_page
 from .records import ShipmentRecord
 from .requests import open_request_unique
 
@@ -56,6 +57,28 @@ def list_shipments(
     with ctx.reading() as session:
         total, rows = counted_page(session, query, page, caller.account_id, kept=arriving is None)
         return Page(tuple(Loader(session).shipments(rows, includes)), total, page)
+
+
+def show_shipments(
+    ctx: ServiceContext,
+    caller: Caller,
+    filters: TrackingFilter,
+    page: PageRequest,
+    includes: Collection[str],
+    shown: Shown,
+) -> bytes:
+    """:func:`list_shipments` (most recently updated first) as ``shown`` renders it, handed out
+    again while what it read is unchanged (see :func:`.pages.shown_page`)."""
+
+    def load(log: ReadLog) -> Page[ShipmentRecord]:
+        total, rows = counted_page(
+            session, _listed(filters, order), page, caller.account_id, log=log
+        )
+        return Page(tuple(Loader(session, log).shipments(rows, includes)), total, page)
+
+    order = ShipmentOrder.UPDATED
+    with ctx.reading() as session:
+        return shown_page(session, caller, shown, load)
 
 
 def _filtered(filters: TrackingFilter) -> Select[Any]:

@@ -1,0 +1,233 @@
+"""Kept list pages follow the database: a change to any row a page was made from (written here
+straight to the database, as another process would) is in the next answer, on SQLite and
+PostgreSQL; the same answer is handed out again only while nothing it shows has changed."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import timedelta
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi import FastAPI
+from fastapi.testclient import TestClient
+from sqlalchemy import Select, delete, insert, select, update
+
+from sealane.api.app import create_app
+from sealane.clock import ManualClock
+from sealane.config import Settings
+from sealane.service.tracking.pages import KeptPages
+from sealane.store.accounts import create_account
+from sealane.store.database import transaction
+from sealane.store.models import (
+    Container,
+    Party,
+    Shipment,
+    ShippingLine,
+    TrackingRequest,
+    TransportEvent,
+    Vessel,
+)
+from sealane.store.reading import ReadLog, read_columns
+from tests.store.conftest import BACKENDS, schema_url
+from tests.tracking.support import create_request, get_json, tick
+
+from .conftest import START
+
+SHIPMENTS_WITH_CONTAINERS = ("/v2/shipments", {"include": "containers", "page[size]": "30"})
+
+
+@dataclass
+class World:
+    """An app whose account tracks some shipments, its client and key."""
+
+    app: FastAPI
+    client: TestClient
+    key: str
+    clock: ManualClock
+
+    @property
+    def pages(self) -> KeptPages:
+        pages: KeptPages = self.app.state.pages
+        return pages
+
+    def get(self, url: str, params: dict[str, str], key: str | None = None) -> Any:
+        return get_json(self.client, key or self.key, url, **params)
+
+    def kept(self, url: str, params: dict[str, str]) -> Any:
+        """The page, asked twice: the second answer is the kept one, and equal."""
+        first = self.get(url, params)
+        reused = self.pages.reused
+        assert self.get(url, params) == first
+        assert self.pages.reused == reused + 1, "the page was not kept"
+        return first
+
+    def write(self, statement: Any) -> None:
+        with transaction(self.app.state.sealane.sessions) as session:
+            session.execute(statement)
+
+    def one(self, statement: Select[Any]) -> Any:
+        with self.app.state.sealane.sessions() as session:
+            return session.execute(statement).first()
+
+
+@contextmanager
+def _database(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    if request.param == "sqlite":
+        yield f"sqlite:///{tmp_path / 'kept.db'}"
+        return
+    server = request.getfixturevalue("postgres_url")
+    with schema_url(server, request.getfixturevalue("postgres_admin")) as url:
+        yield url
+
+
+@pytest.fixture(params=BACKENDS)
+def world(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[World]:
+    """Four tracked shipments on a SQLite file, or on a schema of the test PostgreSQL."""
+    with _database(request, tmp_path) as url:
+        clock = ManualClock(START)
+        app = create_app(Settings(database_url=url, rate_limit_per_minute=100_000), clock=clock)
+        with transaction(app.state.sealane.sessions) as session:
+            key = create_account(session, "Kept Co", routing=False, now=START).secret
+        with TestClient(app, raise_server_exceptions=False) as client:
+            for number in ("TESTKEPT0001", "TESTKEPT0002", "TESTKEPT0003", "TESTKEPT0004"):
+                create_request(client, key, number)
+            tick(app)
+            yield World(app, client, key, clock)
+        app.state.sealane.engine.dispose()
+
+
+def _by_id(document: Any, member: str = "data") -> dict[str, Any]:
+    return {item["id"]: item for item in document.get(member, [])}
+
+
+def test_kept_page__a_container_change_is_shown_with_its_shipment(world: World) -> None:
+    before = world.kept(*SHIPMENTS_WITH_CONTAINERS)
+    container = next(iter(_by_id(before, "included")))
+    world.write(update(Container).where(Container.id == container).values(seal_number="SEAL-9"))
+    after = world.get(*SHIPMENTS_WITH_CONTAINERS)
+    assert _by_id(after, "included")[container]["attributes"]["seal_number"] == "SEAL-9"
+    assert after["data"] == before["data"]
+
+
+def test_kept_page__a_new_shipment_changes_the_total_and_the_page(world: World) -> None:
+    url, params = "/v2/shipments", {"page[size]": "2"}
+    before = world.kept(url, params)
+    assert before["meta"]["total"] == 4
+    create_request(world.client, world.key, "TESTKEPT0005")
+    world.clock.advance(60)
+    tick(world.app)
+    after = world.get(url, params)
+    assert after["meta"]["total"] == 5
+    assert after["links"]["last"].endswith("page%5Bnumber%5D=3&page%5Bsize%5D=2")
+    assert after["data"][0]["attributes"]["bill_of_lading_number"] == "TESTKEPT0005"
+
+
+def test_kept_page__related_rows_are_followed(world: World) -> None:
+    url, params = SHIPMENTS_WITH_CONTAINERS
+    before = world.kept(url, params)
+    shipment = before["data"][0]
+    vessel_id = shipment["relationships"]["pod_vessel"]["data"]["id"]
+    world.write(update(Vessel).where(Vessel.id == vessel_id).values(name="RENAMED MARINER"))
+    after = _by_id(world.get(url, params))[shipment["id"]]
+    assert after["attributes"]["pod_vessel_name"] == "RENAMED MARINER"
+
+    world.kept(url, params)
+    world.write(update(ShippingLine).where(ShippingLine.scac == "TEST").values(name="Renamed"))
+    after = _by_id(world.get(url, params))[shipment["id"]]
+    assert after["attributes"]["shipping_line_name"] == "Renamed"
+
+    world.kept(url, params)
+    account_id = world.one(select(Shipment.account_id).where(Shipment.id == shipment["id"]))[0]
+    world.write(
+        insert(Party).values(
+            id="party-kept",
+            account_id=account_id,
+            company_name="Acme",
+            created_at=START,
+            updated_at=START,
+        )
+    )
+    world.write(
+        update(TrackingRequest)
+        .where(TrackingRequest.shipment_id == shipment["id"])
+        .values(customer_id="party-kept")
+    )
+    after = _by_id(world.get(url, params))[shipment["id"]]
+    assert after["attributes"]["customer_name"] == "Acme"
+
+
+def test_kept_page__transport_events_are_followed(world: World) -> None:
+    url, params = "/v2/containers", {"page[size]": "30"}
+    before = world.kept(url, params)
+    container = before["data"][0]
+    events = container["relationships"]["transport_events"]["data"]
+    assert events
+    first = events[0]["id"]
+    row = world.one(
+        select(*read_columns(TransportEvent.__table__)).where(TransportEvent.id == first)
+    )
+    copy = {
+        **row._asdict(),
+        "id": "event-kept",
+        "sequence": 99,
+        "timestamp": row.timestamp + timedelta(days=900),
+    }
+    world.write(insert(TransportEvent).values(**copy))
+    after = _by_id(world.get(url, params))[container["id"]]
+    assert [e["id"] for e in after["relationships"]["transport_events"]["data"]][-1] == "event-kept"
+
+    world.kept(url, params)
+    world.write(delete(TransportEvent).where(TransportEvent.id == "event-kept"))
+    after = _by_id(world.get(url, params))[container["id"]]
+    assert after["relationships"]["transport_events"]["data"] == events
+
+
+def test_kept_page__a_change_undone_is_shown_each_time(world: World) -> None:
+    url, params = "/v2/tracking_requests", dict[str, str]()
+    before = world.kept(url, params)
+    request = before["data"][0]
+    shipment = request["relationships"]["tracked_object"]["data"]["id"]
+    for tags in (["first"], ["second"], ["first"], None):
+        world.write(update(Shipment).where(Shipment.id == shipment).values(tags=tags))
+        shown = _by_id(world.get(url, params), "included")[shipment]["attributes"]["tags"]
+        assert shown == (tags or [])
+        assert world.get(url, params) == world.get(url, params)
+
+
+def test_kept_page__kept_per_account_and_per_query(world: World) -> None:
+    with transaction(world.app.state.sealane.sessions) as session:
+        other = create_account(session, "Other Co", routing=False, now=START).secret
+    url = "/v2/shipments"
+    mine = world.kept(url, {})
+    assert mine["meta"]["total"] == 4
+    assert world.get(url, {}, key=other)["meta"]["total"] == 0
+    second = world.get(url, {"page[size]": "3", "page[number]": "2"})
+    assert len(second["data"]) == 1 and second["links"]["self"].endswith("page%5Bsize%5D=3")
+    assert world.get(url, {"filter[number]": "TESTKEPT0002"})["meta"]["total"] == 1
+
+
+def test_read_log__replay_sees_a_changed_row(world: World) -> None:
+    statement = select(*read_columns(Shipment.__table__)).order_by(Shipment.id)
+    log = ReadLog()
+    with world.app.state.sealane.sessions() as session:
+        rows = log.read(session.connection(), statement, {})
+        mapped = session.execute(statement).all()
+        assert [tuple(row) for row in rows] == [tuple(row) for row in mapped]
+        assert rows[0].id == mapped[0].id and log.replay(session.connection())
+    world.write(update(Shipment).where(Shipment.id == rows[-1].id).values(pod_voyage_number="X9"))
+    with world.app.state.sealane.sessions() as session:
+        assert not log.replay(session.connection())
+
+
+def test_kept_pages__bounded_by_entries_and_weight() -> None:
+    pages = KeptPages(max_entries=2, max_weight=1000)
+    for key in ("a", "b", "c"):
+        pages.keep(key, ReadLog(), b"x" * 100)
+    assert len(pages) == 2 and pages.weight == 200
+    pages.keep("big", ReadLog(), b"x" * 1001)  # never kept
+    pages.keep("d", ReadLog(), b"x" * 950)  # the two before it go
+    assert len(pages) == 1 and pages.weight == 950
