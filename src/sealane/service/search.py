@@ -14,17 +14,17 @@ from datetime import datetime
 from enum import StrEnum
 from typing import Any
 
-from sqlalchemy import ColumnElement, case, false, func, or_, select, true
+from sqlalchemy import ColumnElement, case, func, or_, select, true
 from sqlalchemy.orm import Session
 
 from ..routing.ports import get_port
 from ..store.models import Container, Shipment, TrackingRequest
-from ..tracking.numbers import normalize_container_number
 from .access.gatekeeper import Caller
 from .core.context import ServiceContext
 from .core.errors import InvalidInput
 from .core.inputs import check_text
 from .core.queries import contains_text, json_array_contains, json_array_contains_text
+from .matching import NumberMatch
 
 #: Most hits a search returns by default, and at most.
 DEFAULT_LIMIT = 25
@@ -94,7 +94,7 @@ def search_text(value: Any, field: str = "query") -> str:
 def resolve(ctx: ServiceContext, caller: Caller, text: str) -> Resolution:
     """Where the deep link for ``text`` leads, by the interface document's five rules."""
     query = search_text(text, "q")
-    match = _Match(query)
+    match = NumberMatch(query)
     with ctx.reading() as session:
         container = _first_container(session, caller, match.container_exact())
         if container is not None:
@@ -118,58 +118,13 @@ def search(
     exact matches before partial ones, newest first within each; at most ``limit``."""
     if not 1 <= limit <= MAX_LIMIT:
         raise InvalidInput(f"limit must be between 1 and {MAX_LIMIT}", field="limit")
-    match = _Match(search_text(text))
+    match = NumberMatch(search_text(text))
     with ctx.reading() as session:
         hits = _shipment_hits(session, caller, match, limit)
         hits += _container_hits(session, caller, match, limit - len(hits))
         found = {hit.shipment_id for hit in hits}
         hits += _request_hits(session, caller, match, limit - len(hits), found)
     return hits
-
-
-class _Match:
-    """The conditions a text makes: exact and partial, for containers and for shipments."""
-
-    def __init__(self, text: str) -> None:
-        self.text = text
-        self.compact = normalize_container_number(text)
-
-    def container_exact(self) -> ColumnElement[bool]:
-        return Container.number == self.compact if self.compact else false()
-
-    def container_partial(self) -> ColumnElement[bool]:
-        return contains_text(Container.number, self.compact) if self.compact else false()
-
-    def shipment_exact(self) -> ColumnElement[bool]:
-        by_container = select(Container.shipment_id).where(
-            json_array_contains(Container.ref_numbers, self.text)
-        )
-        wanted = self.text.upper()
-        return or_(
-            func.upper(Shipment.bill_of_lading_number) == wanted,
-            func.upper(Shipment.booking_number) == wanted,
-            json_array_contains(Shipment.ref_numbers, self.text),
-            Shipment.id.in_(by_container),
-        )
-
-    def shipment_partial(self) -> ColumnElement[bool]:
-        by_container = select(Container.shipment_id).where(
-            json_array_contains_text(Container.ref_numbers, self.text)
-        )
-        return or_(
-            contains_text(Shipment.bill_of_lading_number, self.text),
-            contains_text(Shipment.booking_number, self.text),
-            json_array_contains_text(Shipment.ref_numbers, self.text),
-            Shipment.id.in_(by_container),
-        )
-
-    def container_any(self) -> tuple[ColumnElement[bool], ColumnElement[bool]]:
-        """(exact, any) conditions of a container hit: its number or a reference number."""
-        exact = or_(self.container_exact(), json_array_contains(Container.ref_numbers, self.text))
-        partial = or_(
-            self.container_partial(), json_array_contains_text(Container.ref_numbers, self.text)
-        )
-        return exact, partial
 
 
 def _first_container(
@@ -197,7 +152,9 @@ def _first_shipment(session: Session, caller: Caller, condition: ColumnElement[b
     return session.scalar(query)
 
 
-def _shipment_hits(session: Session, caller: Caller, match: _Match, limit: int) -> list[SearchHit]:
+def _shipment_hits(
+    session: Session, caller: Caller, match: NumberMatch, limit: int
+) -> list[SearchHit]:
     exact = match.shipment_exact()
     query = (
         select(Shipment, case((exact, 0), else_=1))
@@ -210,7 +167,9 @@ def _shipment_hits(session: Session, caller: Caller, match: _Match, limit: int) 
     return [_shipment_hit(row[0], row[1] == 0, counts.get(row[0].id, 0)) for row in rows]
 
 
-def _container_hits(session: Session, caller: Caller, match: _Match, limit: int) -> list[SearchHit]:
+def _container_hits(
+    session: Session, caller: Caller, match: NumberMatch, limit: int
+) -> list[SearchHit]:
     if limit <= 0:
         return []
     exact, partial = match.container_any()
@@ -228,7 +187,7 @@ def _container_hits(session: Session, caller: Caller, match: _Match, limit: int)
 
 
 def _request_hits(
-    session: Session, caller: Caller, match: _Match, limit: int, found: set[str | None]
+    session: Session, caller: Caller, match: NumberMatch, limit: int, found: set[str | None]
 ) -> list[SearchHit]:
     """Tracking requests whose shipment is not among the hits (not found yet, or failed)."""
     if limit <= 0:
