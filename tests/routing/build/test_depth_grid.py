@@ -3,6 +3,7 @@ on a synthetic grid: deep sea with a shallow bank and an island."""
 
 from __future__ import annotations
 
+import json
 import math
 
 import numpy as np
@@ -11,7 +12,13 @@ import pytest
 pytest.importorskip("scipy")
 
 from sealane.routing.build.corridors import Corridor, CorridorIndex
-from sealane.routing.build.depth import Grid, band_masks, least_depths, open_fairways
+from sealane.routing.build.depth import (
+    Grid,
+    band_masks,
+    charted_boxes,
+    least_depths,
+    open_fairways,
+)
 from sealane.routing.depth import BAND_NAMES
 
 NAMES = ("suez", *BAND_NAMES)
@@ -28,9 +35,14 @@ def grid() -> Grid:
 
 
 def measure(
-    lon: list[float], lat: list[float], shortcut: bool, ports: list[tuple[float, float]]
+    lon: list[float],
+    lat: list[float],
+    shortcut: bool,
+    ports: list[tuple[float, float]],
+    charted: list[list[float]] | None = None,
 ) -> float:
-    """The least depth of the one edge from (lon[0], lat[0]) to (lon[1], lat[1])."""
+    """The least depth of the one edge from (lon[0], lat[0]) to (lon[1], lat[1]), with
+    ``charted`` the boxes of the charted straits."""
     least = least_depths(
         np.array(lon),
         np.array(lat),
@@ -40,6 +52,7 @@ def measure(
         np.array(ports or [(-100.0, -60.0)]),
         CorridorIndex([]),
         grid(),
+        None if charted is None else np.array(charted, dtype=np.float64).reshape(-1, 4),
     )
     return float(least[0])
 
@@ -77,6 +90,28 @@ def test_least_depth__a_corridor_is_not_measured() -> None:
     assert float(least[0]) == math.inf  # none measured
 
 
+def test_least_depth__a_charted_straits_lanes_are_not_measured_its_shortcuts_are() -> None:
+    strait = [[9.8, 0.2, 11.2, 0.8]]  # the bank lies in the strait's charted box
+    assert measure([9.5, 11.5], [0.5, 0.5], False, [], strait) == pytest.approx(4000.0)
+    assert measure([9.5, 11.5], [0.5, 0.5], True, [], strait) == pytest.approx(6.0)
+    # A box elsewhere leaves the lane measured.
+    assert measure([9.5, 11.5], [0.5, 0.5], False, [], [[30.0, 0.0, 31.0, 1.0]]) == 6.0
+
+
+def test_charted_boxes__every_passages_charted_entry() -> None:
+    passages = {
+        "malacca": {"gates": [[[99.6, 3.6], [100.7, 4.3]]], "charted": [[1.0, 2.0, 3.0, 4.0]]},
+        "suez": {"gates": []},
+        "elbe": {"charted": [[5.0, 6.0, 7.0, 8.0], [9.0, 10.0, 11.0, 12.0]]},
+    }
+    assert charted_boxes(passages).tolist() == [
+        [1.0, 2.0, 3.0, 4.0],
+        [5.0, 6.0, 7.0, 8.0],
+        [9.0, 10.0, 11.0, 12.0],
+    ]
+    assert charted_boxes({"suez": {}}).shape == (0, 4)
+
+
 def test_band_masks__cumulative() -> None:
     masks = band_masks(np.array([5.0, 12.0, 20.0, 30.0, np.inf]), NAMES)
     bits = [[bool(m >> NAMES.index(name) & 1) for name in BAND_NAMES] for m in masks.tolist()]
@@ -98,3 +133,19 @@ def test_open_fairways__a_port_cut_off_keeps_its_least_shallow_way_out() -> None
     least = np.array([50.0, 50.0, 5.0, 5.0, 5.0, 50.0])
     exempt = open_fairways(6, u, v, lengths, least, np.array([4, 0]))
     assert exempt.tolist() == [False, False, False, False, True, False]
+
+
+def test_shipped_charted_straits__have_a_charted_draft_or_none_published() -> None:
+    # Only straits whose charted figure closes them to a vessel too deep are exempt from the
+    # grid; the Strait of Magellan's main route has no published maximum (data/README.md).
+    from sealane.routing.data import data_dir
+    from sealane.routing.limits import passage_limits
+
+    passages = json.loads((data_dir() / "passages.json").read_text())["passages"]
+    charted = {name for name, rule in passages.items() if rule.get("charted")}
+    drafted = {limit.passage.value for limit in passage_limits() if limit.draft_m is not None}
+    assert {"malacca", "singapore", "torres", "magellan", "elbe"} <= charted
+    assert charted <= drafted | {"magellan"}
+    for lon_min, lat_min, lon_max, lat_max in charted_boxes(passages).tolist():
+        assert -180.0 <= lon_min < lon_max <= 180.0
+        assert -90.0 <= lat_min < lat_max <= 90.0

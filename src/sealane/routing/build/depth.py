@@ -14,6 +14,11 @@ How an edge is measured, sampled every ``SPACING_M`` along its geodesic:
 * Samples inside a corridor (canals, rivers, dredged port approaches: their charted limits are in
   ``passage_limits.csv``) and within ``APPROACH_M`` of a port's berth (its dredged approach) are
   not measured.
+* Nor are the samples of searoute's lanes inside a charted strait (the ``charted`` boxes of a
+  passage in ``passages.json``: the Malacca and Singapore Straits, Torres, Magellan, the German
+  Bight). Their lanes follow the charted route, which the grid's cells are too coarse to show;
+  the passage's own limit (``passage_limits.csv``) closes it to a vessel too deep. The build's
+  straight shortcuts are measured there as anywhere.
 * The build's straight shortcuts are measured in every cell. searoute's lanes, and the repair's
   and the joins' water paths, follow the coast where a cell holding land cannot tell a channel
   from the shore: they are measured only in cells whose four corners are all under water.
@@ -33,7 +38,7 @@ import sys
 import tempfile
 import zipfile
 from pathlib import Path
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -49,14 +54,30 @@ GRID_MEMBER = "pybacktrack/bundle_data/topography/ETOPO1_0.1.grd"
 #: A grid file to use instead (its path), and where the downloaded one is kept.
 GRID_ENV = "SEALANE_DEPTH_GRID"
 GRID_CACHE = Path.home() / ".cache" / "sealane" / "ETOPO1_0.1.grd"
-#: Set to 1 to write the depth bands: off by default, as the rules below still close the lanes
-#: of charted straits (data/README.md, "Depth").
+#: Set to 1 to write the depth bands: off by default, as the grid still closes some lanes ships
+#: use outside the charted straits (off Qingdao, Jakarta's and Incheon's approaches; data/README.md,
+#: "Depth").
 BANDS_ENV = "SEALANE_DEPTH_BANDS"
 #: Grid spacing in degrees.
 STEP_DEG = 0.1
 SPACING_M = 1000.0
 APPROACH_M = 10_000.0
 FAIRWAY_PENALTY = 20.0
+
+
+def charted_boxes(passages: dict[str, Any]) -> np.ndarray:
+    """(K, 4) boxes, lon_min, lat_min, lon_max, lat_max, of the charted straits' water: every
+    ``charted`` entry of the passages of ``passages.json``."""
+    rows = [box for rule in passages.values() for box in rule.get("charted", [])]
+    return np.array(rows, dtype=np.float64).reshape(-1, 4)
+
+
+def in_boxes(lon: np.ndarray, lat: np.ndarray, boxes: np.ndarray) -> np.ndarray:
+    """Per point, whether it lies in any of ``boxes`` (as :func:`charted_boxes` gives them)."""
+    inside = np.zeros(lon.shape, dtype=bool)
+    for lon_min, lat_min, lon_max, lat_max in boxes.tolist():
+        inside |= (lon >= lon_min) & (lon <= lon_max) & (lat >= lat_min) & (lat <= lat_max)
+    return inside
 
 
 class Grid(NamedTuple):
@@ -128,9 +149,11 @@ def least_depths(
     ports: np.ndarray,
     corridors: CorridorIndex,
     grid: Grid,
+    charted: np.ndarray | None = None,
 ) -> np.ndarray:
     """Per edge, the least depth measured along it (inf where nothing is measured); ``ports`` is
-    (N, 2) lon/lat of the joined ports' berths."""
+    (N, 2) lon/lat of the joined ports' berths, ``charted`` the boxes of the charted straits
+    (:func:`charted_boxes`), where only shortcuts are measured."""
     from scipy.spatial import cKDTree
 
     s_lon, s_lat, edge, _ = sample_geodesics(lon[u], lat[u], lon[v], lat[v], SPACING_M)
@@ -138,6 +161,8 @@ def least_depths(
     chord = 2.0 * np.sin(APPROACH_M / MEAN_EARTH_RADIUS_M / 2.0)
     near, _ = cKDTree(unit_vectors(ports[:, 0], ports[:, 1])).query(unit_vectors(s_lon, s_lat))
     measured = (near > chord) & (shortcut[edge] | open_water)
+    if charted is not None:
+        measured &= shortcut[edge] | ~in_boxes(s_lon, s_lat, charted)
     measured[measured] = ~corridors.contains(s_lon[measured], s_lat[measured])
     least = np.full(u.size, np.inf)
     np.minimum.at(least, edge[measured], depth[measured])
@@ -203,12 +228,13 @@ def depth_bands(
     ports: np.ndarray,
     corridors: CorridorIndex,
     names: tuple[str, ...],
+    charted: np.ndarray | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:
     """Per edge, its least depth in metres (NaN: a charted fairway, not measured on the grid;
     inf: nothing measured) and the bits of the bands it carries."""
     from scipy.spatial import cKDTree
 
-    least = least_depths(lon, lat, u, v, shortcut, ports, corridors, load_grid())
+    least = least_depths(lon, lat, u, v, shortcut, ports, corridors, load_grid(), charted)
     berths = cKDTree(unit_vectors(lon, lat)).query(unit_vectors(ports[:, 0], ports[:, 1]))[1]
     fairway = open_fairways(lon.size, u, v, lengths, least, np.asarray(berths, dtype=np.int64))
     least[fairway] = np.nan

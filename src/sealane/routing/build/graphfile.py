@@ -18,7 +18,7 @@ from ..depth import BAND_NAMES
 from ..geodesy import lengths_between_m, normalize_lon
 from .chains import core_arrays
 from .corridors import CorridorIndex, read_geojson
-from .depth import depth_bands, depth_wanted
+from .depth import charted_boxes, depth_bands, depth_wanted
 from .hierarchies import hierarchy_arrays
 from .joins import log
 from .lanegraph import LaneGraph
@@ -145,6 +145,7 @@ def write_lanes(out: Path, lanes: Lanes, spec: dict[str, Any]) -> None:
             _joined_ports(out),
             CorridorIndex(read_geojson(out / "corridors.geojson")),
             names,
+            charted_boxes(spec["passages"]),
         )
         masks = masks | bands
         depth[Marnet.EDGE_DEPTH_M.key] = depth_m
