@@ -175,6 +175,28 @@ static int get_column(PyObject *obj, Py_buffer *view, int integer, const char *n
 
 static const char *const NAMES[4] = {"lats", "lons", "headings", "seconds"};
 
+/* Hold the four columns' buffers in `views` and describe them in `columns`; returns how many
+ * buffers are held (4 on success; on failure, with an exception set, fewer or 4 when the
+ * lengths differ: the caller releases that many). */
+static int hold_columns(PyObject *const objects[4], Py_buffer views[4], Columns *columns,
+                        const char *who) {
+    int held = 0;
+    for (; held < 4; held++) {
+        if (get_column(objects[held], &views[held], held == 3, NAMES[held]) < 0) return held;
+    }
+    *columns = (Columns){views[0].buf, views[1].buf, views[2].buf, views[3].buf,
+                         views[0].shape[0]};
+    for (int k = 1; k < 4; k++) {
+        if (views[k].shape[0] != columns->n) {
+            PyErr_Format(PyExc_ValueError, "%s: %s has %zd values but lats has %zd", who,
+                         NAMES[k], views[k].shape[0], columns->n);
+            columns->n = -1;
+            return held;
+        }
+    }
+    return held;
+}
+
 static PyObject *render(PyObject *self, PyObject *args) {
     PyObject *objects[4];
     Py_buffer views[4], head, tail;
@@ -185,17 +207,9 @@ static PyObject *render(PyObject *self, PyObject *args) {
                           &objects[3], &head, &tail)) {
         return NULL;
     }
-    for (; held < 4; held++) {
-        if (get_column(objects[held], &views[held], held == 3, NAMES[held]) < 0) goto done;
-    }
-    Columns columns = {views[0].buf, views[1].buf, views[2].buf, views[3].buf, views[0].shape[0]};
-    for (int k = 1; k < 4; k++) {
-        if (views[k].shape[0] != columns.n) {
-            PyErr_Format(PyExc_ValueError, "render: %s has %zd values but lats has %zd",
-                         NAMES[k], views[k].shape[0], columns.n);
-            goto done;
-        }
-    }
+    Columns columns = {NULL, NULL, NULL, NULL, -1};
+    held = hold_columns(objects, views, &columns, "render");
+    if (held < 4 || columns.n < 0) goto done;
     if (columns.n > (PY_SSIZE_T_MAX - head.len - tail.len - 2) / WIDTH) {
         PyErr_NoMemory();
         goto done;
@@ -224,11 +238,66 @@ done:
     return result;
 }
 
+/* head + records start..stop-1 + tail: a piece of render()'s array (without its '['), each
+ * record ending in ',' but the array's last, which ends in ']'. */
+static PyObject *render_rows(PyObject *self, PyObject *args) {
+    PyObject *objects[4];
+    Py_buffer views[4], head, tail;
+    Py_ssize_t start, stop;
+    int held = 0;
+    PyObject *result = NULL;
+
+    if (!PyArg_ParseTuple(args, "OOOOnny*y*:render_rows", &objects[0], &objects[1], &objects[2],
+                          &objects[3], &start, &stop, &head, &tail)) {
+        return NULL;
+    }
+    Columns columns = {NULL, NULL, NULL, NULL, -1};
+    held = hold_columns(objects, views, &columns, "render_rows");
+    if (held < 4 || columns.n < 0) goto done;
+    if (start < 0 || stop > columns.n || start > stop) {
+        PyErr_Format(PyExc_ValueError, "render_rows: rows %zd..%zd outside 0..%zd", start, stop,
+                     columns.n);
+        goto done;
+    }
+    Py_ssize_t count = stop - start;
+    if (count > (PY_SSIZE_T_MAX - head.len - tail.len) / WIDTH) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    result = PyBytes_FromStringAndSize(NULL, head.len + count * WIDTH + tail.len);
+    if (!result) goto done;
+    char *out = PyBytes_AS_STRING(result);
+    Columns rows = {columns.lats + start, columns.lons + start, columns.headings + start,
+                    columns.seconds + start, count};
+    Failure failure;
+    Py_BEGIN_ALLOW_THREADS
+    memcpy(out, head.buf, head.len);
+    failure = write_records(out + head.len, &rows);
+    if (count > 0 && stop < columns.n) out[head.len + count * WIDTH - 1] = ',';
+    memcpy(out + head.len + count * WIDTH, tail.buf, tail.len);
+    Py_END_ALLOW_THREADS
+    if (failure.what) {
+        Py_CLEAR(result);
+        PyErr_Format(PyExc_ValueError, "render: row %zd: %s", start + failure.row,
+                     failure.what);
+    }
+
+done:
+    while (held > 0) PyBuffer_Release(&views[--held]);
+    PyBuffer_Release(&head);
+    PyBuffer_Release(&tail);
+    return result;
+}
+
 static PyMethodDef methods[] = {
     {"render", render, METH_VARARGS,
      "render(lats, lons, headings, seconds, head, tail) -> bytes\n\n"
      "head + the positions JSON array + tail; lats/lons/headings float64 degrees, seconds int64 "
      "Unix seconds, all one-dimensional and C-contiguous, of equal length."},
+    {"render_rows", render_rows, METH_VARARGS,
+     "render_rows(lats, lons, headings, seconds, start, stop, head, tail) -> bytes\n\n"
+     "head + records start..stop-1 of render()'s array + tail: no '[', each record ending in "
+     "',' but the array's last, which ends in ']'."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -7,6 +7,7 @@ renderer with.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Protocol
 
 import numpy as np
@@ -56,6 +57,23 @@ class Renderer(Protocol):
     ) -> bytes: ...
 
 
+class RowsRenderer(Protocol):
+    """Signature shared by the compiled ``render_rows`` and :func:`_rows_json_numpy`."""
+
+    def __call__(
+        self,
+        lats: FloatArray,
+        lons: FloatArray,
+        headings: FloatArray,
+        seconds: SecondsArray,
+        start: int,
+        stop: int,
+        head: bytes,
+        tail: bytes,
+        /,
+    ) -> bytes: ...
+
+
 def positions_json(positions: Written, *, head: bytes = b"", tail: bytes = b"") -> bytes:
     """Serialise positions as the API's JSON array, written between ``head`` and ``tail``.
 
@@ -70,6 +88,94 @@ def positions_json(positions: Written, *, head: bytes = b"", tail: bytes = b"") 
     columns = (positions.lats, positions.lons, positions.headings_deg)
     lats, lons, headings = (np.ascontiguousarray(c, dtype=np.float64) for c in columns)
     return _render_json(lats, lons, headings, seconds, head, tail)
+
+
+class PositionsJson:
+    """The bytes :func:`positions_json` writes, whole or in pieces of whole records.
+
+    A server can send the first piece before the rest is written: ``b"".join(doc.pieces(...))``
+    equals ``doc.whole()`` byte for byte. The columns are read once, here.
+
+    >>> import numpy as np
+    >>> from types import SimpleNamespace
+    >>> track = SimpleNamespace(lats=np.array([1.0, 2.0]), lons=np.array([3.0, 4.0]),
+    ...     headings_deg=np.array([90.0, 90.0]),
+    ...     seconds=lambda: np.array([0, 60], dtype="datetime64[s]"))
+    >>> doc = PositionsJson(track, head=b'{"p":', tail=b"}")
+    >>> pieces = list(doc.pieces(first_bytes=1, piece_bytes=1))
+    >>> len(pieces), b"".join(pieces) == doc.whole(), len(doc) == len(doc.whole())
+    (2, True, True)
+    """
+
+    def __init__(self, positions: Written, *, head: bytes = b"", tail: bytes = b"") -> None:
+        self._seconds = positions.seconds().astype(np.int64)
+        columns = (positions.lats, positions.lons, positions.headings_deg)
+        self._lats, self._lons, self._headings = (
+            np.ascontiguousarray(c, dtype=np.float64) for c in columns
+        )
+        self.head, self.tail = head, tail
+        #: Positions (records) in the array.
+        self.count = int(self._lats.size)
+
+    def __len__(self) -> int:
+        """Bytes of the whole document."""
+        body = 1 + self.count * len(_TEMPLATE) if self.count else 2
+        return len(self.head) + body + len(self.tail)
+
+    def whole(self) -> bytes:
+        """The document in one piece (:func:`positions_json`)."""
+        columns = (self._lats, self._lons, self._headings, self._seconds)
+        return _render_json(*columns, self.head, self.tail)
+
+    def rows(self, start: int, stop: int) -> bytes:
+        """Records ``start`` to ``stop - 1``: the piece from the first record opens with ``head``
+        and ``[``, the piece to the last closes with ``]`` and ``tail``. Raises ``ValueError``
+        for rows outside the array, and as :func:`positions_json` does."""
+        if self.count == 0 and start == stop == 0:
+            return self.whole()
+        head = self.head + b"[" if start == 0 else b""
+        tail = self.tail if stop == self.count else b""
+        columns = (self._lats, self._lons, self._headings, self._seconds)
+        return _render_rows(*columns, start, stop, head, tail)
+
+    def pieces(self, *, first_bytes: int, piece_bytes: int) -> Iterator[bytes]:
+        """The document in pieces of whole records, each written when asked for: about
+        ``first_bytes`` of them first (with ``head``), then about ``piece_bytes`` each; at
+        least one record a piece, and one piece for an empty array."""
+        if self.count == 0:
+            yield self.whole()
+            return
+        width = len(_TEMPLATE)
+        stop = min(max(1, (first_bytes - len(self.head)) // width), self.count)
+        yield self.rows(0, stop)
+        step = max(1, piece_bytes // width)
+        for start in range(stop, self.count, step):
+            yield self.rows(start, min(start + step, self.count))
+
+
+def _rows_json_numpy(
+    lats: FloatArray,
+    lons: FloatArray,
+    headings: FloatArray,
+    seconds: SecondsArray,
+    start: int,
+    stop: int,
+    head: bytes,
+    tail: bytes,
+    /,
+) -> bytes:
+    """``head`` + records ``start`` to ``stop - 1`` of the array + ``tail``, without the array's
+    ``[``; each record ends in ``,`` but the array's last, in ``]``: the twin of the compiled
+    ``render_rows``, cut from what :func:`_positions_json_numpy` writes for those rows."""
+    n = lats.size
+    if not 0 <= start <= stop <= n:
+        raise ValueError(f"rows {start}..{stop} outside 0..{n}")
+    rows = slice(start, stop)
+    array = _positions_json_numpy(lats[rows], lons[rows], headings[rows], seconds[rows], b"", b"")
+    records = array[1:] if stop > start else b""
+    if records and stop < n:
+        records = records[:-1] + b","
+    return head + records + tail
 
 
 def _positions_json_numpy(
@@ -212,13 +318,14 @@ def _iso_seconds(times: TimeArray) -> npt.NDArray[np.uint8]:
     return out
 
 
-def _compiled() -> Renderer:
+def _compiled() -> tuple[Renderer, RowsRenderer]:
     try:
         from sealane.routing import _render
     except ImportError:  # pragma: no cover - exercised only where no compiler was available
-        return _positions_json_numpy
+        return _positions_json_numpy, _rows_json_numpy
     renderer: Renderer = _render.render
-    return renderer
+    rows: RowsRenderer = _render.render_rows
+    return renderer, rows
 
 
-_render_json: Renderer = _compiled()
+_render_json, _render_rows = _compiled()
