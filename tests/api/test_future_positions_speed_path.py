@@ -4,8 +4,9 @@ engine's own JSON bytes, made and gzipped in one trip to a worker thread, sent p
 from __future__ import annotations
 
 import gzip
+import itertools
 import zlib
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import httpx
@@ -19,7 +20,7 @@ from starlette.routing import Route
 from sealane import future_positions, get_port
 from sealane.api.compression import GzipMiddleware
 from sealane.api.negotiation import HeadAsGet
-from sealane.api.offloaded import FIRST_PIECE, OffloadedResponse
+from sealane.api.offloaded import FIRST_PIECE, OffloadedResponse, Pieces
 from sealane.store.models import Vessel
 
 from .conftest import START, Keys, auth
@@ -27,6 +28,8 @@ from .conftest import START, Keys, auth
 VOYAGE = {"port_id": "NLRTM", "previous_port_id": "CNSHA", "latitude": "12.3", "longitude": "60.1"}
 GZIP = {"Accept-Encoding": "gzip"}
 PLAIN = {"Accept-Encoding": "identity"}
+#: Bytes of one position in the engine's array.
+RECORD_BYTES = 119
 
 
 def voyage_url(vessel: Vessel) -> str:
@@ -67,7 +70,10 @@ def test_voyage__gzip_pieces_decode_as_they_arrive(
     assert len(pieces) > 2
     inflate = zlib.decompressobj(16 + zlib.MAX_WBITS)
     first = inflate.decompress(pieces[0])
-    assert first == plain.content[:FIRST_PIECE]  # the first piece is whole on arrival
+    # the first piece is whole on arrival: the envelope's head and the records that fit
+    assert plain.content.startswith(first)
+    assert FIRST_PIECE - RECORD_BYTES < len(first) <= FIRST_PIECE
+    assert first.endswith(b"},")
     assert gzip.decompress(b"".join(pieces)) == plain.content
 
 
@@ -117,7 +123,7 @@ def test_voyage__unknown_vessel_404(client: TestClient, keys: Keys) -> None:
 # -- the response alone ----------------------------------------------------------------------------
 
 
-def app_of(produce: Callable[[], bytes], *, minimum_size: int = 64 * 1024) -> Starlette:
+def app_of(produce: Callable[[], bytes | Pieces], *, minimum_size: int = 64 * 1024) -> Starlette:
     """An app answering ``/`` with ``produce()`` as the API stacks it (HEAD, gzip)."""
 
     async def endpoint(_request: Request) -> Response:
@@ -248,3 +254,62 @@ def test_offloaded__at_most_a_few_pieces_on_the_gzip_threads(
     assert gzip.decompress(b"".join(pieces)) == body
     assert len(waiting) == 16
     assert max(waiting) <= IN_FLIGHT
+
+
+class Written:
+    """A body written a piece at a time (what the engine's ``PositionsJson`` is), which logs
+    each piece it writes and can fail at one."""
+
+    def __init__(self, body: bytes, *, failing_piece: int | None = None) -> None:
+        self.body = body
+        self.failing_piece = failing_piece
+        self.written: list[int] = []
+
+    def __len__(self) -> int:
+        return len(self.body)
+
+    def whole(self) -> bytes:
+        self.written.append(-1)
+        return self.body
+
+    def pieces(self, *, first_bytes: int, piece_bytes: int) -> Iterator[bytes]:
+        edges = [0, *range(first_bytes, len(self.body), piece_bytes), len(self.body)]
+        for number, (start, stop) in enumerate(itertools.pairwise(edges)):
+            if number == self.failing_piece:  # the first before anything is sent
+                raise (RuntimeError if number else ValueError)(f"piece {number} broke")
+            self.written.append(number)
+            yield self.body[start:stop]
+
+
+def test_offloaded__pieces_written_one_at_a_time_make_one_member() -> None:
+    body = Written(BODY * 2)
+    with TestClient(app_of(lambda: body)) as client:
+        pieces = wire_pieces(client, "/", GZIP)
+    assert gzip.decompress(b"".join(pieces)) == BODY * 2
+    assert body.written == list(range(1 + -(-(len(BODY) * 2 - FIRST_PIECE) // (256 * 1024))))
+    inflate = zlib.decompressobj(16 + zlib.MAX_WBITS)
+    assert inflate.decompress(pieces[0]) == BODY[:FIRST_PIECE]  # whole on arrival
+
+
+def test_offloaded__pieces_sent_whole_when_gzip_is_refused() -> None:
+    body = Written(BODY)
+    with TestClient(app_of(lambda: body)) as client:
+        response = client.get("/", headers=PLAIN)
+    assert response.content == BODY
+    assert response.headers["content-length"] == str(len(BODY))
+    assert body.written == [-1]
+
+
+def test_offloaded__first_piece_failing_goes_to_the_handlers() -> None:
+    with TestClient(app_of(lambda: Written(BODY, failing_piece=0))) as client:
+        response = client.get("/", headers=GZIP)
+    assert response.status_code == 422
+    assert response.json() == {"refused": "piece 0 broke"}
+
+
+def test_offloaded__later_piece_failing_cuts_the_answer_short() -> None:
+    with (
+        TestClient(app_of(lambda: Written(BODY, failing_piece=2))) as client,
+        pytest.raises(RuntimeError, match="piece 2 broke"),
+    ):
+        client.get("/", headers=GZIP)

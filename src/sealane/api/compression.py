@@ -264,7 +264,7 @@ class _Responder:
                 await anyio.lowlevel.checkpoint()
 
 
-def deflate_piece(piece: memoryview, level: int, final: bool) -> bytes:
+def deflate_piece(piece: bytes | memoryview, level: int, final: bool) -> bytes:
     """One piece as a raw deflate stream: flushed to a byte boundary so the next piece's stream
     can follow it, or finished when it is the last."""
     stream = isal_zlib.compressobj(level, wbits=-isal_zlib.MAX_WBITS)

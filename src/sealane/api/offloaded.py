@@ -6,10 +6,13 @@ wake-up, and on a busy machine a wake-up waits for a CPU. So the body is produce
 thread, which deflates its first (small) piece at once and hands it to the event loop, so that
 the client starts inflating while the rest is made: the other pieces are deflated side by side
 on the gzip middleware's two threads, and each is handed over, in order, as soon as it is ready.
-No thread ever waits for the event loop.
+No thread ever waits for the event loop. A body that can be written in pieces (:class:`Pieces`,
+the engine's positions document) is written a piece at a time: the first leaves before the
+rest is written.
 
-A failure while producing the body is raised before anything is sent, so the application's
-error handlers answer it as usual (a 404, a 422).
+A failure while producing the body (or its first piece) is raised before anything is sent, so
+the application's error handlers answer it as usual (a 404, a 422); one in a later piece can
+only cut the answer short.
 """
 
 from __future__ import annotations
@@ -18,10 +21,9 @@ import asyncio
 import struct
 import threading
 from collections import deque
-from collections.abc import AsyncIterator, Callable, Iterable
+from collections.abc import AsyncIterator, Callable, Iterable, Iterator
 from concurrent.futures import Future
-from itertools import islice
-from typing import Final
+from typing import Final, Protocol
 
 from isal import isal_zlib
 from starlette.concurrency import run_in_threadpool
@@ -35,6 +37,16 @@ from .negotiation import HEAD_REQUEST
 #: Input bytes of the first deflated piece (about 0.03 ms of ISA-L), then of each later one.
 FIRST_PIECE: Final = 32 * 1024
 PIECE: Final = 256 * 1024
+#: The end of a raw deflate stream: an empty final block (fixed codes), after flushed pieces.
+_FINAL_BLOCK: Final = b"\x03\x00"
+
+
+class Pieces(Protocol):
+    """A body that can be written whole or a piece at a time (the pieces join to the whole)."""
+
+    def __len__(self) -> int: ...
+    def whole(self) -> bytes: ...
+    def pieces(self, *, first_bytes: int, piece_bytes: int) -> Iterator[bytes]: ...
 
 
 class _Failed:
@@ -63,7 +75,7 @@ class OffloadedResponse(Response):
 
     def __init__(
         self,
-        produce: Callable[[], bytes],
+        produce: Callable[[], bytes | Pieces],
         *,
         media_type: str,
         level: int = 1,
@@ -109,38 +121,45 @@ class OffloadedResponse(Response):
         try:
             body = self.produce()
             if not deflate or len(body) < self.minimum_size:
-                put(_Whole(body))
+                put(_Whole(body if isinstance(body, bytes) else body.whole()))
                 return
-            self._deflate(body, put, stop)
+            if isinstance(body, bytes):
+                self._deflate(_slices(body), put, stop)
+            else:
+                self._deflate(body.pieces(first_bytes=FIRST_PIECE, piece_bytes=PIECE), put, stop)
         except Exception as error:
             put(_Failed(error))
 
-    def _deflate(self, body: bytes, put: Callable[[Item], None], stop: threading.Event) -> None:
-        """One gzip member: the first piece deflated here at once, the others side by side on
-        the gzip threads (each a raw deflate stream ending on a byte boundary, as pigz does)
-        while this thread works out the CRC, handed over in order as each is ready. At most
+    def _deflate(
+        self,
+        pieces: Iterator[bytes | memoryview],
+        put: Callable[[Item], None],
+        stop: threading.Event,
+    ) -> None:
+        """One gzip member: the first piece deflated here at once, the others (each made when
+        the previous one is on its way) side by side on the gzip threads, as raw deflate streams
+        flushed to a byte boundary (as pigz does) and ended by an empty final block, handed over
+        in order as each is ready; the CRC is worked out here meanwhile. At most
         :data:`~.compression.IN_FLIGHT` pieces wait on those threads at a time, so that another
         answer's pieces wait for a few of this one's, not for all of them."""
-        view = memoryview(body)
-        rest = range(FIRST_PIECE, len(view), PIECE)
-        put(GZIP_HEADER + deflate_piece(view[:FIRST_PIECE], self.level, not rest))
-        pieces = iter(enumerate(rest, 1))
+        first = next(pieces)
+        crc, size = isal_zlib.crc32(first), len(first)
+        put(GZIP_HEADER + deflate_piece(first, self.level, False))
         jobs: deque[Future[bytes]] = deque()
-
-        def top_up() -> None:
-            for number, offset in islice(pieces, IN_FLIGHT - len(jobs)):
-                final = number == len(rest)
-                piece = view[offset : offset + PIECE]
-                jobs.append(DEFLATERS.submit(deflate_piece, piece, self.level, final))
-
         try:
-            top_up()
-            trailer = struct.pack("<II", isal_zlib.crc32(body) & 0xFFFFFFFF, len(body) & 0xFFFFFFFF)
+            for piece in pieces:
+                if stop.is_set():
+                    return
+                while len(jobs) >= IN_FLIGHT:
+                    put(jobs.popleft().result())
+                jobs.append(DEFLATERS.submit(deflate_piece, piece, self.level, False))
+                crc, size = isal_zlib.crc32(piece, crc), size + len(piece)
+                while jobs and jobs[0].done():
+                    put(jobs.popleft().result())
             while jobs and not stop.is_set():
                 put(jobs.popleft().result())
-                top_up()
             if not stop.is_set():
-                put(trailer)
+                put(_FINAL_BLOCK + struct.pack("<II", crc & 0xFFFFFFFF, size & 0xFFFFFFFF))
                 put(None)
         finally:
             for job in jobs:
@@ -180,3 +199,11 @@ async def _send_stream(pieces: Iterable[bytes] | AsyncIterator[bytes], send: Sen
         for piece in pieces:
             await send({"type": "http.response.body", "body": piece, "more_body": True})
     await send({"type": "http.response.body", "body": b"", "more_body": False})
+
+
+def _slices(body: bytes) -> Iterator[memoryview]:
+    """``body`` in views: :data:`FIRST_PIECE` bytes, then :data:`PIECE` bytes each."""
+    view = memoryview(body)
+    yield view[:FIRST_PIECE]
+    for offset in range(FIRST_PIECE, len(view), PIECE):
+        yield view[offset : offset + PIECE]

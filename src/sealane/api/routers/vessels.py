@@ -1,9 +1,10 @@
 """Vessels, and the paid routing feature: their estimated future positions.
 
 A future-positions request looks the vessel up, computes the positions, renders the document (in
-C, straight from the position arrays) and, for a client that accepts gzip, deflates it, all in
-one trip to the thread pool (:class:`~..offloaded.OffloadedResponse`), so the event loop keeps
-serving other requests meanwhile and sends each deflated piece as soon as it is made.
+C, straight from the position arrays, a piece at a time) and, for a client that accepts gzip,
+deflates it, all in one trip to the thread pool (:class:`~..offloaded.OffloadedResponse`), so the
+event loop keeps serving other requests meanwhile and sends each deflated piece as soon as it is
+made.
 ``benchmarks/api.py`` measures it against the library call.
 """
 
@@ -18,6 +19,7 @@ from fastapi import APIRouter, Depends, Query, Request
 
 from ...jsonapi import Included, resource
 from ...jsonapi.reference import vessel_attributes, vessel_resource
+from ...routing import PositionsJson
 from ...service.access.gatekeeper import Caller
 from ...service.core.engine import DIMENSION_BOUNDS_M, VesselSize
 from ...service.records import VesselRecord
@@ -173,7 +175,7 @@ async def _positions_response(
     endpoint = "future_positions" if start is None else "future_positions_with_coordinates"
     self_link = f"{base_url(request)}/vessels/{quote(vessel_key, safe='')}/{endpoint}{query}"
 
-    def compute() -> bytes:
+    def compute() -> PositionsJson:
         found = vessels.vessel_future_positions(
             ctx,
             caller,
@@ -188,9 +190,10 @@ async def _positions_response(
     return OffloadedResponse(compute, media_type=MEDIA_TYPE)
 
 
-def _document(found: vessels.FutureVoyage, self_link: str) -> bytes:
-    """The document's bytes: its envelope by orjson around the positions array written by the
-    engine's renderer straight from the position columns (no dict per position, no copy)."""
+def _document(found: vessels.FutureVoyage, self_link: str) -> PositionsJson:
+    """The document: its envelope by orjson around the positions array, which the engine's
+    renderer writes straight from the position columns (no dict per position, no copy), whole
+    or a piece at a time as the answer is sent."""
     attributes: dict[str, Any] = vessel_attributes(found.vessel) | {"positions": _POSITIONS_SLOT}
     doc = {
         "data": resource("vessel", found.vessel.id, attributes),
@@ -198,4 +201,4 @@ def _document(found: vessels.FutureVoyage, self_link: str) -> bytes:
         "meta": found.meta(),
     }
     head, tail = orjson.dumps(doc).split(orjson.dumps(_POSITIONS_SLOT), 1)
-    return found.positions.to_json(head=head, tail=tail)
+    return PositionsJson(found.positions, head=head, tail=tail)
