@@ -10,14 +10,13 @@ import math
 import numbers
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
 from itertools import pairwise
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import numpy.typing as npt
 
-from .depth import band_mask
+from .closures import NOTHING_REFUSED, check_within_reach, closed_for, refused_for, vessel_cause
 from .errors import InvalidSpeedError, NoRouteError
 from .geodesy import (
     METRES_PER_KM,
@@ -31,12 +30,10 @@ from .geodesy import (
 from .graph import SeaGraph, default_graph
 from .interop import lines_to_shapely
 from .legs import LegPath, sail_trimmed, trim
-from .limits import Refusal, refusals
 from .locations import Location as Location
 from .locations import LocationLike as LocationLike
 from .locations import resolve_location as resolve_location
-from .passages import Passage, closed_passages, names_from_mask, passage_mask
-from .vessel import Vessel
+from .passages import Passage, names_from_mask
 
 if TYPE_CHECKING:
     from shapely.geometry import LineString, MultiLineString
@@ -193,16 +190,16 @@ def route(
     network = graph or default_graph()
     avoided, allowed, names = _as_key(avoid), _as_key(allow), network.passage_names
     try:
-        closed, blocked = _closed(avoided, allow_arctic, allowed, names)
+        closed, blocked = closed_for(avoided, allow_arctic, allowed, names)
     except TypeError:  # something unhashable among the names: closed_passages explains it
-        closed, blocked = _closed.__wrapped__(avoided, allow_arctic, allowed, names)
-    refused, why = _NOTHING_REFUSED
+        closed, blocked = closed_for.__wrapped__(avoided, allow_arctic, allowed, names)
+    refused, why = NOTHING_REFUSED
     if not (draft_m is None and beam_m is None and length_m is None and air_draft_m is None):
         dimensions = (draft_m, beam_m, length_m, air_draft_m)
         try:
-            refused, why = _refused(*dimensions, names)
+            refused, why = refused_for(*dimensions, names)
         except TypeError:  # an unhashable dimension: Vessel explains it
-            refused, why = _refused.__wrapped__(*dimensions, names)
+            refused, why = refused_for.__wrapped__(*dimensions, names)
     stops = [resolve_location(origin, "origin")]
     stops += [resolve_location(point, f"via[{i}]") for i, point in enumerate(via)]
     stops.append(resolve_location(destination, "destination"))
@@ -214,7 +211,7 @@ def route(
                 "it has no sea approach"
             )
         if refused:
-            _within_reach(network, stop, refused, why)
+            check_within_reach(network, stop, refused, why)
     legs: list[LegPath] = []
     for start, end in pairwise(stops):
         try:
@@ -224,7 +221,7 @@ def route(
             legs.append(leg)
         except NoRouteError as error:
             closed_names = ", ".join(sorted(p.value for p in closed))
-            cause = _vessel_cause(network, start, end, blocked, refused, why) or str(error)
+            cause = vessel_cause(network, start, end, blocked, refused, why) or str(error)
             raise NoRouteError(f"{cause} (closed passages: {closed_names})") from None
     coords = np.concatenate([legs[0][0]] + [leg[0][1:] for leg in legs[1:]])
     lengths = np.concatenate([leg[1] for leg in legs])
@@ -235,78 +232,6 @@ def route(
 def _as_key(names: Iterable[str | Passage] | str | None) -> tuple[str | Passage, ...] | str | None:
     """Passage names as given, an iterable read once into a tuple."""
     return names if names is None or isinstance(names, str) else tuple(names)
-
-
-@lru_cache(maxsize=256)
-def _closed(
-    avoid: tuple[str | Passage, ...] | str | None,
-    allow_arctic: bool,
-    allow: tuple[str | Passage, ...] | str | None,
-    names: tuple[str, ...],
-) -> tuple[frozenset[Passage], int]:
-    """The passages closed to a route and their bit mask over ``names``, with the default
-    vessel's depth band (remembered: most callers ask again and again with the same few sets)."""
-    closed = closed_passages(avoid, allow_arctic=allow_arctic, allow=allow)
-    return closed, passage_mask(closed, names) | band_mask(None, names)
-
-
-#: What a vessel of unknown dimensions is refused: nothing.
-_NOTHING_REFUSED: tuple[int, tuple[Refusal, ...]] = (0, ())
-
-
-@lru_cache(maxsize=256, typed=True)  # typed: True and 1.0 are told apart, and True refused
-def _refused(
-    draft_m: float | None,
-    beam_m: float | None,
-    length_m: float | None,
-    air_draft_m: float | None,
-    names: tuple[str, ...],
-) -> tuple[int, tuple[Refusal, ...]]:
-    """The bit mask over ``names`` of the passages a vessel of these dimensions does not fit and
-    of the depth band its draft closes (:mod:`.depth`), and why it is refused the passages
-    (checked by :class:`~.vessel.Vessel`; remembered, as a vessel asks again and again)."""
-    vessel = Vessel(draft_m, beam_m, length_m, air_draft_m)
-    why = refusals(vessel)
-    mask = passage_mask({refusal.passage for refusal in why}, names)
-    if vessel.draft_m is not None:
-        mask |= band_mask(vessel.draft_m, names)
-    return mask, why
-
-
-def _within_reach(
-    network: SeaGraph, stop: Location, refused: int, why: tuple[Refusal, ...]
-) -> None:
-    """Refuse an end whose nearest lane lies in a passage the vessel does not fit: a port up
-    that passage (Hamburg on the Elbe) is no nearer by water for it than the passage itself."""
-    bits = int(network.edge_passages[network.snap(stop.lon, stop.lat).edge]) & refused
-    names = names_from_mask(bits, network.passage_names)  # a depth band alone is no passage
-    if names:
-        where = stop.port.locode if stop.port is not None else f"({stop.lon}, {stop.lat})"
-        reasons = "; ".join(str(r) for r in why if r.passage.value in names)
-        raise NoRouteError(
-            f"{where} lies on the {', '.join(names)}, closed to this vessel: {reasons}"
-        )
-
-
-def _vessel_cause(
-    network: SeaGraph,
-    start: Location,
-    end: Location,
-    blocked: int,
-    refused: int,
-    why: tuple[Refusal, ...],
-) -> str | None:
-    """Why no route was left, when the vessel's size is why: the limits of the passages that
-    the route without them would sail (None when that route does not exist either)."""
-    if not refused:
-        return None
-    try:
-        masks = sail_trimmed(network, start, end, blocked)[2]
-    except NoRouteError:
-        return None
-    needed = names_from_mask(int(np.bitwise_or.reduce(masks)) & refused, network.passage_names)
-    reasons = [str(r) for r in why if r.passage.value in needed] or [str(r) for r in why]
-    return f"no sea route for this vessel: {'; '.join(reasons)}"
 
 
 def _assemble(

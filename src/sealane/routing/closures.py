@@ -1,0 +1,95 @@
+"""What one route may not sail: the passages closed by name or by default, those a vessel's size
+does not fit (with the depth band its draft closes), and why, in the words a refused route gives.
+
+:func:`~.routes.route` asks :func:`closed_for` and :func:`refused_for` for bit masks over the
+graph's passage names (both remembered: callers ask again and again with the same few sets and
+vessels), refuses an end that only a refused passage reaches (:func:`check_within_reach`), and
+when no route is left for the vessel names the limits to blame (:func:`vessel_cause`).
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import numpy as np
+
+from .depth import band_mask
+from .errors import NoRouteError
+from .graph import SeaGraph
+from .legs import sail_trimmed
+from .limits import Refusal, refusals
+from .locations import Location
+from .passages import Passage, closed_passages, names_from_mask, passage_mask
+from .vessel import Vessel
+
+
+@lru_cache(maxsize=256)
+def closed_for(
+    avoid: tuple[str | Passage, ...] | str | None,
+    allow_arctic: bool,
+    allow: tuple[str | Passage, ...] | str | None,
+    names: tuple[str, ...],
+) -> tuple[frozenset[Passage], int]:
+    """The passages closed to a route and their bit mask over ``names``, with the default
+    vessel's depth band (remembered: most callers ask again and again with the same few sets)."""
+    closed = closed_passages(avoid, allow_arctic=allow_arctic, allow=allow)
+    return closed, passage_mask(closed, names) | band_mask(None, names)
+
+
+#: What a vessel of unknown dimensions is refused: nothing.
+NOTHING_REFUSED: tuple[int, tuple[Refusal, ...]] = (0, ())
+
+
+@lru_cache(maxsize=256, typed=True)  # typed: True and 1.0 are told apart, and True refused
+def refused_for(
+    draft_m: float | None,
+    beam_m: float | None,
+    length_m: float | None,
+    air_draft_m: float | None,
+    names: tuple[str, ...],
+) -> tuple[int, tuple[Refusal, ...]]:
+    """The bit mask over ``names`` of the passages a vessel of these dimensions does not fit and
+    of the depth band its draft closes (:mod:`.depth`), and why it is refused the passages
+    (checked by :class:`~.vessel.Vessel`; remembered, as a vessel asks again and again)."""
+    vessel = Vessel(draft_m, beam_m, length_m, air_draft_m)
+    why = refusals(vessel)
+    mask = passage_mask({refusal.passage for refusal in why}, names)
+    if vessel.draft_m is not None:
+        mask |= band_mask(vessel.draft_m, names)
+    return mask, why
+
+
+def check_within_reach(
+    network: SeaGraph, stop: Location, refused: int, why: tuple[Refusal, ...]
+) -> None:
+    """Refuse an end whose nearest lane lies in a passage the vessel does not fit: a port up
+    that passage (Hamburg on the Elbe) is no nearer by water for it than the passage itself."""
+    bits = int(network.edge_passages[network.snap(stop.lon, stop.lat).edge]) & refused
+    names = names_from_mask(bits, network.passage_names)  # a depth band alone is no passage
+    if names:
+        where = stop.port.locode if stop.port is not None else f"({stop.lon}, {stop.lat})"
+        reasons = "; ".join(str(r) for r in why if r.passage.value in names)
+        raise NoRouteError(
+            f"{where} lies on the {', '.join(names)}, closed to this vessel: {reasons}"
+        )
+
+
+def vessel_cause(
+    network: SeaGraph,
+    start: Location,
+    end: Location,
+    blocked: int,
+    refused: int,
+    why: tuple[Refusal, ...],
+) -> str | None:
+    """Why no route was left, when the vessel's size is why: the limits of the passages that
+    the route without them would sail (None when that route does not exist either)."""
+    if not refused:
+        return None
+    try:
+        masks = sail_trimmed(network, start, end, blocked)[2]
+    except NoRouteError:
+        return None
+    needed = names_from_mask(int(np.bitwise_or.reduce(masks)) & refused, network.passage_names)
+    reasons = [str(r) for r in why if r.passage.value in needed] or [str(r) for r in why]
+    return f"no sea route for this vessel: {'; '.join(reasons)}"
