@@ -82,7 +82,7 @@ def searoute_legs_and_vessel() -> list[Any]:
 def forget() -> None:
     """Drop sealane's memos: the leg projections and the snapping of each point."""
     voyage._leg.cache_clear()
-    default_graph()._snap_cached.cache_clear()
+    default_graph().snapper.forget()
 
 
 def interleaved_ms(runs: list[Callable[[], object]], repeat: int, *, cold: bool) -> list[float]:

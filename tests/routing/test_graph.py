@@ -30,7 +30,7 @@ def brute_force(graph: SeaGraph, lon: float, lat: float, blocked: int = 0) -> tu
     (points snap onto the lanes, never onto the build's shortcuts)."""
     open_ = (graph.edge_passages & np.uint32(blocked)) == 0
     edges = np.flatnonzero(open_ & graph.edge_snappable).astype(np.int32)
-    angle, _, best = graph._nearest_of(unit_vectors(lon, lat), edges)
+    angle, _, best = graph.snapper._nearest_of(unit_vectors(lon, lat), edges)
     return angle * MEAN_EARTH_RADIUS_M, best
 
 

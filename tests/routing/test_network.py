@@ -13,10 +13,11 @@ import pytest
 from sealane.routing import registry
 from sealane.routing.build.chains import core_arrays
 from sealane.routing.geodesy import lengths_between_m
-from sealane.routing.graph import SeaGraph, Snap, default_graph
+from sealane.routing.graph import SeaGraph, default_graph
 from sealane.routing.network import NetworkPython, as_int32, as_leg, network_arrays
 from sealane.routing.passages import Passage, passage_mask
 from sealane.routing.paths import shortest_path
+from sealane.routing.snapping import Snap
 
 _network = pytest.importorskip("sealane.routing._network")
 

@@ -11,8 +11,9 @@ import pytest
 
 from sealane.routing import registry, search
 from sealane.routing.geodesy import LOWER_BOUND_RADIUS_M, unit_vectors
-from sealane.routing.graph import SeaGraph, Snap, default_graph
+from sealane.routing.graph import SeaGraph, default_graph
 from sealane.routing.passages import Passage, passage_mask
+from sealane.routing.snapping import Snap
 
 _search = pytest.importorskip("sealane.routing._search")
 

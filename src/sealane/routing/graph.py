@@ -1,51 +1,27 @@
-"""The sea-lane graph: compact arrays loaded from ``marnet.npz``, and snapping to its edges.
+"""The sea-lane graph: compact arrays loaded from ``marnet.npz``.
 
 The file is produced by :mod:`sealane.routing.build`; this module only loads it. Edges are
 undirected, weighted by their WGS84 geodesic length in metres and tagged with a passage bit mask.
-A point is snapped to the nearest *edge* by true angular distance on the sphere, using a 1-degree
-cell index that lists, per cell, every edge that can be nearest to some point in it. The search
-walks a smaller "core" graph: runs of degree-2 nodes with the same passage bits are folded into
-one chain edge between two core nodes, and a path over core nodes is unfolded back to every node.
+A point is snapped to the nearest *edge* (:mod:`.snapping`). The search walks a smaller "core"
+graph: runs of degree-2 nodes with the same passage bits are folded into one chain edge between
+two core nodes, and a path over core nodes is unfolded back to every node.
 """
 
 from __future__ import annotations
 
-import math
-from dataclasses import dataclass
-from functools import cache, lru_cache
+from functools import cache
 from pathlib import Path
 
 import numpy as np
 import numpy.typing as npt
 
 from .data import data_dir, mapped_npz
-from .geodesy import (
-    MEAN_EARTH_RADIUS_M,
-    FloatArray,
-    arc_normals,
-    lonlat_of,
-    nearest_on_arcs,
-    unit_vector,
-    unit_vectors,
-)
+from .geodesy import FloatArray, unit_vectors
 from .hierarchy import CoreHierarchy
 from .network import NetworkKernel, network_kernel
+from .snapping import EdgeSnapper, Snap
 
 IntArray = npt.NDArray[np.int32]
-
-
-@dataclass(frozen=True, slots=True)
-class Snap:
-    """Where a point meets the network: the nearest point of edge ``edge`` (u -> v)."""
-
-    lon: float
-    lat: float
-    edge: int
-    #: Metres along the edge from its u end and from its v end to the snapped point.
-    offset_u_m: float
-    offset_v_m: float
-    #: Great-circle distance from the query point to the snapped point (mean sphere), metres.
-    distance_m: float
 
 
 class SeaGraph:
@@ -107,15 +83,8 @@ class SeaGraph:
         #: Passage bits that are closed whenever ``landmarks_default`` may be used.
         self.default_closed_mask = sum(1 << bit for bit in arctic)
         self._build_csr()
-        all_xyz = unit_vectors(self.node_lon, self.node_lat)
-        a, b = all_xyz[self.edge_u], all_xyz[self.edge_v]
-        self._edge_a, self._edge_b = a, b
-        self._edge_normal = arc_normals(a, b)
-        self._edge_angle = np.arccos(np.clip(np.einsum("ij,ij->i", a, b), -1.0, 1.0))
-        self._snap_cached = lru_cache(maxsize=8192)(self._snap)
-        self._shortcut_snap_cached = lru_cache(maxsize=8192)(self._snap_shortcut)
-        self._shortcut_ids = np.flatnonzero(~self.edge_snappable).astype(np.int32)
-        self._shortcut_normals = np.ascontiguousarray(self._edge_normal[self._shortcut_ids])
+        #: Where points meet the edges (:meth:`snap`, :meth:`snap_shortcut`).
+        self.snapper = EdgeSnapper(self)
         #: The arrays held for unfolding a search's path and laying a leg's arrays.
         self.network: NetworkKernel = network_kernel(self)
 
@@ -245,72 +214,15 @@ class SeaGraph:
         return table
 
     def snap(self, lon: float, lat: float, *, blocked: int = 0) -> Snap:
-        """The nearest point of an edge not in a ``blocked`` passage, by angle on the sphere.
-
-        Results are memoised per (lon, lat, blocked): ports and repeated positions snap once.
-        """
-        return self._snap_cached(float(lon), float(lat), int(blocked))
-
-    def _snap(self, lon: float, lat: float, blocked: int) -> Snap:
-        point = unit_vector(lon, lat)
-        row = min(max(int((lat + 90.0) // self.cell_deg), 0), int(180 / self.cell_deg) - 1)
-        col = min(max(int((lon + 180.0) // self.cell_deg), 0), int(360 / self.cell_deg) - 1)
-        cell = row * round(360 / self.cell_deg) + col
-        candidates = self.cell_edges[self.cell_ptr[cell] : self.cell_ptr[cell + 1]]
-        angle, snapped, best = self._nearest_of(point, candidates)
-        if self.edge_passages[best] & blocked:
-            open_ = (self.edge_passages & np.uint32(blocked)) == 0
-            allowed = np.flatnonzero(open_ & self.edge_snappable).astype(np.int32)
-            angle, snapped, best = self._nearest_of(point, allowed)
-        return self._snap_onto(angle, snapped, best)
+        """The nearest point of an edge not in a ``blocked`` passage (:meth:`EdgeSnapper.snap`)."""
+        return self.snapper.snap(lon, lat, blocked=blocked)
 
     def snap_shortcut(
         self, lon: float, lat: float, within_m: float, *, blocked: int = 0
     ) -> Snap | None:
-        """The nearest point of a shortcut edge not in a ``blocked`` passage, if one lies within
-        ``within_m``: a vessel sailing a shortcut lies on it, however far from every lane.
-
-        Memoised like :meth:`snap`. Only shortcuts whose great circle passes within ``within_m``
-        are measured, so callers pass the distance to the lanes.
-        """
-        return self._shortcut_snap_cached(float(lon), float(lat), float(within_m), int(blocked))
-
-    def _snap_shortcut(self, lon: float, lat: float, within_m: float, blocked: int) -> Snap | None:
-        point = unit_vector(lon, lat)
-        reach = math.sin(min(within_m / MEAN_EARTH_RADIUS_M, math.pi / 2))
-        near = np.abs(self._shortcut_normals @ point) <= reach
-        ids = self._shortcut_ids[near]
-        ids = ids[(self.edge_passages[ids] & np.uint32(blocked)) == 0]
-        if ids.size == 0:
-            return None
-        angle, snapped, best = self._nearest_of(point, ids)
-        if angle * MEAN_EARTH_RADIUS_M > within_m:
-            return None
-        return self._snap_onto(angle, snapped, best)
-
-    def _snap_onto(self, angle: float, snapped: FloatArray, best: int) -> Snap:
-        """The snap onto edge ``best`` at the unit vector ``snapped``, ``angle`` away."""
-        chord = float(np.linalg.norm(snapped - self._edge_a[best]))
-        along = 2.0 * math.asin(min(1.0, chord / 2.0))
-        span = float(self._edge_angle[best])
-        fraction = min(max(along / span, 0.0), 1.0) if span > 0 else 0.0
-        s_lon, s_lat = lonlat_of(snapped)
-        length = float(self.edge_length_m[best])
-        return Snap(
-            lon=s_lon,
-            lat=s_lat,
-            edge=best,
-            offset_u_m=fraction * length,
-            offset_v_m=(1.0 - fraction) * length,
-            distance_m=angle * MEAN_EARTH_RADIUS_M,
-        )
-
-    def _nearest_of(self, point: FloatArray, edges: IntArray) -> tuple[float, FloatArray, int]:
-        """Angle to, nearest point on, and id of the closest of ``edges`` to ``point``."""
-        i, angle, nearest = nearest_on_arcs(
-            point, self._edge_a[edges], self._edge_b[edges], self._edge_normal[edges]
-        )
-        return angle, nearest, int(edges[i])
+        """The nearest point of a shortcut edge within ``within_m``, if any
+        (:meth:`EdgeSnapper.snap_shortcut`)."""
+        return self.snapper.snap_shortcut(lon, lat, within_m, blocked=blocked)
 
 
 def load_graph(path: Path | None = None) -> SeaGraph:

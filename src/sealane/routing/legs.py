@@ -15,7 +15,7 @@ import numpy as np
 
 from .errors import NoRouteError
 from .geodesy import distance_m as geodesic_m
-from .graph import SeaGraph, Snap
+from .graph import SeaGraph
 from .locations import Location
 from .network import ZERO_LENGTH_M as ZERO_LENGTH_M
 from .network import LegPath as LegPath
@@ -23,6 +23,7 @@ from .network import as_leg, untrimmed_leg
 from .network import trim as trim
 from .passages import names_from_mask
 from .paths import SeaPath, shortest_path
+from .snapping import Snap
 
 #: A point this much farther from the open network than from a closed passage lies in that passage.
 IN_PASSAGE_MARGIN_M = 50_000.0

@@ -15,9 +15,10 @@ import numpy as np
 
 from .errors import NoRouteError
 from .geodesy import LOWER_BOUND_RADIUS_M, FloatArray, unit_vector
-from .graph import IntArray, SeaGraph, Snap
+from .graph import IntArray, SeaGraph
 from .network import as_int32
 from .search import astar
+from .snapping import Snap
 
 
 class SeaPath(NamedTuple):
