@@ -21,7 +21,7 @@ from sealane.clock import ManualClock
 from sealane.config import Settings
 from sealane.service.tracking.pages import KeptPages
 from sealane.store.accounts import create_account
-from sealane.store.database import transaction
+from sealane.store.database import make_engine, transaction
 from sealane.store.models import (
     Container,
     Party,
@@ -31,7 +31,7 @@ from sealane.store.models import (
     TransportEvent,
     Vessel,
 )
-from sealane.store.reading import ReadLog, read_columns
+from sealane.store.reading import ReadLog, database_stamp, read_columns
 from tests.store.conftest import BACKENDS, schema_url
 from tests.tracking.support import create_request, get_json, tick
 
@@ -48,6 +48,7 @@ class World:
     client: TestClient
     key: str
     clock: ManualClock
+    url: str
 
     @property
     def pages(self) -> KeptPages:
@@ -68,6 +69,15 @@ class World:
     def write(self, statement: Any) -> None:
         with transaction(self.app.state.sealane.sessions) as session:
             session.execute(statement)
+
+    def write_elsewhere(self, statement: Any) -> None:
+        """Write on a connection of another engine, as another process would."""
+        engine = make_engine(self.url)
+        try:
+            with engine.begin() as connection:
+                connection.execute(statement)
+        finally:
+            engine.dispose()
 
     def one(self, statement: Select[Any]) -> Any:
         with self.app.state.sealane.sessions() as session:
@@ -96,7 +106,7 @@ def world(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[World]:
             for number in ("TESTKEPT0001", "TESTKEPT0002", "TESTKEPT0003", "TESTKEPT0004"):
                 create_request(client, key, number)
             tick(app)
-            yield World(app, client, key, clock)
+            yield World(app, client, key, clock, url)
         app.state.sealane.engine.dispose()
 
 
@@ -226,8 +236,37 @@ def test_read_log__replay_sees_a_changed_row(world: World) -> None:
 def test_kept_pages__bounded_by_entries_and_weight() -> None:
     pages = KeptPages(max_entries=2, max_weight=1000)
     for key in ("a", "b", "c"):
-        pages.keep(key, ReadLog(), b"x" * 100)
+        pages.keep(key, ReadLog(), b"x" * 100, None)
     assert len(pages) == 2 and pages.weight == 200
-    pages.keep("big", ReadLog(), b"x" * 1001)  # never kept
-    pages.keep("d", ReadLog(), b"x" * 950)  # the two before it go
+    pages.keep("big", ReadLog(), b"x" * 1001, None)  # never kept
+    pages.keep("d", ReadLog(), b"x" * 950, None)  # the two before it go
     assert len(pages) == 1 and pages.weight == 950
+
+
+def test_kept_page__unchanged_database_not_read_again_and_a_commit_elsewhere_seen(
+    world: World,
+) -> None:
+    url, params = SHIPMENTS_WITH_CONTAINERS
+    before = world.kept(url, params)
+    unread = world.pages.unread
+    for _ in range(3):
+        assert world.get(url, params) == before
+    assert world.pages.unread > unread  # nothing was committed: the rows were not read again
+    shipment = before["data"][-1]["id"]
+    world.write_elsewhere(update(Shipment).where(Shipment.id == shipment).values(tags=["far"]))
+    after = _by_id(world.get(url, params))[shipment]
+    assert after["attributes"]["tags"] == ["far"]
+
+
+def test_database_stamp__changes_with_every_commit(world: World) -> None:
+    def stamp() -> Any:
+        with world.app.state.sealane.sessions() as session:
+            return database_stamp(session.connection())
+
+    first = stamp()
+    assert first is not None and stamp() == first
+    world.write(update(Shipment).values(pod_voyage_number="V1"))  # on a pooled connection
+    second = stamp()
+    assert second != first
+    world.write_elsewhere(update(Shipment).values(pod_voyage_number="V2"))
+    assert stamp() not in (first, second)

@@ -23,11 +23,12 @@ from functools import lru_cache
 from typing import Any
 
 from sqlalchemy import Integer, bindparam, func, select
+from sqlalchemy.engine import Connection
 from sqlalchemy.orm import Session
 from sqlalchemy.sql import Select
 from sqlalchemy.sql.elements import BindParameter
 
-from ...store.reading import ReadLog, read_columns
+from ...store.reading import ReadLog, database_stamp, read_columns
 from ..access.gatekeeper import Caller
 from ..core.paging import Page, PageRequest
 
@@ -44,6 +45,8 @@ KEPT_QUERIES = 256
 MAX_PAGES = 256
 MAX_WEIGHT = 48 * 1024 * 1024
 VALUE_WEIGHT = 64
+#: Database stamps a kept page remembers (one a pooled connection on SQLite).
+STAMPS_KEPT = 32
 
 
 def _counted(query: Select[Any]) -> Select[Any]:
@@ -115,54 +118,91 @@ class Shown:
     render: Callable[[Page[Any]], bytes]
 
 
+class _Kept:
+    """A kept page: its bytes, the log of what they were made from, their weight, and the
+    database stamps under which that log was read or replayed with the same rows."""
+
+    __slots__ = ("body", "log", "stamps", "weight")
+
+    def __init__(self, body: bytes, log: ReadLog, weight: int, stamp: Hashable | None) -> None:
+        self.body = body
+        self.log = log
+        self.weight = weight
+        self.stamps: OrderedDict[Hashable, None] = OrderedDict()
+        self.vouch(stamp)
+
+    def vouch(self, stamp: Hashable | None) -> None:
+        """Remember that the page was true under ``stamp`` (the latest few are kept)."""
+        if stamp is not None:
+            self.stamps[stamp] = None
+            self.stamps.move_to_end(stamp)
+            if len(self.stamps) > STAMPS_KEPT:
+                self.stamps.popitem(last=False)
+
+
 class KeptPages:
     """Shown list pages by key, each with the :class:`ReadLog` of what it was made from.
 
     A page is handed out again while its reads give the rows they gave (read from the database
-    each time, so what another process changed is seen); else it is made again. Least recently
-    used pages go first beyond ``max_entries`` or ``max_weight`` (bytes kept plus values read).
+    each time, so what another process changed is seen); else it is made again. When the
+    database says nothing at all was committed since the page was last found true
+    (:func:`~sealane.store.reading.database_stamp`), it is handed out without reading it again.
+    Least recently used pages go first beyond ``max_entries`` or ``max_weight`` (bytes kept plus
+    values read).
     """
 
     def __init__(self, max_entries: int = MAX_PAGES, max_weight: int = MAX_WEIGHT) -> None:
         self.max_entries = max_entries
         self.max_weight = max_weight
         self.weight = 0
-        self._kept: OrderedDict[Hashable, tuple[ReadLog, bytes, int]] = OrderedDict()
+        self._kept: OrderedDict[Hashable, _Kept] = OrderedDict()
         self._lock = threading.Lock()
-        #: Pages handed out again, and pages made (for the benchmark and the tests).
+        #: Pages handed out again (``unread`` of them without reading their rows again), and
+        #: pages made (for the benchmark and the tests).
         self.reused = 0
+        self.unread = 0
         self.made = 0
 
     def __len__(self) -> int:
         return len(self._kept)
 
-    def find(self, key: Hashable, session: Session) -> bytes | None:
-        """The page kept for ``key`` if its reads still give the same rows."""
+    def find(self, key: Hashable, connection: Connection, stamp: Hashable | None) -> bytes | None:
+        """The page kept for ``key`` if nothing was committed since it was found true (the
+        database's ``stamp``, taken before any read of this request), or if its reads still
+        give the same rows."""
         with self._lock:
             found = self._kept.get(key)
-        if found is None or not found[0].replay(session.connection()):
+            if found is None:
+                return None
+            if stamp is not None and stamp in found.stamps:
+                self._kept.move_to_end(key)
+                self.reused += 1
+                self.unread += 1
+                return found.body
+        if not found.log.replay(connection):
             return None
         with self._lock:
             if key in self._kept:
                 self._kept.move_to_end(key)
+            found.vouch(stamp)
             self.reused += 1
-        return found[1]
+        return found.body
 
-    def keep(self, key: Hashable, log: ReadLog, body: bytes) -> None:
-        """Keep ``body`` made from what ``log`` read."""
+    def keep(self, key: Hashable, log: ReadLog, body: bytes, stamp: Hashable | None) -> None:
+        """Keep ``body`` made from what ``log`` read after the database's ``stamp``."""
         weight = len(body) + VALUE_WEIGHT * log.weight()
         with self._lock:
             self.made += 1
             replaced = self._kept.pop(key, None)
             if replaced is not None:
-                self.weight -= replaced[2]
+                self.weight -= replaced.weight
             if weight > self.max_weight:
                 return
-            self._kept[key] = (log, body, weight)
+            self._kept[key] = _Kept(body, log, weight, stamp)
             self.weight += weight
             while len(self._kept) > self.max_entries or self.weight > self.max_weight:
-                _, (_, _, dropped) = self._kept.popitem(last=False)
-                self.weight -= dropped
+                _, dropped = self._kept.popitem(last=False)
+                self.weight -= dropped.weight
 
 
 def shown_page(
@@ -172,12 +212,14 @@ def shown_page(
     load: Callable[[ReadLog], Page[Any]],
 ) -> bytes:
     """The page ``load`` reads (logging its reads) as ``shown`` renders it, or the bytes kept
-    from an earlier request whose reads give the same rows again."""
+    from an earlier request while the database is unchanged or its reads give the same rows."""
     key = (caller.account_id, shown.key)
-    found = shown.pages.find(key, session)
+    connection = session.connection()
+    stamp = database_stamp(connection)  # before anything is read: it vouches for what follows
+    found = shown.pages.find(key, connection, stamp)
     if found is not None:
         return found
     log = ReadLog()
     body = shown.render(load(log))
-    shown.pages.keep(key, log, body)
+    shown.pages.keep(key, log, body, stamp)
     return body
