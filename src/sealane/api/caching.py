@@ -15,6 +15,7 @@ tag. A body streamed in several pieces is passed on untagged rather than held ba
 from __future__ import annotations
 
 import hashlib
+from collections import OrderedDict
 from typing import Final
 
 import anyio.to_thread
@@ -32,6 +33,10 @@ DIGEST_BYTES: Final = 16
 #: Bodies of at least this many bytes are hashed on a worker thread, not the event loop's
 #: (BLAKE2b reads about a byte a nanosecond: 256 kB is a quarter of a millisecond).
 THREAD_MINIMUM: Final = 256 * 1024
+#: Bodies whose tags are remembered (:class:`KnownTags`): how many, and their sizes.
+KNOWN_TAGS: Final = 16
+KNOWN_MINIMUM: Final = 16 * 1024
+KNOWN_MAXIMUM: Final = 1024 * 1024
 #: Headers of a 200 that a 304 repeats (RFC 9110 section 15.4.5); the rest describe the body.
 KEPT_ON_304: Final = frozenset({b"cache-control", b"etag", b"vary", b"content-location", b"date"})
 
@@ -66,14 +71,43 @@ def _opaque(tag: str) -> str | None:
     return bare
 
 
+class KnownTags:
+    """The tags of the last few large bodies sent, by the body object itself: a list page kept
+    by the service (:mod:`sealane.service.tracking.pages`) is the same ``bytes`` object answer
+    after answer, and hashing 200 kB again each time was a tenth of such an answer's cost. A
+    body is found only if it is that very object (``is``), whose bytes cannot have changed."""
+
+    def __init__(self, max_entries: int = KNOWN_TAGS) -> None:
+        self.max_entries = max_entries
+        self._known: OrderedDict[int, tuple[bytes, str]] = OrderedDict()
+
+    def get(self, body: bytes) -> str | None:
+        """The tag of ``body`` if it is one of the bodies remembered."""
+        found = self._known.get(id(body))
+        if found is None or found[0] is not body:
+            return None
+        self._known.move_to_end(id(body))
+        return found[1]
+
+    def add(self, body: bytes, tag: str) -> None:
+        """Remember ``body``'s tag (the least recently used goes beyond ``max_entries``)."""
+        self._known[id(body)] = (body, tag)
+        self._known.move_to_end(id(body))
+        while len(self._known) > self.max_entries:
+            self._known.popitem(last=False)
+
+
 class ConditionalGet:
     """Tag ``GET`` answers under ``prefix`` and answer a matching ``If-None-Match`` with 304;
-    bodies of ``thread_minimum`` bytes or more are hashed on a worker thread."""
+    bodies of ``thread_minimum`` bytes or more are hashed on a worker thread, and the tags of
+    the last few bodies of :data:`KNOWN_MINIMUM` to :data:`KNOWN_MAXIMUM` bytes are remembered
+    (:class:`KnownTags`)."""
 
     def __init__(self, app: ASGIApp, *, prefix: str, thread_minimum: int = THREAD_MINIMUM) -> None:
         self.app = app
         self.prefix = prefix
         self.thread_minimum = thread_minimum
+        self.known = KnownTags()
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if (
@@ -84,16 +118,20 @@ class ConditionalGet:
             await self.app(scope, receive, send)
             return
         condition = Headers(scope=scope).get("if-none-match")
-        await self.app(scope, receive, _Tagger(send, condition, self.thread_minimum).send)
+        tagger = _Tagger(send, condition, self.thread_minimum, self.known)
+        await self.app(scope, receive, tagger.send)
 
 
 class _Tagger:
     """The ``send`` of one ``GET``: holds the start of a 200 until its body is known."""
 
-    def __init__(self, send: Send, condition: str | None, thread_minimum: int) -> None:
+    def __init__(
+        self, send: Send, condition: str | None, thread_minimum: int, known: KnownTags
+    ) -> None:
         self.downstream = send
         self.condition = condition
         self.thread_minimum = thread_minimum
+        self.known = known
         self.start: Message | None = None
 
     async def send(self, message: Message) -> None:
@@ -115,10 +153,7 @@ class _Tagger:
             await self._pass(start, message)
             return
         body = message.get("body", b"")
-        if len(body) < self.thread_minimum:
-            tag = entity_tag(body)
-        else:
-            tag = await anyio.to_thread.run_sync(entity_tag, body)
+        tag = await self._tag(body)
         headers = MutableHeaders(raw=start["headers"])
         headers["etag"] = tag
         if self.condition is not None and none_match(self.condition, tag):
@@ -130,6 +165,19 @@ class _Tagger:
             return
         await self.downstream(start)
         await self.downstream(message)
+
+    async def _tag(self, body: bytes) -> str:
+        remembered = KNOWN_MINIMUM <= len(body) <= KNOWN_MAXIMUM and isinstance(body, bytes)
+        tag = self.known.get(body) if remembered else None
+        if tag is not None:
+            return tag
+        if len(body) < self.thread_minimum:
+            tag = entity_tag(body)
+        else:
+            tag = await anyio.to_thread.run_sync(entity_tag, body)
+        if remembered:
+            self.known.add(body, tag)
+        return tag
 
     async def _pass(self, start: Message | None, message: Message) -> None:
         if start is not None:
