@@ -22,11 +22,10 @@ import struct
 import threading
 from collections import deque
 from collections.abc import AsyncIterator, Callable, Iterable, Iterator
-from concurrent.futures import Future
+from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Final, Protocol
 
 from isal import isal_zlib
-from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import MutableHeaders
 from starlette.responses import Response
 from starlette.types import Message, Receive, Scope, Send
@@ -37,6 +36,9 @@ from .negotiation import HEAD_REQUEST
 #: Input bytes of the first deflated piece (about 0.03 ms of ISA-L), then of each later one.
 FIRST_PIECE: Final = 32 * 1024
 PIECE: Final = 256 * 1024
+#: Threads producing these bodies: handing a job to one costs the event loop less than AnyIO's
+#: thread pool does (a C queue, no capacity limiter); created on first use.
+PRODUCERS: Final = ThreadPoolExecutor(max_workers=8, thread_name_prefix="sealane-offload")
 #: The end of a raw deflate stream: an empty final block (fixed codes), after flushed pieces.
 _FINAL_BLOCK: Final = b"\x03\x00"
 
@@ -97,7 +99,7 @@ class OffloadedResponse(Response):
         def put(item: Item) -> None:
             loop.call_soon_threadsafe(queue.put_nowait, item)
 
-        work = asyncio.ensure_future(run_in_threadpool(self._work, put, stop, gzip and not head))
+        work = loop.run_in_executor(PRODUCERS, self._work, put, stop, gzip and not head)
         try:
             first = await queue.get()
             if isinstance(first, _Failed):
