@@ -64,6 +64,8 @@ FP_START = (113.9, 22.3)
 FP_PREVIOUS = "HKHKG"
 FP_DESTINATION = "AEJEA"
 FP_TARGET_RATIO = 3.0
+#: Prefix of the rows of the server of ``--before-src`` in Table 5.
+BEFORE = "before: "
 #: The series the target applies to: the service's own cost, without a client's decoding work.
 TARGET_SERIES = ("http.client", "identity")
 PACKAGES = ["sealane", "fastapi", "starlette", "uvicorn", "h11", "httptools", "uvloop"]
@@ -188,9 +190,14 @@ def add_vessel(database_url: str, start: tuple[float, float] = START, number: in
     return vessel_id
 
 
-def start_server(database_url: str, port: int, log: Path) -> subprocess.Popen[bytes]:
-    """``sealane serve`` on 127.0.0.1:``port`` without rate limiting, logging to ``log``."""
+def start_server(
+    database_url: str, port: int, log: Path, source: str | None = None
+) -> subprocess.Popen[bytes]:
+    """``sealane serve`` on 127.0.0.1:``port`` without rate limiting, logging to ``log``; with
+    ``source``, the sealane of that ``src`` directory (on ``PYTHONPATH``)."""
     env = dict(os.environ, SEALANE_RATE_LIMIT_PER_MINUTE=RATE_LIMIT_PER_MINUTE)
+    if source is not None:
+        env["PYTHONPATH"] = source
     command = [str(SEALANE), "serve", "--host", HOST, "--port", str(port)]
     command += ["--database", database_url, "--log-level", "warning"]
     with log.open("wb") as out:
@@ -225,8 +232,9 @@ def stop_server(process: subprocess.Popen[bytes]) -> None:
 
 
 @contextmanager
-def running_service() -> Iterator[Service]:
-    """A fresh database, account, vessel and server for the duration of the ``with`` block."""
+def running_service(source: str | None = None) -> Iterator[Service]:
+    """A fresh database, account, vessel and server for the duration of the ``with`` block
+    (the server of another checkout's ``src`` directory with ``source``)."""
     with tempfile.TemporaryDirectory(prefix="sealane-bench-") as tmp:
         database_url = f"sqlite:///{Path(tmp) / 'bench.db'}"
         key = create_account(database_url)
@@ -234,7 +242,7 @@ def running_service() -> Iterator[Service]:
         fp_vessel_id = add_vessel(database_url, FP_START, number=2)
         port, log = free_port(), Path(tmp) / "server.log"
         base_url = f"http://{HOST}:{port}/v2"
-        process = start_server(database_url, port, log)
+        process = start_server(database_url, port, log, source)
         try:
             ready_s = wait_ready(process, base_url, log)
             print(f"server  : pid {process.pid} on {base_url}, ready after {ready_s:.1f} s\n")
@@ -999,25 +1007,34 @@ def recorded_answer(service: Service) -> bytes:
     return head + b"".join(pieces) + b"0\r\n\r\n"
 
 
-def run_fp(service: Service, rounds: int) -> tuple[dict[str, list[float]], dict[str, list[float]]]:
+def run_fp(
+    service: Service, rounds: int, before: Service | None = None
+) -> tuple[dict[str, list[float]], dict[str, list[float]]]:
     """Milliseconds per call: the library call with its JSON, and each operation over HTTP with
     one keep-alive ``httpx.Client`` sending its own default headers (``Accept-Encoding: gzip,
     deflate``), each response read and decoded in full (with the time to its headers). Every
-    round times one of each, library first, so that the machine's drift hits all alike; one
-    untimed round first."""
+    round times one of each, library first, then the requests, each round starting from the
+    next one, so that the machine's drift hits all alike; one untimed round first. ``before`` is
+    a server of other code, asked the same in each round."""
     requests = fp_requests(service)
+    if before is not None:
+        requests |= {f"{BEFORE}{k}": v for k, v in fp_requests(before).items()}
     times: dict[str, list[float]] = {"library": [], **{name: [] for name in requests}}
     headers_at: dict[str, list[float]] = {name: [] for name in requests}
     times["client alone"], headers_at["client alone"] = [], []
     replay_port, stop_replay = replay_server(recorded_answer(service))
     requests["client alone"] = (f"http://{HOST}:{replay_port}/", {})
     expected = len(orjson.loads(b'{"p":' + fp_library() + b"}")["p"])
+    keys = {before.base_url: before.auth} if before is not None else {}
     with httpx.Client(headers=service.auth, timeout=120.0) as client, _stopping(stop_replay):
         for round_ in range(rounds + 1):
             timed = {"library": timed_s(fp_library) * 1e3}
-            for name, (url, params) in requests.items():
+            order = list(requests.items())
+            shift = round_ % len(order)  # each operation first in turn: no place is favoured
+            for name, (url, params) in order[shift:] + order[:shift]:
                 start = time.perf_counter()
-                with client.stream("GET", url, params=params) as response:
+                headers = next((h for b, h in keys.items() if url.startswith(b)), None)
+                with client.stream("GET", url, params=params, headers=headers) as response:
                     first = time.perf_counter()
                     body = response.read()
                 timed[name] = (time.perf_counter() - start) * 1e3
@@ -1056,6 +1073,8 @@ def print_fp(times: dict[str, list[float]], headers_at: dict[str, list[float]]) 
         p50, p90 = percentile(values, 50), percentile(values, 90)
         first = fmt_ms(percentile(headers_at[name], 50))
         label = "httpx alone: that answer, recorded" if name == "client alone" else f"GET {name}"
+        if name.startswith(BEFORE):
+            label = f"{BEFORE}GET {name.removeprefix(BEFORE)}"
         rows.append([f"{label} (httpx, gzip)", fmt_ms(p50), fmt_ms(p90), first])
         rows[-1] += [ratio(p50, lib50), ratio(p90, lib90)]
         if name == "client alone":
@@ -1103,6 +1122,12 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     parser.add_argument(
         "--only-fp", action="store_true", help="Table 5 only (future positions, httpx, gzip)"
     )
+    parser.add_argument(
+        "--before-src",
+        default=None,
+        help="Table 5 also times a second server running the sealane of this src directory "
+        "(a worktree of an earlier commit), in the same rounds",
+    )
     args = parser.parse_args(argv)
     if args.quick:
         args.repeat, args.duration = min(args.repeat, 10), min(args.duration, 3.0)
@@ -1136,7 +1161,12 @@ def main(argv: Sequence[str] | None = None) -> None:
     args = parse_args(argv)
     print_header(args)
     with running_service() as service:
-        print_fp(*run_fp(service, max(args.fp_rounds, 1)))
+        if args.before_src:
+            with running_service(args.before_src) as before:
+                print(f"before  : the server of {args.before_src} (rows '{BEFORE}...')\n")
+                print_fp(*run_fp(service, max(args.fp_rounds, 1), before))
+        else:
+            print_fp(*run_fp(service, max(args.fp_rounds, 1)))
         if args.only_fp:
             return
         run = run_voyage(service, args.repeat)
