@@ -31,7 +31,8 @@ from sealane.store.models import (
     TransportEvent,
     Vessel,
 )
-from sealane.store.reading import ReadLog, database_stamp, read_columns
+from sealane.store.reading import ReadLog, read_columns
+from sealane.store.stamps import database_stamp
 from tests.store.conftest import BACKENDS, schema_url
 from tests.tracking.support import create_request, get_json, tick
 

@@ -10,10 +10,9 @@ values are the ones the mapped columns give: aware UTC date-times, the JSON's ob
 
 from __future__ import annotations
 
-import itertools
 import json
 from collections import namedtuple
-from collections.abc import Callable, Hashable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from datetime import UTC, datetime
 from functools import lru_cache
 from typing import Any, TypeAlias, cast
@@ -212,36 +211,3 @@ def _fetched(result: CursorResult[Any]) -> list[tuple[Any, ...]]:
         return list(result.cursor.fetchall())
     finally:
         result.close()
-
-
-#: The key of a connection's token in its ``info`` (which lives as long as the DBAPI
-#: connection), and where the tokens come from.
-_TOKEN = "sealane_reading_token"
-_tokens = itertools.count()
-
-
-def database_stamp(connection: Connection) -> Hashable | None:
-    """A value that a later call gives again only if nothing was committed to the database in
-    between, by anyone; None where the database offers no cheap way to tell.
-
-    SQLite: the connection's ``PRAGMA data_version`` (changed by every commit of another
-    connection, in any process) and its own ``total_changes``, with a token of the connection
-    (the values mean something on one connection only). PostgreSQL: the current snapshot, whose
-    highest finished transaction id and list of running ones both stay the same only while no
-    transaction that writes finishes. Take it before reading what it is to vouch for.
-    """
-    dialect = connection.dialect.name
-    if dialect == "postgresql":
-        snapshot: str = connection.exec_driver_sql(
-            "SELECT pg_current_snapshot()::text"
-        ).scalar_one()
-        return snapshot
-    if dialect != "sqlite":
-        return None
-    pooled = connection.connection
-    driver: Any = pooled.dbapi_connection
-    token = pooled.info.get(_TOKEN)
-    if token is None:
-        token = pooled.info[_TOKEN] = next(_tokens)
-    version = driver.execute("PRAGMA data_version").fetchone()[0]
-    return (token, version, driver.total_changes)

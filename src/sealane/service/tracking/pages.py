@@ -28,7 +28,8 @@ from sqlalchemy.orm import Session
 from sqlalchemy.sql import Select
 from sqlalchemy.sql.elements import BindParameter
 
-from ...store.reading import ReadLog, database_stamp, read_columns
+from ...store.reading import ReadLog, read_columns
+from ...store.stamps import database_stamp
 from ..access.gatekeeper import Caller
 from ..core.paging import Page, PageRequest
 
@@ -146,7 +147,7 @@ class KeptPages:
     A page is handed out again while its reads give the rows they gave (read from the database
     each time, so what another process changed is seen); else it is made again. When the
     database says nothing at all was committed since the page was last found true
-    (:func:`~sealane.store.reading.database_stamp`), it is handed out without reading it again.
+    (:func:`~sealane.store.stamps.database_stamp`), it is handed out without reading it again.
     Least recently used pages go first beyond ``max_entries`` or ``max_weight`` (bytes kept plus
     values read).
     """
