@@ -214,11 +214,22 @@ def test_snap__point_on_node_has_zero_distance(graph: SeaGraph) -> None:
         assert snap.distance_m < 1e-3
 
 
+#: Edges of each passage whose midpoints are snapped with it blocked: the first, the last and
+#: evenly between (all of a passage with fewer). Every edge of every passage (1,307 snaps and
+#: as many brute-force searches over the 55,000 edges) took about 16 s, 48 s on a loaded
+#: machine; a snap past a block is the passage's fault, not one edge's, and fails here alike.
+SNAPPED_PER_PASSAGE = 6
+
+
 def test_snap__blocked_never_returns_blocked_edge(graph: SeaGraph) -> None:
-    """Midpoints of every passage edge, snapped with that passage blocked."""
+    """Midpoints of passage edges (:data:`SNAPPED_PER_PASSAGE` of each), snapped with that
+    passage blocked."""
     for bit, name in enumerate(graph.passage_names):
         blocked = 1 << bit
-        for edge in np.flatnonzero(graph.edge_passages & np.uint32(blocked)):
+        edges = np.flatnonzero(graph.edge_passages & np.uint32(blocked))
+        assert edges.size, name
+        picked = np.unique(np.linspace(0, edges.size - 1, SNAPPED_PER_PASSAGE).round().astype(int))
+        for edge in edges[picked]:
             u, v = graph.edge_u[edge], graph.edge_v[edge]
             lon = float(graph.node_lon[u] + graph.node_lon[v]) / 2.0
             lat = float(graph.node_lat[u] + graph.node_lat[v]) / 2.0
