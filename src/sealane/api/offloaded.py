@@ -65,7 +65,8 @@ class _Whole:
         self.body = body
 
 
-Item = bytes | _Failed | _Whole | None
+#: What the worker hands over: a deflated piece, or one being deflated on a gzip thread.
+Item = bytes | Future[bytes] | _Failed | _Whole | None
 
 
 class OffloadedResponse(Response):
@@ -140,32 +141,30 @@ class OffloadedResponse(Response):
     ) -> None:
         """One gzip member: the first piece deflated here at once, the others (each made when
         the previous one is on its way) side by side on the gzip threads, as raw deflate streams
-        flushed to a byte boundary (as pigz does) and ended by an empty final block, handed over
-        in order as each is ready; the CRC is worked out here meanwhile. At most
-        :data:`~.compression.IN_FLIGHT` pieces wait on those threads at a time, so that another
-        answer's pieces wait for a few of this one's, not for all of them."""
+        flushed to a byte boundary (as pigz does) and ended by an empty final block; the CRC is
+        worked out here meanwhile. Each piece's job is handed over as it is queued, and the
+        event loop sends its result when it is done, in order, whatever this thread is doing. At
+        most :data:`~.compression.IN_FLIGHT` pieces wait on those threads at a time, so that
+        another answer's pieces wait for a few of this one's, not for all of them."""
         first = next(pieces)
         crc, size = isal_zlib.crc32(first), len(first)
         put(GZIP_HEADER + deflate_piece(first, self.level, False))
         jobs: deque[Future[bytes]] = deque()
         try:
             for piece in pieces:
+                while jobs and (jobs[0].done() or len(jobs) >= IN_FLIGHT):
+                    jobs.popleft().exception()  # waits for the oldest while IN_FLIGHT are queued
                 if stop.is_set():
                     return
-                while len(jobs) >= IN_FLIGHT:
-                    put(jobs.popleft().result())
                 jobs.append(DEFLATERS.submit(deflate_piece, piece, self.level, False))
+                put(jobs[-1])
                 crc, size = isal_zlib.crc32(piece, crc), size + len(piece)
-                while jobs and jobs[0].done():
-                    put(jobs.popleft().result())
-            while jobs and not stop.is_set():
-                put(jobs.popleft().result())
-            if not stop.is_set():
-                put(_FINAL_BLOCK + struct.pack("<II", crc & 0xFFFFFFFF, size & 0xFFFFFFFF))
-                put(None)
+            put(_FINAL_BLOCK + struct.pack("<II", crc & 0xFFFFFFFF, size & 0xFFFFFFFF))
+            put(None)
         finally:
-            for job in jobs:
-                job.cancel()
+            if stop.is_set():  # the answer was cut short: the pieces not started are not wanted
+                for job in jobs:
+                    job.cancel()
 
     def _start(self, body: bytes, gzip: bool) -> Message:
         """The start message: the body's length, or gzip (chunked) and ``Vary``."""
@@ -179,11 +178,14 @@ class OffloadedResponse(Response):
         return {"type": "http.response.start", "status": self.status_code, "headers": headers.raw}
 
 
-async def _deflated(first: bytes, queue: asyncio.Queue[Item]) -> AsyncIterator[bytes]:
-    """The deflated pieces as the worker hands them over, ``first`` first."""
+async def _deflated(
+    first: bytes | Future[bytes], queue: asyncio.Queue[Item]
+) -> AsyncIterator[bytes]:
+    """The deflated pieces in the order the worker hands them over, ``first`` first; a piece
+    still being deflated is waited for."""
     piece: Item = first
-    while isinstance(piece, bytes):
-        yield piece
+    while isinstance(piece, bytes | Future):
+        yield piece if isinstance(piece, bytes) else await asyncio.wrap_future(piece)
         piece = await queue.get()
     if isinstance(piece, _Failed):  # half sent: the server can only cut the answer short
         raise piece.error
