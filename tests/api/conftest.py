@@ -18,6 +18,7 @@ from sealane.store.accounts import create_account
 from sealane.store.database import transaction
 from sealane.store.models import Vessel
 from tests.store.conftest import postgres_admin, postgres_url
+from tests.templates import prepared_sqlite
 
 __all__ = ["postgres_admin", "postgres_url"]  # the PostgreSQL server, for tests on both backends
 
@@ -40,8 +41,9 @@ def clock() -> ManualClock:
 
 @pytest.fixture
 def settings(tmp_path: Path) -> Settings:
+    """Settings on a new SQLite file (a copy of a migrated one: ``tests.templates``)."""
     return Settings(
-        database_url=f"sqlite:///{tmp_path / 'sealane.db'}",
+        database_url=prepared_sqlite(tmp_path / "sealane.db"),
         rate_limit_per_minute=10_000,
         base_url="http://testserver/v2",
     )

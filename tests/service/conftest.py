@@ -15,6 +15,7 @@ from sealane.service.access.accounts import create_account
 from sealane.service.access.gatekeeper import Caller
 from tests.api.conftest import START
 from tests.store.conftest import BACKENDS, postgres_admin, postgres_url, schema_url
+from tests.templates import migrated_postgres, prepared_sqlite
 
 __all__ = ["postgres_admin", "postgres_url"]
 
@@ -48,7 +49,7 @@ def make_world(database_url: str) -> World:
 @pytest.fixture
 def world(tmp_path: Path) -> Iterator[World]:
     """A world on a SQLite file, for one test."""
-    made = make_world(f"sqlite:///{tmp_path / 'sealane.db'}")
+    made = make_world(prepared_sqlite(tmp_path / "sealane.db"))
     yield made
     made.runtime.stop()
     made.runtime.engine.dispose()
@@ -58,10 +59,12 @@ def world(tmp_path: Path) -> Iterator[World]:
 def module_database(
     request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
 ) -> Iterator[str]:
-    """A database shared by one module's tests: a SQLite file, or a PostgreSQL schema."""
+    """A database shared by one module's tests: a SQLite file, or a PostgreSQL schema (its
+    schema at head already: ``tests.templates``)."""
     if request.param == "sqlite":
-        yield f"sqlite:///{tmp_path_factory.mktemp('service') / 'sealane.db'}"
+        yield prepared_sqlite(tmp_path_factory.mktemp("service") / "sealane.db")
         return
     server = request.getfixturevalue("postgres_url")
     with schema_url(server, request.getfixturevalue("postgres_admin")) as url:
+        migrated_postgres(url)
         yield url

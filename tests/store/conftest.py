@@ -20,6 +20,7 @@ from sqlalchemy.orm import Session, sessionmaker
 from sealane.store.database import make_engine, session_factory
 from sealane.store.migrate import upgrade
 from tests import pg
+from tests.templates import migrated_postgres, migrated_sqlite
 
 START = datetime(2026, 11, 21, 12, 0, tzinfo=UTC)
 BACKENDS = ["sqlite", "postgresql"]
@@ -83,10 +84,18 @@ def postgres_database_url(fresh_postgres_url: str) -> str:
 
 @pytest.fixture(params=BACKENDS)
 def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    """A fresh, empty database: a SQLite file, or a new schema on the PostgreSQL server."""
+    """A fresh database of this test's own: a SQLite file, or a new schema on the PostgreSQL
+    server. Empty for a test that asks for ``engine`` (the migrations' tests, and ``migrated``);
+    for any other its schema is at head already, as Alembic leaves it (a migrated template's
+    copy: ``tests.templates``), so the app, runtime or command the test starts on it finds
+    nothing to migrate and goes on to load the reference data as every start does."""
+    empty = "engine" in request.fixturenames
     if request.param == "sqlite":
-        return f"sqlite:///{tmp_path / 'sealane.db'}"
+        path = tmp_path / "sealane.db"
+        return f"sqlite:///{path}" if empty else migrated_sqlite(path)
     url: str = request.getfixturevalue("postgres_database_url")
+    if not empty:
+        migrated_postgres(url)
     return url
 
 
@@ -106,8 +115,15 @@ def engine(database_url: str) -> Iterator[Engine]:
 
 @pytest.fixture
 def migrated(engine: Engine) -> Engine:
-    """The engine, with the schema migrated to head."""
-    upgrade(engine)
+    """The engine, with the schema migrated to head (a copy of a migrated SQLite file, or a
+    migrated PostgreSQL schema's dump replayed, which ``upgrade`` then finds at head:
+    ``tests.templates``)."""
+    database = engine.url.database
+    if engine.dialect.name == "sqlite" and database and not Path(database).exists():
+        migrated_sqlite(Path(database))
+    elif engine.dialect.name == "postgresql":
+        migrated_postgres(engine.url.render_as_string(hide_password=False))
+    upgrade(engine)  # a no-op on a template's copy (30 ms); the migration without pg_dump
     return engine
 
 
