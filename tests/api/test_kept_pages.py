@@ -4,7 +4,9 @@ PostgreSQL; the same answer is handed out again only while nothing it shows has 
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import timedelta
@@ -19,9 +21,11 @@ from sqlalchemy import Select, delete, insert, select, update
 from sealane.api.app import create_app
 from sealane.clock import ManualClock
 from sealane.config import Settings
-from sealane.service.tracking.pages import KeptPages
+from sealane.service.access.gatekeeper import Caller
+from sealane.service.core.paging import Page, PageRequest
+from sealane.service.tracking.pages import KeptPages, Shown, shown_page
 from sealane.store.accounts import create_account
-from sealane.store.database import make_engine, transaction
+from sealane.store.database import make_engine, session_factory, transaction
 from sealane.store.models import (
     Container,
     Party,
@@ -271,3 +275,31 @@ def test_database_stamp__changes_with_every_commit(world: World) -> None:
     assert second != first
     world.write_elsewhere(update(Shipment).values(pod_voyage_number="V2"))
     assert stamp() not in (first, second)
+
+
+def test_shown_page__requests_that_miss_at_once_make_it_once(tmp_path: Path) -> None:
+    engine = make_engine(f"sqlite:///{tmp_path / 'once.db'}")
+    sessions = session_factory(engine)
+    pages, key, caller = KeptPages(), ("shipments", "", "base"), Caller("acct", False)
+    asked = 4
+    everyone_waits = threading.Event()
+    made: list[int] = []
+
+    def load(log: ReadLog) -> Page[Any]:
+        made.append(1)
+        assert everyone_waits.wait(timeout=60)  # the others are queued behind this request
+        return Page((), 0, PageRequest())
+
+    def ask() -> bytes:
+        with sessions() as session:
+            return shown_page(session, caller, Shown(pages, key, lambda page: b"page"), load)
+
+    with ThreadPoolExecutor(asked) as pool:
+        answers = [pool.submit(ask) for _ in range(asked)]
+        while pages._making.get((caller.account_id, key), (None, 0))[1] < asked:
+            threading.Event().wait(0.01)
+        everyone_waits.set()
+        assert [answer.result() for answer in answers] == [b"page"] * asked
+    assert made == [1] and pages.made == 1 and pages.reused == asked - 1
+    assert not pages._making  # nothing left behind
+    engine.dispose()

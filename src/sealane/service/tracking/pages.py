@@ -17,7 +17,8 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -163,9 +164,34 @@ class KeptPages:
         self.reused = 0
         self.unread = 0
         self.made = 0
+        #: A lock for each page being made, with the number of requests holding or awaiting it.
+        self._making: dict[Hashable, tuple[threading.Lock, int]] = {}
 
     def __len__(self) -> int:
         return len(self._kept)
+
+    def current(self, key: Hashable) -> object | None:
+        """What is kept for ``key`` now (to tell later whether it was made again meanwhile)."""
+        with self._lock:
+            return self._kept.get(key)
+
+    @contextmanager
+    def making(self, key: Hashable) -> Iterator[None]:
+        """Held while the page of ``key`` is made: requests that miss it at once wait for the
+        first to make it, then find it (one reading and rendering instead of one each)."""
+        with self._lock:
+            lock, waiting = self._making.get(key, (threading.Lock(), 0))
+            self._making[key] = (lock, waiting + 1)
+        try:
+            with lock:
+                yield
+        finally:
+            with self._lock:
+                lock, waiting = self._making[key]
+                if waiting == 1:
+                    del self._making[key]
+                else:
+                    self._making[key] = (lock, waiting - 1)
 
     def find(self, key: Hashable, connection: Connection, stamp: Hashable | None) -> bytes | None:
         """The page kept for ``key`` if nothing was committed since it was found true (the
@@ -214,13 +240,19 @@ def shown_page(
 ) -> bytes:
     """The page ``load`` reads (logging its reads) as ``shown`` renders it, or the bytes kept
     from an earlier request while the database is unchanged or its reads give the same rows."""
-    key = (caller.account_id, shown.key)
+    key, pages = (caller.account_id, shown.key), shown.pages
     connection = session.connection()
     stamp = database_stamp(connection)  # before anything is read: it vouches for what follows
-    found = shown.pages.find(key, connection, stamp)
+    seen = pages.current(key)
+    found = pages.find(key, connection, stamp)
     if found is not None:
         return found
-    log = ReadLog()
-    body = shown.render(load(log))
-    shown.pages.keep(key, log, body, stamp)
-    return body
+    with pages.making(key):  # one request makes it; those that asked meanwhile take it
+        if pages.current(key) is not seen:
+            found = pages.find(key, connection, stamp)
+            if found is not None:
+                return found
+        log = ReadLog()
+        body = shown.render(load(log))
+        pages.keep(key, log, body, stamp)
+        return body
