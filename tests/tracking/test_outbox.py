@@ -62,7 +62,7 @@ def table_counts(app: FastAPI) -> dict[str, int]:
 
 
 #: How long the requests are followed: their last event comes 40 days 6 hours after START, then
-#: nothing more happens (60 days took a third more ticks, about 50 ms each, for nothing new);
+#: nothing more happens (60 days took 80 more ticks and a fifth longer, for nothing new);
 #: test_run__voyages_completed fails if the simulated voyages ever outlast it.
 FOLLOWED = timedelta(days=45)
 
