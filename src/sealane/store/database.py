@@ -6,14 +6,24 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from sqlalchemy import Engine, create_engine, event
+from sqlalchemy import Engine, create_engine, event, make_url
 from sqlalchemy.orm import Session, sessionmaker
+
+#: Connections kept open per process: as many as the requests a busy server handles at once
+#: (beyond the pool, each checkout opens a connection and closes it on return), and as many
+#: again opened for bursts.
+POOL_SIZE = 20
+MAX_OVERFLOW = 20
 
 
 def make_engine(url: str) -> Engine:
     """An engine for ``url``; SQLite gets WAL, foreign keys and a busy timeout."""
     if url.startswith("sqlite"):
-        engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30})
+        engine = create_engine(
+            url,
+            connect_args={"check_same_thread": False, "timeout": 30},
+            **({} if _in_memory(url) else {"pool_size": POOL_SIZE, "max_overflow": MAX_OVERFLOW}),
+        )
 
         @event.listens_for(engine, "connect")
         def _sqlite_pragmas(connection: Any, _record: Any) -> None:
@@ -27,7 +37,12 @@ def make_engine(url: str) -> Engine:
         return engine
     if url.startswith("postgresql://"):
         url = "postgresql+psycopg://" + url.removeprefix("postgresql://")
-    return create_engine(url, pool_pre_ping=True, pool_size=10, max_overflow=20)
+    return create_engine(url, pool_pre_ping=True, pool_size=POOL_SIZE, max_overflow=MAX_OVERFLOW)
+
+
+def _in_memory(url: str) -> bool:
+    """Whether a SQLite URL names no file (its engine keeps one connection per thread)."""
+    return make_url(url).database in (None, "", ":memory:")
 
 
 def session_factory(engine: Engine) -> sessionmaker[Session]:
