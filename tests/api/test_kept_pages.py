@@ -303,3 +303,22 @@ def test_shown_page__requests_that_miss_at_once_make_it_once(tmp_path: Path) -> 
     assert made == [1] and pages.made == 1 and pages.reused == asked - 1
     assert not pages._making  # nothing left behind
     engine.dispose()
+
+
+def test_database_stamp__not_repeated_after_the_engine_is_disposed_of(tmp_path: Path) -> None:
+    """Regression: a new watch's ``data_version`` starts again low, so a page vouched for by the
+    watch before ``dispose()`` was handed out after a commit when the new one counted as far."""
+    url = f"sqlite:///{tmp_path / 'disposed.db'}"
+    engine = make_engine(url)
+    with engine.begin() as connection:
+        connection.exec_driver_sql("CREATE TABLE t (x INTEGER)")
+    with engine.connect() as connection:
+        before = database_stamp(connection)
+    engine.dispose()  # its watch is closed; the next stamp comes from a new one
+    other = make_engine(url)
+    with other.begin() as connection:
+        connection.exec_driver_sql("INSERT INTO t VALUES (1)")
+    other.dispose()
+    with engine.connect() as connection:
+        assert database_stamp(connection) != before
+    engine.dispose()

@@ -8,13 +8,15 @@ stamp is still true while the stamp is the same (the kept list pages rely on it,
 SQLite: ``PRAGMA data_version`` of a connection changes with every commit of another connection
 to the file, in any process (its own commits it does not count). Each database file gets a
 watching connection of its own that never writes, so every commit of the service's connections
-is another connection's. PostgreSQL: the current snapshot (``pg_current_snapshot``): its
-highest finished transaction id and its list of running ones stay the same only while no
-transaction that holds an id (one that wrote) finishes.
+is another connection's; its stamps carry the watch's serial number, since a new watch (after
+the engine's ``dispose()``) counts again from where a fresh connection starts. PostgreSQL: the
+current snapshot (``pg_current_snapshot``): its highest finished transaction id and its list of
+running ones stay the same only while no transaction that holds an id (one that wrote) finishes.
 """
 
 from __future__ import annotations
 
+import itertools
 import sqlite3
 import threading
 import weakref
@@ -23,6 +25,9 @@ from collections.abc import Hashable
 from sqlalchemy import Engine, event
 from sqlalchemy.engine import Connection
 
+#: Serial numbers of the watches: a stamp names its watch, whose versions only it can compare.
+_serials = itertools.count()
+
 
 class _Watch:
     """A connection to one SQLite file that only asks it for its ``data_version``."""
@@ -30,11 +35,13 @@ class _Watch:
     def __init__(self, path: str) -> None:
         self._connection = sqlite3.connect(path, check_same_thread=False, timeout=30)
         self._lock = threading.Lock()
+        self.serial = next(_serials)
 
-    def version(self) -> int:
+    def version(self) -> tuple[int, int]:
+        """The watch's serial number and the file's ``data_version`` as it sees it."""
         with self._lock:
             found = self._connection.execute("PRAGMA data_version").fetchone()
-        return int(found[0])
+        return self.serial, int(found[0])
 
     def close(self) -> None:
         with self._lock:
