@@ -63,10 +63,12 @@ def schema_url(postgres_url: str, admin: Engine) -> Iterator[str]:
         .set(drivername="postgresql+psycopg")
         .update_query_dict({"options": f"-csearch_path={schema}"})
     )
-    yield url.render_as_string(hide_password=False)
-    with admin.connect() as connection:
-        connection.execute(text("SET lock_timeout = '20s'"))  # a leaked connection: fail, not hang
-        connection.execute(text(f'DROP SCHEMA "{schema}" CASCADE'))
+    try:
+        yield url.render_as_string(hide_password=False)
+    finally:  # after a failure in the block too (an outside server keeps what is left)
+        with admin.connect() as connection:
+            connection.execute(text("SET lock_timeout = '20s'"))  # a leaked connection: fail
+            connection.execute(text(f'DROP SCHEMA "{schema}" CASCADE'))
 
 
 @pytest.fixture
