@@ -117,15 +117,16 @@ def engine(database_url: str) -> Iterator[Engine]:
 
 @pytest.fixture
 def migrated(engine: Engine) -> Engine:
-    """The engine, with the schema migrated to head (a copy of a migrated SQLite file, or a
-    migrated PostgreSQL schema's dump replayed, which ``upgrade`` then finds at head:
-    ``tests.templates``)."""
+    """The engine, with the schema migrated to head: a copy of a migrated SQLite file, or a
+    migrated PostgreSQL schema's dump replayed (``tests.templates``); Alembic's upgrade where
+    there is no template (no ``pg_dump``)."""
     database = engine.url.database
     if engine.dialect.name == "sqlite" and database and not Path(database).exists():
         migrated_sqlite(Path(database))
-    elif engine.dialect.name == "postgresql":
-        migrated_postgres(engine.url.render_as_string(hide_password=False))
-    upgrade(engine)  # a no-op on a template's copy (30 ms); the migration without pg_dump
+    elif engine.dialect.name != "postgresql" or not migrated_postgres(
+        engine.url.render_as_string(hide_password=False)
+    ):
+        upgrade(engine)
     return engine
 
 
