@@ -36,7 +36,7 @@ from sealane.store.models import (
     Vessel,
 )
 from sealane.store.reading import ReadLog, read_columns
-from sealane.store.stamps import database_stamp
+from sealane.store.stamps import _watches, database_stamp
 from tests.store.conftest import BACKENDS, schema_url
 from tests.tracking.support import create_request, get_json, tick
 
@@ -321,4 +321,16 @@ def test_database_stamp__not_repeated_after_the_engine_is_disposed_of(tmp_path: 
     other.dispose()
     with engine.connect() as connection:
         assert database_stamp(connection) != before
+    engine.dispose()
+
+
+def test_database_stamp__none_from_a_watch_closed_meanwhile(tmp_path: Path) -> None:
+    """A request that took the engine's watch just before ``dispose()`` closed it gets no stamp
+    (its page is read as usual), not an error."""
+    engine = make_engine(f"sqlite:///{tmp_path / 'closed.db'}")
+    with engine.connect() as connection:
+        assert database_stamp(connection) is not None
+        watch = _watches[engine]
+        engine.dispose()
+        assert watch.version() is None
     engine.dispose()

@@ -36,15 +36,20 @@ class _Watch:
         self._connection = sqlite3.connect(path, check_same_thread=False, timeout=30)
         self._lock = threading.Lock()
         self.serial = next(_serials)
+        self._closed = False
 
-    def version(self) -> tuple[int, int]:
-        """The watch's serial number and the file's ``data_version`` as it sees it."""
+    def version(self) -> tuple[int, int] | None:
+        """The watch's serial number and the file's ``data_version`` as it sees it; None once
+        closed (a request that took the watch as the engine was disposed of reads as usual)."""
         with self._lock:
+            if self._closed:
+                return None
             found = self._connection.execute("PRAGMA data_version").fetchone()
         return self.serial, int(found[0])
 
     def close(self) -> None:
         with self._lock:
+            self._closed = True
             self._connection.close()
 
 
