@@ -93,10 +93,11 @@ def vessel(app: FastAPI) -> Vessel:
 
 @pytest.fixture(scope="module")
 def shared_app(tmp_path_factory: pytest.TempPathFactory) -> FastAPI:
-    """One app per test module, for read-only tests (creating an app costs about 0.3 s)."""
+    """One app per test module, for read-only tests (creating an app costs about 0.3 s; on a
+    copy of a prepared database, as :func:`settings`, much less)."""
     path = tmp_path_factory.mktemp("shared") / "sealane.db"
     settings = Settings(
-        database_url=f"sqlite:///{path}",
+        database_url=prepared_sqlite(path),
         rate_limit_per_minute=100_000,
         base_url="http://testserver/v2",
     )
