@@ -84,10 +84,7 @@ def positions_json(positions: Written, *, head: bytes = b"", tail: bytes = b"") 
     ``tail`` splice the array into an enclosing document without another copy of it. Raises
     ``ValueError`` for a NaN coordinate or heading, or a year outside 0000-9999.
     """
-    seconds = positions.seconds().astype(np.int64)
-    columns = (positions.lats, positions.lons, positions.headings_deg)
-    lats, lons, headings = (np.ascontiguousarray(c, dtype=np.float64) for c in columns)
-    return _render_json(lats, lons, headings, seconds, head, tail)
+    return PositionsJson(positions, head=head, tail=tail).whole()
 
 
 class PositionsJson:
