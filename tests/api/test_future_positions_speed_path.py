@@ -3,6 +3,7 @@ engine's own JSON bytes, made and gzipped in one trip to a worker thread, sent p
 
 from __future__ import annotations
 
+import asyncio
 import gzip
 import itertools
 import zlib
@@ -16,6 +17,7 @@ from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
+from starlette.types import Message
 
 from sealane import future_positions, get_port
 from sealane.api.compression import GzipMiddleware
@@ -313,3 +315,37 @@ def test_offloaded__later_piece_failing_cuts_the_answer_short() -> None:
         pytest.raises(RuntimeError, match="piece 2 broke"),
     ):
         client.get("/", headers=GZIP)
+
+
+def test_offloaded__later_piece_failing_never_ends_the_body() -> None:
+    """After a piece has gone out, a failure raises out of the app without the body's end
+    message, so the server drops the connection mid-chunk and the client never takes the half
+    gzip member for a whole answer."""
+    sent: list[Message] = []
+
+    async def receive() -> Message:
+        return {"type": "http.request", "body": b"", "more_body": False}
+
+    async def send(message: Message) -> None:
+        sent.append(message)
+
+    scope = {
+        "type": "http",
+        "method": "GET",
+        "path": "/",
+        "raw_path": b"/",
+        "query_string": b"",
+        "headers": [(b"accept-encoding", b"gzip"), (b"host", b"test")],
+        "http_version": "1.1",
+        "scheme": "http",
+        "server": ("test", 80),
+        "client": ("127.0.0.1", 1),
+        "root_path": "",
+    }
+    app = app_of(lambda: Written(BODY, failing_piece=2))
+    with pytest.raises(RuntimeError, match="piece 2 broke"):
+        asyncio.run(app(scope, receive, send))
+    assert sent[0]["type"] == "http.response.start"
+    bodies = [m for m in sent if m["type"] == "http.response.body"]
+    assert bodies  # the first pieces went out
+    assert all(m.get("more_body") for m in bodies)
