@@ -7,6 +7,7 @@ from functools import lru_cache
 from typing import Any
 
 from sqlalchemy import select
+from sqlalchemy.orm import Session
 from sqlalchemy.sql import Select
 
 from ...store.models import Container, Shipment, TransportEvent
@@ -41,8 +42,7 @@ def list_containers(
 ) -> Page[ContainerRecord]:
     """The account's containers, most recently updated first."""
     with ctx.reading() as session:
-        total, rows = counted_page(session, _listed(filters), page, caller.account_id)
-        return Page(tuple(Loader(session).containers(rows, includes)), total, page)
+        return _page(session, caller, filters, page, includes)
 
 
 def show_containers(
@@ -56,12 +56,23 @@ def show_containers(
     """:func:`list_containers` as ``shown`` renders it, handed out again while what it read is
     unchanged (see :func:`.pages.shown_page`)."""
 
-    def load(log: ReadLog) -> Page[ContainerRecord]:
-        total, rows = counted_page(session, _listed(filters), page, caller.account_id, log=log)
-        return Page(tuple(Loader(session, log).containers(rows, includes)), total, page)
-
     with ctx.reading() as session:
-        return shown_page(session, caller, shown, load)
+        return shown_page(
+            session, caller, shown, lambda log: _page(session, caller, filters, page, includes, log)
+        )
+
+
+def _page(
+    session: Session,
+    caller: Caller,
+    filters: TrackingFilter,
+    page: PageRequest,
+    includes: Collection[str],
+    log: ReadLog | None = None,
+) -> Page[ContainerRecord]:
+    """A page of the account's containers, its reads logged in ``log`` when given."""
+    total, rows = counted_page(session, _listed(filters), page, caller.account_id, log=log)
+    return Page(tuple(Loader(session, log).containers(rows, includes)), total, page)
 
 
 @lru_cache(maxsize=KEPT_QUERIES)

@@ -93,9 +93,7 @@ def list_requests(
 ) -> Page[TrackingRequestRecord]:
     """The account's tracking requests, newest first."""
     with ctx.reading() as session:
-        total, rows = counted_page(session, _listed(filters), page, caller.account_id)
-        found = Loader(session).tracking_requests(rows, _tracked(includes))
-        return Page(tuple(found), total, page)
+        return _page(session, caller, filters, page, includes)
 
 
 def show_requests(
@@ -109,13 +107,24 @@ def show_requests(
     """:func:`list_requests` as ``shown`` renders it, handed out again while what it read is
     unchanged (see :func:`.pages.shown_page`)."""
 
-    def load(log: ReadLog) -> Page[TrackingRequestRecord]:
-        total, rows = counted_page(session, _listed(filters), page, caller.account_id, log=log)
-        found = Loader(session, log).tracking_requests(rows, _tracked(includes))
-        return Page(tuple(found), total, page)
-
     with ctx.reading() as session:
-        return shown_page(session, caller, shown, load)
+        return shown_page(
+            session, caller, shown, lambda log: _page(session, caller, filters, page, includes, log)
+        )
+
+
+def _page(
+    session: Session,
+    caller: Caller,
+    filters: RequestFilter,
+    page: PageRequest,
+    includes: Collection[str],
+    log: ReadLog | None = None,
+) -> Page[TrackingRequestRecord]:
+    """A page of the account's tracking requests, its reads logged in ``log`` when given."""
+    total, rows = counted_page(session, _listed(filters), page, caller.account_id, log=log)
+    found = Loader(session, log).tracking_requests(rows, _tracked(includes))
+    return Page(tuple(found), total, page)
 
 
 def get_request(
