@@ -15,6 +15,7 @@ import numpy as np
 from .canals import straighten_corridors
 from .coast import coastline
 from .corridors import Corridor, CorridorIndex, read_geojson, trace, write_geojson
+from .deadends import close_dead_ends
 from .graphfile import read_lanes, write_graph
 from .joins import add_corridors, flag_unjoined, log, placed_ports, repair_joins
 from .lanegraph import LaneGraph
@@ -100,6 +101,10 @@ def build_network(out: Path, spec: dict[str, Any], checkpoint: Path | None = Non
     write_geojson(out / "corridors.geojson", corridors)
     log(f"corridors: {len(corridors)} traced")
     net = checkpointed(checkpoint, lambda: repaired_network(spec, corridors))
+    closed = close_dead_ends(net, coast, spec["passages"])  # after the checkpoint: it stays valid
+    log(f"dead ends: {len(closed)} gaps closed")
+    for _, x1, y1, x2, y2 in closed:
+        log(f"  closed ({x1:.4f}, {y1:.4f}) - ({x2:.4f}, {y2:.4f})")
     add_corridors(net, corridors, tuple(spec["passages"]))
     sites = placed_ports(net, corridors, tuple(spec["passages"]))
     repair_joins(net, corridors)
