@@ -4,7 +4,9 @@ The grid is ETOPO1 (NOAA, public domain) resampled to 0.1 degree, as bundled in 
 ``pybacktrack`` (``bundle_data/topography/ETOPO1_0.1.grd``, netCDF 4). The package itself is GPL
 and is never installed: the build downloads its wheel with ``pip download --no-deps`` once, takes
 that one data file out of it into a cache, and reads it with h5py. Only the derived per-edge
-depths are shipped.
+depths are shipped. Finer grids (ETOPO 2022, GEBCO, or a regional cut of either) can be read
+before it where they cover a sample (``$SEALANE_DEPTH_FINE_GRIDS``, :mod:`.depth_grid`); none is
+by default, as none is reachable from the package registries the build uses.
 
 How an edge is measured, sampled every ``SPACING_M`` along its geodesic:
 
@@ -38,7 +40,7 @@ import sys
 import tempfile
 import zipfile
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any
 
 import numpy as np
 
@@ -46,6 +48,7 @@ from ..depth import BAND_NAMES, BANDS_M
 from ..geodesy import MEAN_EARTH_RADIUS_M, unit_vectors
 from .coast import sample_geodesics
 from .corridors import CorridorIndex
+from .depth_grid import Grid, Layers, read_grid
 from .joins import log
 
 #: Where the grid comes from: a PyPI wheel and the member holding it.
@@ -58,8 +61,10 @@ GRID_CACHE = Path.home() / ".cache" / "sealane" / "ETOPO1_0.1.grd"
 #: use outside the charted straits (off Qingdao, Jakarta's and Incheon's approaches; data/README.md,
 #: "Depth").
 BANDS_ENV = "SEALANE_DEPTH_BANDS"
-#: Grid spacing in degrees.
-STEP_DEG = 0.1
+#: Finer grids to read before the global one where they cover a sample: paths, separated by
+#: ``os.pathsep`` (netCDF 4 or 3 files; see :mod:`.depth_grid`). None by default: no finer grid
+#: is reachable from the package registries the build uses (data/README.md, "Depth").
+FINE_ENV = "SEALANE_DEPTH_FINE_GRIDS"
 SPACING_M = 1000.0
 APPROACH_M = 10_000.0
 FAIRWAY_PENALTY = 20.0
@@ -78,22 +83,6 @@ def in_boxes(lon: np.ndarray, lat: np.ndarray, boxes: np.ndarray) -> np.ndarray:
     for lon_min, lat_min, lon_max, lat_max in boxes.tolist():
         inside |= (lon >= lon_min) & (lon <= lon_max) & (lat >= lat_min) & (lat <= lat_max)
     return inside
-
-
-class Grid(NamedTuple):
-    """Elevations in metres (negative below sea level) at 0.1 degree nodes: rows from 90 S,
-    columns from 0 E to 360 E."""
-
-    z: np.ndarray
-
-    def cell_depth(self, lon: np.ndarray, lat: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """Per point, the depth of its cell's deepest corner, and whether all four corners lie
-        under water (metres; a negative depth is land)."""
-        col = np.clip(np.floor(np.mod(lon, 360.0) / STEP_DEG).astype(np.int64), 0, 3599)
-        row = np.clip(np.floor((lat + 90.0) / STEP_DEG).astype(np.int64), 0, 1799)
-        z = self.z
-        corners = np.stack([z[row, col], z[row, col + 1], z[row + 1, col], z[row + 1, col + 1]])
-        return -corners.min(axis=0), corners.max(axis=0) < 0.0
 
 
 def depth_wanted() -> bool:
@@ -130,14 +119,20 @@ def grid_file() -> Path:
 
 
 def load_grid(path: Path | None = None) -> Grid:
-    """The ETOPO1 0.1 degree grid (its ``z`` variable) as float32."""
-    import h5py
+    """The global grid: the 0.1 degree ETOPO1 one (:func:`grid_file`), or the file given."""
+    grid = read_grid(path or grid_file())
+    if not grid.wraps and grid.z.shape[1] * grid.step < 360.0 - grid.step / 2:
+        raise ValueError(f"the global depth grid covers {grid.z.shape[1] * grid.step} degrees")
+    return grid
 
-    with h5py.File(path or grid_file(), "r") as handle:
-        z = np.asarray(handle["z"][:], dtype=np.float32)
-    if z.shape != (1801, 3601):
-        raise ValueError(f"unexpected depth grid shape {z.shape}")
-    return Grid(z)
+
+def load_layers() -> Layers:
+    """The grids an edge is measured on: the finer ones of ``$SEALANE_DEPTH_FINE_GRIDS`` first,
+    in the order given, then the global one."""
+    fine = [Path(part) for part in os.environ.get(FINE_ENV, "").split(os.pathsep) if part]
+    for path in fine:
+        log(f"depth: reading {path} before the global grid where it covers a sample")
+    return Layers((*(read_grid(path) for path in fine), load_grid()))
 
 
 def least_depths(
@@ -148,7 +143,7 @@ def least_depths(
     shortcut: np.ndarray,
     ports: np.ndarray,
     corridors: CorridorIndex,
-    grid: Grid,
+    grid: Grid | Layers,
     charted: np.ndarray | None = None,
 ) -> np.ndarray:
     """Per edge, the least depth measured along it (inf where nothing is measured); ``ports`` is
@@ -234,7 +229,7 @@ def depth_bands(
     inf: nothing measured) and the bits of the bands it carries."""
     from scipy.spatial import cKDTree
 
-    least = least_depths(lon, lat, u, v, shortcut, ports, corridors, load_grid(), charted)
+    least = least_depths(lon, lat, u, v, shortcut, ports, corridors, load_layers(), charted)
     berths = cKDTree(unit_vectors(lon, lat)).query(unit_vectors(ports[:, 0], ports[:, 1]))[1]
     fairway = open_fairways(lon.size, u, v, lengths, least, np.asarray(berths, dtype=np.int64))
     least[fairway] = np.nan
