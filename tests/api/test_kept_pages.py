@@ -7,20 +7,13 @@ from __future__ import annotations
 import threading
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
-from contextlib import contextmanager
-from dataclasses import dataclass
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
 import pytest
-from fastapi import FastAPI
-from fastapi.testclient import TestClient
-from sqlalchemy import Select, delete, insert, select, update
+from sqlalchemy import delete, insert, select, update
 
-from sealane.api.app import create_app
-from sealane.clock import ManualClock
-from sealane.config import Settings
 from sealane.service.access.gatekeeper import Caller
 from sealane.service.core.paging import Page, PageRequest
 from sealane.service.tracking.pages import KeptPages, Shown, shown_page
@@ -37,82 +30,20 @@ from sealane.store.models import (
 )
 from sealane.store.reading import ReadLog, read_columns
 from sealane.store.stamps import _watches, database_stamp
-from tests.store.conftest import BACKENDS, schema_url
-from tests.tracking.support import create_request, get_json, tick
+from tests.store.conftest import BACKENDS
+from tests.tracking.support import create_request, tick
 
 from .conftest import START
-
-SHIPMENTS_WITH_CONTAINERS = ("/v2/shipments", {"include": "containers", "page[size]": "30"})
-
-
-@dataclass
-class World:
-    """An app whose account tracks some shipments, its client and key."""
-
-    app: FastAPI
-    client: TestClient
-    key: str
-    clock: ManualClock
-    url: str
-
-    @property
-    def pages(self) -> KeptPages:
-        pages: KeptPages = self.app.state.pages
-        return pages
-
-    def get(self, url: str, params: dict[str, str], key: str | None = None) -> Any:
-        return get_json(self.client, key or self.key, url, **params)
-
-    def kept(self, url: str, params: dict[str, str]) -> Any:
-        """The page, asked twice: the second answer is the kept one, and equal."""
-        first = self.get(url, params)
-        reused = self.pages.reused
-        assert self.get(url, params) == first
-        assert self.pages.reused == reused + 1, "the page was not kept"
-        return first
-
-    def write(self, statement: Any) -> None:
-        with transaction(self.app.state.sealane.sessions) as session:
-            session.execute(statement)
-
-    def write_elsewhere(self, statement: Any) -> None:
-        """Write on a connection of another engine, as another process would."""
-        engine = make_engine(self.url)
-        try:
-            with engine.begin() as connection:
-                connection.execute(statement)
-        finally:
-            engine.dispose()
-
-    def one(self, statement: Select[Any]) -> Any:
-        with self.app.state.sealane.sessions() as session:
-            return session.execute(statement).first()
-
-
-@contextmanager
-def _database(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
-    if request.param == "sqlite":
-        yield f"sqlite:///{tmp_path / 'kept.db'}"
-        return
-    server = request.getfixturevalue("postgres_url")
-    with schema_url(server, request.getfixturevalue("postgres_admin")) as url:
-        yield url
+from .kept_world import World, world_on
 
 
 @pytest.fixture(params=BACKENDS)
 def world(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[World]:
-    """Four tracked shipments on a SQLite file, or on a schema of the test PostgreSQL."""
-    with _database(request, tmp_path) as url:
-        clock = ManualClock(START)
-        app = create_app(Settings(database_url=url, rate_limit_per_minute=100_000), clock=clock)
-        with transaction(app.state.sealane.sessions) as session:
-            key = create_account(session, "Kept Co", routing=False, now=START).secret
-        with TestClient(app, raise_server_exceptions=False) as client:
-            for number in ("TESTKEPT0001", "TESTKEPT0002", "TESTKEPT0003", "TESTKEPT0004"):
-                create_request(client, key, number)
-            tick(app)
-            yield World(app, client, key, clock, url)
-        app.state.sealane.engine.dispose()
+    with world_on(request, tmp_path) as found:
+        yield found
+
+
+SHIPMENTS_WITH_CONTAINERS = ("/v2/shipments", {"include": "containers", "page[size]": "30"})
 
 
 def _by_id(document: Any, member: str = "data") -> dict[str, Any]:

@@ -68,20 +68,19 @@ _EVENT_IDS_OF = (
     .where(EventRow.container_id.in_(_KEYS))
     .order_by(*_EVENT_ORDER)
 )
-#: What a container's record reads of its shipment (see ``convert.container_record``).
-_PARENTS_OF = select(
-    *(
-        column
-        for column in read_columns(Shipment.__table__)
-        if column.name
-        in (
-            "id",
-            "port_of_discharge_locode",
-            "line_tracking_last_attempted_at",
-            "line_tracking_last_succeeded_at",
-        )
-    )
-).where(Shipment.id.in_(_KEYS))
+#: What a container's record reads of its shipment (see ``convert.container_record``), in the
+#: order of their ids (see :func:`_keyed`).
+_PARENT_COLUMNS = (
+    "id",
+    "port_of_discharge_locode",
+    "line_tracking_last_attempted_at",
+    "line_tracking_last_succeeded_at",
+)
+_PARENTS_OF = (
+    select(*(c for c in read_columns(Shipment.__table__) if c.name in _PARENT_COLUMNS))
+    .where(Shipment.id.in_(_KEYS))
+    .order_by(Shipment.id)
+)
 
 
 #: Statements of :func:`_keyed`, by table and column name.
@@ -89,11 +88,21 @@ _KEYED: dict[tuple[str, str], Select[Any]] = {}
 
 
 def _keyed(model: type[Any], column: InstrumentedAttribute[Any]) -> Select[Any]:
-    """The rows of ``model``'s table whose ``column`` is one of the ``keys`` parameter."""
+    """The rows of ``model``'s table whose ``column`` is one of the ``keys`` parameter, in the
+    order of their primary key.
+
+    The order is stated because a read page is kept while its reads give the same rows in the
+    same order (:class:`~sealane.store.reading.ReadLog`): without it PostgreSQL gives them in
+    the order it finds them on disk, which changes whenever any of them is updated (an updated
+    row is written anew), so a page was made again although nothing it shows had changed.
+    """
     key = (model.__tablename__, column.key)
     found = _KEYED.get(key)
     if found is None:
-        found = _KEYED[key] = select(*read_columns(model.__table__)).where(column.in_(_KEYS))
+        table = model.__table__
+        found = _KEYED[key] = (
+            select(*read_columns(table)).where(column.in_(_KEYS)).order_by(*table.primary_key)
+        )
     return found
 
 
