@@ -14,7 +14,7 @@ pytest.importorskip("scipy")
 import h5py
 from scipy.io import netcdf_file
 
-from sealane.routing.build import depth
+from sealane.routing.build import depth, depth_grid
 from sealane.routing.build.corridors import CorridorIndex
 from sealane.routing.build.depth_grid import Grid, Layers, read_grid
 
@@ -83,8 +83,8 @@ def test_read_grid__netcdf3_reads_axes_from_the_dimensions_and_missing_values_as
     assert water.tolist() == [False, False, True]
 
 
-def test_read_grid__refuses_uneven_axes_and_elevations_that_do_not_fit_them(
-    tmp_path: Path,
+def test_read_grid__refuses_uneven_axes_elevations_that_do_not_fit_them_and_huge_grids(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     z = np.zeros((3, 4), dtype=np.float32)
     lat = np.array([0.0, 1.0, 2.0])
@@ -97,6 +97,10 @@ def test_read_grid__refuses_uneven_axes_and_elevations_that_do_not_fit_them(
     nameless = write_hdf5(tmp_path / "nameless.nc", np.arange(4.0), lat, z, "depth")
     with pytest.raises(ValueError, match="no elevation variable"):
         read_grid(nameless)
+    monkeypatch.setattr(depth_grid, "MAX_NODES", 11)
+    huge = write_hdf5(tmp_path / "huge.nc", np.arange(4.0), lat, z, "z")
+    with pytest.raises(ValueError, match="12 nodes, over 11"):
+        read_grid(huge)
 
 
 def test_layers__a_fine_grid_decides_where_it_covers_the_global_one_elsewhere() -> None:

@@ -26,6 +26,10 @@ import numpy as np
 LON_NAMES = ("lon", "x", "longitude")
 LAT_NAMES = ("lat", "y", "latitude")
 Z_NAMES = ("z", "elevation", "Band1", "ROSE")
+#: Most nodes a grid may have: a global grid at 1 arc-minute has 233 million (0.9 GB as float32);
+#: a finer one must be cut to the seas it is wanted for (a global 15 arc-second grid would take
+#: 15 GB).
+MAX_NODES = 250_000_000
 
 
 class Grid(NamedTuple):
@@ -122,8 +126,14 @@ def _read_variables(path: Path) -> tuple[np.ndarray, np.ndarray, np.ndarray, flo
 
     if h5py.is_hdf5(path):
         with h5py.File(path, "r") as handle:
+            z_name = next((name for name in Z_NAMES if name in handle), None)
+            if z_name is not None and handle[z_name].size > MAX_NODES:
+                raise ValueError(
+                    f"depth grid {path.name} has {handle[z_name].size:,} nodes, over {MAX_NODES:,}:"
+                    " cut it to the seas it is wanted for"
+                )
             z = _pick(handle, Z_NAMES, "elevation")
-            z_name = next(name for name in Z_NAMES if name in handle)
+            z_name = z_name or Z_NAMES[0]
             return (
                 _pick(handle, LON_NAMES, "longitude"),
                 _pick(handle, LAT_NAMES, "latitude"),
