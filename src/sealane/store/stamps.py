@@ -3,24 +3,34 @@
 :func:`database_stamp` gives a value that a later call gives again only if no transaction that
 wrote was committed in between, by any connection of any process. What is read after taking a
 stamp is still true while the stamp is the same (the kept list pages rely on it, see
-``service.tracking.pages``).
+``service.tracking.pages``): the reads began after the stamp was taken, so they saw at least
+what it saw, and nothing was committed since that they could have missed.
 
 SQLite: ``PRAGMA data_version`` of a connection changes with every commit of another connection
 to the file, in any process (its own commits it does not count). Each database file gets a
 watching connection of its own that never writes, so every commit of the service's connections
 is another connection's; its stamps carry the watch's serial number, since a new watch (after
-the engine's ``dispose()``) counts again from where a fresh connection starts. PostgreSQL: the
-current snapshot (``pg_current_snapshot``): its highest finished transaction id and its list of
-running ones stay the same only while no transaction that holds an id (one that wrote) finishes.
+the engine's ``dispose()``) counts again from where a fresh connection starts.
+
+PostgreSQL: the current snapshot (``pg_current_snapshot``): its highest finished transaction id
+and its list of running ones stay the same only while no transaction that holds an id (one that
+wrote, or locked a row) finishes; an equal snapshot means the same transactions are visible. It
+is asked on a few connections of the stamps' own, outside the engine's pool, in autocommit: one
+round trip, where a pooled connection costs its pre-ping, a ``BEGIN`` and a ``ROLLBACK`` besides
+(a single statement in autocommit is its own transaction, so the snapshot is the one it ran
+under). A stamp connection that fails (the server closed it, the network broke) is closed and
+the stamp is None, which only means the page is read again; the next stamp opens a new one.
 """
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import sqlite3
 import threading
 import weakref
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable
+from typing import Any
 
 from sqlalchemy import Engine, event
 from sqlalchemy.engine import Connection
@@ -81,17 +91,132 @@ def _unwatch(engine: Engine) -> None:
         found.close()
 
 
-def database_stamp(connection: Connection) -> Hashable | None:
+#: Connections a PostgreSQL engine's stamps are asked on at most, and how long a stamp waits
+#: for one of them before it is None (the page is then read again).
+STAMP_CONNECTIONS = 4
+STAMP_WAIT_S = 1.0
+_SNAPSHOT = "SELECT pg_current_snapshot()::text"
+
+
+class _Snapshots:
+    """Autocommit connections to one PostgreSQL database that only ask for its current
+    snapshot, opened when needed, up to :data:`STAMP_CONNECTIONS`."""
+
+    def __init__(self, connect: Callable[[], Any], errors: type[Exception]) -> None:
+        self._connect = connect
+        self._errors = errors
+        self._idle: list[Any] = []
+        self._open = 0
+        self._closed = False
+        self._turn = threading.Condition()
+
+    def snapshot(self) -> str | None:
+        """The database's current snapshot as text; None when no connection could ask it."""
+        connection = self._take()
+        if connection is None:
+            return None
+        try:
+            cursor = connection.cursor()
+            try:
+                cursor.execute(_SNAPSHOT)
+                found = cursor.fetchone()
+            finally:
+                cursor.close()
+        except self._errors:  # a broken connection: no stamp now, a new connection next time
+            self._drop(connection)
+            return None
+        except BaseException:
+            self._drop(connection)
+            raise
+        self._give(connection)
+        return None if found is None else str(found[0])
+
+    def _take(self) -> Any | None:
+        with self._turn:
+            while not self._idle and self._open >= STAMP_CONNECTIONS and not self._closed:
+                if not self._turn.wait(STAMP_WAIT_S):
+                    return None
+            if self._closed:
+                return None
+            if self._idle:
+                return self._idle.pop()
+            self._open += 1
+        try:
+            connection = self._connect()
+            connection.autocommit = True
+        except self._errors:
+            with self._turn:
+                self._open -= 1
+                self._turn.notify()
+            return None
+        return connection
+
+    def _give(self, connection: Any) -> None:
+        with self._turn:
+            if not self._closed:
+                self._idle.append(connection)
+                self._turn.notify()
+                return
+        self._drop(connection)
+
+    def _drop(self, connection: Any) -> None:
+        with contextlib.suppress(self._errors):
+            connection.close()
+        with self._turn:
+            self._open -= 1
+            self._turn.notify()
+
+    def close(self) -> None:
+        """Close the idle connections, and the others as they come back."""
+        with self._turn:
+            self._closed = True
+            idle, self._idle = self._idle, []
+            self._turn.notify_all()
+        for connection in idle:
+            self._drop(connection)
+
+
+#: The stamp connections of each PostgreSQL engine, until the engine is disposed of or gone.
+_snapshots: weakref.WeakKeyDictionary[Engine, _Snapshots] = weakref.WeakKeyDictionary()
+
+
+def _snapshots_of(engine: Engine) -> _Snapshots:
+    """The stamp connections of ``engine`` (made at first use)."""
+    found = _snapshots.get(engine)
+    if found is not None:
+        return found
+    with _watches_lock:
+        found = _snapshots.get(engine)
+        if found is None:
+            dialect = engine.dialect
+            cargs, cparams = dialect.create_connect_args(engine.url)
+            cparams.setdefault("application_name", "sealane-stamps")
+
+            def connect() -> Any:
+                return dialect.connect(*cargs, **cparams)
+
+            found = _snapshots[engine] = _Snapshots(connect, dialect.loaded_dbapi.Error)
+            event.listen(engine, "engine_disposed", _unsnapshot)
+    return found
+
+
+def _unsnapshot(engine: Engine) -> None:
+    with _watches_lock:
+        found = _snapshots.pop(engine, None)
+    if found is not None:
+        found.close()
+
+
+def database_stamp(bind: Engine | Connection) -> Hashable | None:
     """A value a later call gives again only if nothing was committed to the database in
-    between, by anyone; None where the database offers no cheap way to tell. Take it before
-    reading what it is to vouch for."""
-    dialect = connection.dialect.name
+    between, by anyone; None where the database offers no cheap way to tell (or did not answer
+    now). Take it before reading what it is to vouch for; ``bind`` is only the way to the
+    database (on PostgreSQL and SQLite the stamp is asked on a connection of its own)."""
+    engine = bind.engine
+    dialect = engine.dialect.name
     if dialect == "postgresql":
-        snapshot: str = connection.exec_driver_sql(
-            "SELECT pg_current_snapshot()::text"
-        ).scalar_one()
-        return snapshot
+        return _snapshots_of(engine).snapshot()
     if dialect != "sqlite":
         return None
-    watch = _watch(connection.engine)
+    watch = _watch(engine)
     return None if watch is None else watch.version()

@@ -193,10 +193,12 @@ class KeptPages:
                 else:
                     self._making[key] = (lock, waiting - 1)
 
-    def find(self, key: Hashable, connection: Connection, stamp: Hashable | None) -> bytes | None:
+    def find(
+        self, key: Hashable, stamp: Hashable | None, connect: Callable[[], Connection]
+    ) -> bytes | None:
         """The page kept for ``key`` if nothing was committed since it was found true (the
-        database's ``stamp``, taken before any read of this request), or if its reads still
-        give the same rows."""
+        database's ``stamp``, taken before any read of this request), or if its reads, on the
+        connection ``connect`` gives (asked only then), still give the same rows."""
         with self._lock:
             found = self._kept.get(key)
             if found is None:
@@ -206,7 +208,7 @@ class KeptPages:
                 self.reused += 1
                 self.unread += 1
                 return found.body
-        if not found.log.replay(connection):
+        if not found.log.replay(connect()):
             return None
         with self._lock:
             if key in self._kept:
@@ -239,17 +241,19 @@ def shown_page(
     load: Callable[[ReadLog], Page[Any]],
 ) -> bytes:
     """The page ``load`` reads (logging its reads) as ``shown`` renders it, or the bytes kept
-    from an earlier request while the database is unchanged or its reads give the same rows."""
+    from an earlier request while the database is unchanged or its reads give the same rows.
+
+    The stamp is asked before the session has a connection, so a page found at once costs no
+    connection of the pool (on PostgreSQL its pre-ping, ``BEGIN`` and ``ROLLBACK``)."""
     key, pages = (caller.account_id, shown.key), shown.pages
-    connection = session.connection()
-    stamp = database_stamp(connection)  # before anything is read: it vouches for what follows
+    stamp = database_stamp(session.get_bind())  # before anything is read: it vouches for it
     seen = pages.current(key)
-    found = pages.find(key, connection, stamp)
+    found = pages.find(key, stamp, session.connection)
     if found is not None:
         return found
     with pages.making(key):  # one request makes it; those that asked meanwhile take it
         if pages.current(key) is not seen:
-            found = pages.find(key, connection, stamp)
+            found = pages.find(key, stamp, session.connection)
             if found is not None:
                 return found
         log = ReadLog()

@@ -1,0 +1,85 @@
+"""A kept page found at once by its database stamp costs no connection of the pool, and the
+stamp's own connections cut off by the server mean pages read again, not errors (SQLite and
+PostgreSQL; the cut-off on PostgreSQL)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from sqlalchemy import Engine, event, text, update
+
+from sealane.service.access.gatekeeper import Caller
+from sealane.service.core.paging import Page, PageRequest
+from sealane.service.tracking.pages import KeptPages, Shown, shown_page
+from sealane.store.models import Shipment
+from sealane.store.reading import ReadLog
+from sealane.store.stamps import _snapshots
+from tests.store.conftest import BACKENDS
+
+from .kept_world import World, world_on
+
+
+@pytest.fixture(params=BACKENDS)
+def world(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[World]:
+    with world_on(request, tmp_path) as found:
+        yield found
+
+
+def test_shown_page__found_at_once_without_a_pooled_connection(world: World) -> None:
+    engine: Engine = world.app.state.sealane.engine
+    pages, caller = KeptPages(), Caller("acct", False)
+    shown = Shown(pages, ("shipments", "", "base"), lambda page: b"page")
+
+    def load(log: ReadLog) -> Page[Any]:
+        return Page((), 0, PageRequest())
+
+    def ask() -> bytes:
+        with world.app.state.sealane.sessions() as session:
+            return shown_page(session, caller, shown, load)
+
+    assert ask() == b"page"
+    checkouts: list[object] = []
+
+    def counted(*_: object) -> None:
+        checkouts.append(None)
+
+    event.listen(engine, "checkout", counted)
+    try:
+        for _ in range(10):
+            assert ask() == b"page"
+    finally:
+        event.remove(engine, "checkout", counted)
+    assert pages.unread > 0
+    # a connection only for the pages replayed (another test's commit on the shared server)
+    assert len(checkouts) == pages.reused - pages.unread
+
+
+@pytest.mark.parametrize("world", ["postgresql"], indirect=True)
+def test_kept_page__stamp_connections_cut_off_are_no_error(
+    world: World, postgres_admin: Engine
+) -> None:
+    url, params = "/v2/shipments", {"include": "containers"}
+    before = world.kept(url, params)
+    engine: Engine = world.app.state.sealane.engine
+    pids = [connection.info.backend_pid for connection in _snapshots[engine]._idle]
+    assert pids
+    with postgres_admin.connect() as connection:
+        ended = connection.execute(
+            text("SELECT bool_and(pg_terminate_backend(pid, 10000)) FROM unnest(:pids) pid"),
+            {"pids": pids},
+        ).scalar_one()
+    assert ended
+    shipment = before["data"][0]["id"]
+    world.write_elsewhere(update(Shipment).where(Shipment.id == shipment).values(tags=["cut"]))
+    for _ in range(3):  # get_json checks the status: 200 each time
+        after = world.get(url, params)
+        assert {item["id"]: item for item in after["data"]}[shipment]["attributes"]["tags"] == [
+            "cut"
+        ]
+    unread = world.pages.unread
+    for _ in range(5):
+        world.get(url, params)
+    assert world.pages.unread > unread  # stamps again, on new connections
