@@ -1,11 +1,14 @@
 """The future-positions answer's fast path (sealane.api.offloaded and the vessels router): the
-engine's own JSON bytes, made and gzipped in one trip to a worker thread, sent piece by piece."""
+engine's own JSON bytes, made and gzipped in one trip to a worker thread, sent piece by piece
+as they are deflated."""
 
 from __future__ import annotations
 
 import asyncio
 import gzip
 import itertools
+import threading
+import time
 import zlib
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -22,7 +25,7 @@ from starlette.types import Message
 from sealane import future_positions, get_port
 from sealane.api.compression import GzipMiddleware
 from sealane.api.negotiation import HeadAsGet
-from sealane.api.offloaded import FIRST_PIECE, OffloadedResponse, Pieces
+from sealane.api.offloaded import FIRST_PIECE, PIECE, Handover, Item, OffloadedResponse, Pieces
 from sealane.store.models import Vessel
 
 from .conftest import START, Keys, auth
@@ -69,7 +72,7 @@ def test_voyage__gzip_pieces_decode_as_they_arrive(
     headers = {**auth(keys.routing), **GZIP}
     plain = client.get(voyage_url(vessel), params=VOYAGE, headers={**auth(keys.routing), **PLAIN})
     pieces = wire_pieces(client, voyage_url(vessel), headers, params=VOYAGE)
-    assert len(pieces) > 2
+    assert len(pieces) >= 2  # the first alone; later ones made while one was sent go together
     inflate = zlib.decompressobj(16 + zlib.MAX_WBITS)
     first = inflate.decompress(pieces[0])
     # the first piece is whole on arrival: the envelope's head and the records that fit
@@ -174,7 +177,9 @@ def test_offloaded__gzip_refused_sends_it_plain() -> None:
 def test_offloaded__gzip_in_pieces() -> None:
     with TestClient(app_of(lambda: BODY)) as client:
         pieces = wire_pieces(client, "/", GZIP)
-    assert len(pieces) >= len(BODY) // (256 * 1024)
+    assert len(pieces) >= 2  # the first piece alone, then the others as they are made
+    inflate = zlib.decompressobj(16 + zlib.MAX_WBITS)
+    assert inflate.decompress(pieces[0]) == BODY[:FIRST_PIECE]  # whole on arrival
     assert gzip.decompress(b"".join(pieces)) == BODY
 
 
@@ -231,31 +236,69 @@ def test_offloaded__deflate_failing_midway_cuts_the_answer_short(
         client.get("/", headers=GZIP)
 
 
-def test_offloaded__at_most_a_few_pieces_on_the_gzip_threads(
+def test_offloaded__pieces_deflated_on_the_producing_thread(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """Pieces are queued on the shared gzip threads a few at a time, not all at once."""
-    from sealane.api import offloaded
-    from sealane.api.compression import DEFLATERS, IN_FLIGHT
+    """Every piece is deflated on the worker that produced the body: no other thread (and no
+    hand-over to one) takes part."""
+    from sealane.api import compression, offloaded
 
-    waiting: list[int] = []  # pieces queued and not yet taken back, at each submit
-    queued: set[Any] = set()
+    threads: list[str] = []
+    real = compression.deflate_piece
 
-    class Recording:
-        def submit(self, *args: Any) -> Any:
-            job = DEFLATERS.submit(*args)
-            queued.add(job)
-            job.add_done_callback(queued.discard)
-            waiting.append(len(queued))
-            return job
+    def recording(piece: Any, level: int, final: bool) -> bytes:
+        threads.append(threading.current_thread().name)
+        return real(piece, level, final)
 
-    monkeypatch.setattr(offloaded, "DEFLATERS", Recording())
-    body = BODY * 4  # 4 MiB: 16 pieces after the first
+    monkeypatch.setattr(offloaded, "deflate_piece", recording)
+    body = BODY * 4  # 4 MiB: the first piece, then 8
     with TestClient(app_of(lambda: body)) as client:
         pieces = wire_pieces(client, "/", GZIP)
     assert gzip.decompress(b"".join(pieces)) == body
-    assert len(waiting) == 16
-    assert max(waiting) <= IN_FLIGHT
+    assert len(threads) == 1 + -(-(len(body) - FIRST_PIECE) // PIECE)
+    assert len(set(threads)) == 1
+    assert threads[0].startswith("sealane-offload")
+
+
+def test_handover__wakes_the_loop_only_while_it_waits() -> None:
+    """Items handed over while the event loop is busy cost no wake-up and are taken together;
+    one handed over while it waits wakes it once."""
+
+    async def scenario() -> tuple[list[list[Item]], int]:
+        loop = asyncio.get_running_loop()
+        wakes = 0
+        real = loop.call_soon_threadsafe
+
+        def counting(*args: Any) -> Any:
+            nonlocal wakes
+            wakes += 1
+            return real(*args)
+
+        setattr(loop, "call_soon_threadsafe", counting)  # noqa: B010 (a method, replaced)
+        handover = Handover(loop)
+
+        def both() -> None:
+            handover.put(b"a")
+            handover.put(b"b")
+
+        worker = threading.Thread(target=both)
+        worker.start()
+        worker.join()  # both handed over while the loop was not waiting
+        taken = [await handover.take()]
+
+        def later() -> None:
+            time.sleep(0.05)  # the loop is most likely waiting by then: if not, no wake at all
+            handover.put(None)
+
+        worker = threading.Thread(target=later)
+        worker.start()
+        taken.append(await handover.take())  # waits: woken once
+        worker.join()
+        return taken, wakes
+
+    taken, wakes = asyncio.run(scenario())
+    assert taken == [[b"a", b"b"], [None]]
+    assert wakes <= 1
 
 
 class Written:
@@ -288,7 +331,7 @@ def test_offloaded__pieces_written_one_at_a_time_make_one_member() -> None:
     with TestClient(app_of(lambda: body)) as client:
         pieces = wire_pieces(client, "/", GZIP)
     assert gzip.decompress(b"".join(pieces)) == BODY * 2
-    assert body.written == list(range(1 + -(-(len(BODY) * 2 - FIRST_PIECE) // (256 * 1024))))
+    assert body.written == list(range(1 + -(-(len(BODY) * 2 - FIRST_PIECE) // PIECE)))
     inflate = zlib.decompressobj(16 + zlib.MAX_WBITS)
     assert inflate.decompress(pieces[0]) == BODY[:FIRST_PIECE]  # whole on arrival
 

@@ -1,14 +1,14 @@
 """A response whose body is computed, and gzipped, in one trip to a worker thread.
 
 For a large document that costs CPU to make (a vessel's future positions: a route, a position
-a minute, megabytes of JSON), every hand-over between the event loop and the thread pool costs a
-wake-up, and on a busy machine a wake-up waits for a CPU. So the body is produced on one worker
-thread, which deflates its first (small) piece at once and hands it to the event loop, so that
-the client starts inflating while the rest is made: the other pieces are deflated side by side
-on the gzip middleware's two threads, and each is handed over, in order, as soon as it is ready.
-No thread ever waits for the event loop. A body that can be written in pieces (:class:`Pieces`,
-the engine's positions document) is written a piece at a time: the first leaves before the
-rest is written.
+a minute, megabytes of JSON), every hand-over between threads costs a wake-up, and on a busy
+machine a wake-up waits for a CPU; so the body is produced, written and deflated on one worker
+thread, a piece at a time, and each deflated piece is handed to the event loop as soon as it is
+made, so that the client inflates one piece while the next is made. The event loop is woken only
+when it waits for a piece (:class:`Handover`): pieces made while it was sending go out together,
+in one body message. No thread ever waits for the event loop. A body that can be written in
+pieces (:class:`Pieces`, the engine's positions document) is written a piece at a time: the first
+(small) one leaves before the rest is written.
 
 A failure while producing the body (or its first piece) is raised before anything is sent, so
 the application's error handlers answer it as usual (a 404, a 422); one in a later piece can
@@ -20,9 +20,8 @@ from __future__ import annotations
 import asyncio
 import struct
 import threading
-from collections import deque
-from collections.abc import AsyncIterator, Callable, Iterable, Iterator
-from concurrent.futures import Future, ThreadPoolExecutor
+from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from typing import Final, Protocol
 
 from isal import isal_zlib
@@ -30,12 +29,13 @@ from starlette.datastructures import MutableHeaders
 from starlette.responses import Response
 from starlette.types import Message, Receive, Scope, Send
 
-from .compression import DEFLATERS, GZIP_HEADER, IN_FLIGHT, accepts_gzip, deflate_piece
+from .compression import GZIP_HEADER, accepts_gzip, deflate_piece
 from .negotiation import HEAD_REQUEST
 
-#: Input bytes of the first deflated piece (about 0.03 ms of ISA-L), then of each later one.
+#: Input bytes of the first deflated piece (about 0.03 ms of ISA-L), then of each later one
+#: (about 0.4 ms each to write and deflate: the client inflates one while the next is made).
 FIRST_PIECE: Final = 32 * 1024
-PIECE: Final = 256 * 1024
+PIECE: Final = 512 * 1024
 #: Threads producing these bodies: handing a job to one costs the event loop less than AnyIO's
 #: thread pool does (a C queue, no capacity limiter); created on first use.
 PRODUCERS: Final = ThreadPoolExecutor(max_workers=8, thread_name_prefix="sealane-offload")
@@ -65,8 +65,46 @@ class _Whole:
         self.body = body
 
 
-#: What the worker hands over: a deflated piece, or one being deflated on a gzip thread.
-Item = bytes | Future[bytes] | _Failed | _Whole | None
+#: What the worker hands over: a deflated piece, the whole body, a failure, or None (the end).
+Item = bytes | _Failed | _Whole | None
+
+
+class Handover:
+    """Items a worker thread hands to the event loop, in order. The loop is woken (one
+    ``call_soon_threadsafe``) only when it waits for an item; what is handed over while it is
+    busy is taken in one go at its next :meth:`take`."""
+
+    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
+        self._loop = loop
+        self._items: list[Item] = []
+        self._waiter: asyncio.Future[None] | None = None
+        self._lock = threading.Lock()
+
+    def put(self, item: Item) -> None:
+        """On the worker thread: hand ``item`` over, waking the loop if it waits."""
+        with self._lock:
+            self._items.append(item)
+            waiter, self._waiter = self._waiter, None
+        if waiter is not None:
+            self._loop.call_soon_threadsafe(_wake, waiter)
+
+    async def take(self) -> list[Item]:
+        """On the event loop: every item handed over since the last take (at least one)."""
+        with self._lock:
+            items, self._items = self._items, []
+            if not items:
+                self._waiter = waiter = self._loop.create_future()
+        if items:
+            return items
+        await waiter
+        with self._lock:
+            items, self._items = self._items, []
+        return items
+
+
+def _wake(waiter: asyncio.Future[None]) -> None:
+    if not waiter.done():  # not cancelled meanwhile
+        waiter.set_result(None)
 
 
 class OffloadedResponse(Response):
@@ -93,16 +131,14 @@ class OffloadedResponse(Response):
         accept = b",".join(v for k, v in scope["headers"] if k == b"accept-encoding")
         gzip = accepts_gzip(accept.decode("latin-1"))
         head = bool(scope.get(HEAD_REQUEST))
-        loop = asyncio.get_running_loop()
-        queue: asyncio.Queue[Item] = asyncio.Queue()
+        handover = Handover(asyncio.get_running_loop())
         stop = threading.Event()
-
-        def put(item: Item) -> None:
-            loop.call_soon_threadsafe(queue.put_nowait, item)
-
-        work = loop.run_in_executor(PRODUCERS, self._work, put, stop, gzip and not head)
+        # Not run_in_executor: its asyncio future would wake the loop once more at the end.
+        job = PRODUCERS.submit(self._work, handover.put, stop, gzip and not head)
+        ended = False
         try:
-            first = await queue.get()
+            items = await handover.take()
+            first = items[0]
             if isinstance(first, _Failed):
                 raise first.error
             if isinstance(first, _Whole) and len(first.body) < self.minimum_size:
@@ -111,12 +147,14 @@ class OffloadedResponse(Response):
             elif isinstance(first, _Whole):  # refused gzip, or a HEAD: headers as GET's
                 await send(self._start(first.body, gzip))
                 await _send_stream([] if head else [first.body], send)
-            elif first is not None:
+            else:
                 await send(self._start(b"", True))
-                await _send_stream(_deflated(first, queue), send)
+                await _send_pieces(items, handover, send)
+            ended = True
         finally:
             stop.set()  # the client went away, or the request was cancelled: deflate no more
-            await asyncio.shield(work)
+            if not ended:  # the worker may still be busy: let it see ``stop`` and finish
+                await asyncio.shield(asyncio.wrap_future(job))
 
     def _work(self, put: Callable[[Item], None], stop: threading.Event, deflate: bool) -> None:
         """On the worker thread: produce the body, then hand it over whole or deflated; a
@@ -139,32 +177,19 @@ class OffloadedResponse(Response):
         put: Callable[[Item], None],
         stop: threading.Event,
     ) -> None:
-        """One gzip member: the first piece deflated here at once, the others (each made when
-        the previous one is on its way) side by side on the gzip threads, as raw deflate streams
-        flushed to a byte boundary (as pigz does) and ended by an empty final block; the CRC is
-        worked out here meanwhile. Each piece's job is handed over as it is queued, and the
-        event loop sends its result when it is done, in order, whatever this thread is doing. At
-        most :data:`~.compression.IN_FLIGHT` pieces wait on those threads at a time, so that
-        another answer's pieces wait for a few of this one's, not for all of them."""
-        first = next(pieces)
-        crc, size = isal_zlib.crc32(first), len(first)
-        put(GZIP_HEADER + deflate_piece(first, self.level, False))
-        jobs: deque[Future[bytes]] = deque()
-        try:
-            for piece in pieces:
-                while jobs and (jobs[0].done() or len(jobs) >= IN_FLIGHT):
-                    jobs.popleft().exception()  # waits for the oldest while IN_FLIGHT are queued
-                if stop.is_set():
-                    return
-                jobs.append(DEFLATERS.submit(deflate_piece, piece, self.level, False))
-                put(jobs[-1])
-                crc, size = isal_zlib.crc32(piece, crc), size + len(piece)
-            put(_FINAL_BLOCK + struct.pack("<II", crc & 0xFFFFFFFF, size & 0xFFFFFFFF))
-            put(None)
-        finally:
-            if stop.is_set():  # the answer was cut short: the pieces not started are not wanted
-                for job in jobs:
-                    job.cancel()
+        """One gzip member, on this thread: each piece a raw deflate stream flushed to a byte
+        boundary (as pigz does), handed over as soon as it is deflated, the CRC worked out
+        alongside, and an empty final block with the trailer at the end. (Deflating the pieces
+        side by side on other threads made the answer no sooner on two shared CPUs, and cost
+        about a millisecond of CPU more in hand-overs.)"""
+        prefix, crc, size = GZIP_HEADER, 0, 0
+        for piece in pieces:
+            if stop.is_set():
+                return
+            put(prefix + deflate_piece(piece, self.level, False))
+            prefix, crc, size = b"", isal_zlib.crc32(piece, crc), size + len(piece)
+        put(_FINAL_BLOCK + struct.pack("<II", crc & 0xFFFFFFFF, size & 0xFFFFFFFF))
+        put(None)
 
     def _start(self, body: bytes, gzip: bool) -> Message:
         """The start message: the body's length, or gzip (chunked) and ``Vary``."""
@@ -178,30 +203,33 @@ class OffloadedResponse(Response):
         return {"type": "http.response.start", "status": self.status_code, "headers": headers.raw}
 
 
-async def _deflated(
-    first: bytes | Future[bytes], queue: asyncio.Queue[Item]
-) -> AsyncIterator[bytes]:
-    """The deflated pieces in the order the worker hands them over, ``first`` first; a piece
-    still being deflated is waited for."""
-    piece: Item = first
-    while isinstance(piece, bytes | Future):
-        yield piece if isinstance(piece, bytes) else await asyncio.wrap_future(piece)
-        piece = await queue.get()
-    if isinstance(piece, _Failed):  # half sent: the server can only cut the answer short
-        raise piece.error
+async def _send_pieces(items: list[Item], handover: Handover, send: Send) -> None:
+    """Send the deflated pieces as the worker hands them over, starting with ``items``: the
+    first piece alone (it is small, and the client can start on it), then what was handed over
+    together as one body message; then the end (see :func:`_send_stream`). A failure handed
+    over cuts the answer short: it is raised, and the end is never sent."""
+    batches = [items[:1], items[1:]]
+    while True:
+        batch = batches.pop(0) if batches else await handover.take()
+        pieces = [item for item in batch if isinstance(item, bytes)]
+        if pieces:
+            body = b"".join(pieces)
+            await send({"type": "http.response.body", "body": body, "more_body": True})
+        last = batch[-1] if batch else b""
+        if isinstance(last, _Failed):
+            raise last.error
+        if last is None:
+            break
+    await _send_stream([], send)
 
 
-async def _send_stream(pieces: Iterable[bytes] | AsyncIterator[bytes], send: Send) -> None:
+async def _send_stream(pieces: Iterable[bytes], send: Send) -> None:
     """Send ``pieces`` as body messages, then the end: always as a stream, which the ETag layer
-    (:mod:`.caching`) passes untagged. That is right here: an answer made from the clock (future
-    positions start now) is never the same twice, so a tag could never match, and hashing
-    megabytes for it would cost about as much as making them."""
-    if isinstance(pieces, AsyncIterator):
-        async for piece in pieces:
-            await send({"type": "http.response.body", "body": piece, "more_body": True})
-    else:
-        for piece in pieces:
-            await send({"type": "http.response.body", "body": piece, "more_body": True})
+    (:mod:`.caching`) passes untagged. That is right here: an answer made from the clock
+    (future positions start now) is never the same twice, so a tag could never match, and
+    hashing megabytes for it would cost about as much as making them."""
+    for piece in pieces:
+        await send({"type": "http.response.body", "body": piece, "more_body": True})
     await send({"type": "http.response.body", "body": b"", "more_body": False})
 
 
