@@ -4,16 +4,20 @@ PostgreSQL; the cut-off on PostgreSQL)."""
 
 from __future__ import annotations
 
+import threading
+import time
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
 import pytest
-from sqlalchemy import Engine, event, text, update
+from sqlalchemy import Engine, event, literal_column, select, table, text, update
 
 from sealane.service.access.gatekeeper import Caller
 from sealane.service.core.paging import Page, PageRequest
 from sealane.service.tracking.pages import KeptPages, Shown, shown_page
+from sealane.store.database import make_engine, session_factory
 from sealane.store.models import Shipment
 from sealane.store.reading import ReadLog
 from sealane.store.stamps import _snapshots
@@ -83,3 +87,50 @@ def test_kept_page__stamp_connections_cut_off_are_no_error(
     for _ in range(5):
         world.get(url, params)
     assert world.pages.unread > unread  # stamps again, on new connections
+
+
+def test_shown_page__after_a_commit_one_request_replays_the_page(tmp_path: Path) -> None:
+    """Requests that come with the same new stamp queue for the page: the first replays it,
+    the others find it vouched for by that stamp and take it without reading."""
+    url = f"sqlite:///{tmp_path / 'replayed.db'}"
+    engine = make_engine(url)
+    with engine.begin() as connection:
+        connection.exec_driver_sql("CREATE TABLE t (x INTEGER)")
+    sessions = session_factory(engine)
+    pages, caller, asked = KeptPages(), Caller("acct", False), 4
+    shown = Shown(pages, ("shipments", "", "base"), lambda page: b"page")
+
+    def load(log: ReadLog) -> Page[Any]:
+        with sessions() as session:
+            log.read(session.connection(), select(literal_column("x")).select_from(table("t")), {})
+        return Page((), 0, PageRequest())
+
+    def ask() -> bytes:
+        with sessions() as session:
+            return shown_page(session, caller, shown, load)
+
+    assert ask() == b"page"
+    other = make_engine(url)
+    with other.begin() as connection:  # a commit elsewhere: a new stamp, the same rows
+        connection.exec_driver_sql("CREATE TABLE u (x INTEGER)")
+    other.dispose()
+    checkouts: list[object] = []
+
+    def counted(*_: object) -> None:
+        checkouts.append(None)
+
+    event.listen(engine, "checkout", counted)
+    key = (caller.account_id, shown.key)
+    with ThreadPoolExecutor(asked) as pool:
+        with pages.making(key):  # held while they come: they all queue behind it
+            answers = [pool.submit(ask) for _ in range(asked)]
+            deadline = time.monotonic() + 30
+            while pages._making[key][1] < asked + 1 and time.monotonic() < deadline:
+                threading.Event().wait(0.01)
+            queued = pages._making[key][1] - 1
+        assert [answer.result() for answer in answers] == [b"page"] * asked
+    event.remove(engine, "checkout", counted)
+    engine.dispose()
+    assert queued == asked, "requests replayed the page before they queued for it"
+    assert len(checkouts) == 1 and pages.made == 1
+    assert (pages.reused, pages.unread) == (asked, asked - 1)

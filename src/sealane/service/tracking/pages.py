@@ -170,15 +170,10 @@ class KeptPages:
     def __len__(self) -> int:
         return len(self._kept)
 
-    def current(self, key: Hashable) -> object | None:
-        """What is kept for ``key`` now (to tell later whether it was made again meanwhile)."""
-        with self._lock:
-            return self._kept.get(key)
-
     @contextmanager
     def making(self, key: Hashable) -> Iterator[None]:
-        """Held while the page of ``key`` is made: requests that miss it at once wait for the
-        first to make it, then find it (one reading and rendering instead of one each)."""
+        """Held while the page of ``key`` is replayed or made: requests that miss it at once
+        wait for the first, then find it (one reading and rendering instead of one each)."""
         with self._lock:
             lock, waiting = self._making.get(key, (threading.Lock(), 0))
             self._making[key] = (lock, waiting + 1)
@@ -193,22 +188,31 @@ class KeptPages:
                 else:
                     self._making[key] = (lock, waiting - 1)
 
+    def at_once(self, key: Hashable, stamp: Hashable | None) -> bytes | None:
+        """The page kept for ``key`` if nothing was committed since it was found true (the
+        database's ``stamp``, taken before any read of this request)."""
+        if stamp is None:
+            return None
+        with self._lock:
+            found = self._kept.get(key)
+            if found is None or stamp not in found.stamps:
+                return None
+            self._kept.move_to_end(key)
+            self.reused += 1
+            self.unread += 1
+            return found.body
+
     def find(
         self, key: Hashable, stamp: Hashable | None, connect: Callable[[], Connection]
     ) -> bytes | None:
-        """The page kept for ``key`` if nothing was committed since it was found true (the
-        database's ``stamp``, taken before any read of this request), or if its reads, on the
+        """The page kept for ``key`` if it is true :meth:`at_once`, or if its reads, on the
         connection ``connect`` gives (asked only then), still give the same rows."""
+        body = self.at_once(key, stamp)
+        if body is not None:
+            return body
         with self._lock:
             found = self._kept.get(key)
-            if found is None:
-                return None
-            if stamp is not None and stamp in found.stamps:
-                self._kept.move_to_end(key)
-                self.reused += 1
-                self.unread += 1
-                return found.body
-        if not found.log.replay(connect()):
+        if found is None or not found.log.replay(connect()):
             return None
         with self._lock:
             if key in self._kept:
@@ -244,18 +248,20 @@ def shown_page(
     from an earlier request while the database is unchanged or its reads give the same rows.
 
     The stamp is asked before the session has a connection, so a page found at once costs no
-    connection of the pool (on PostgreSQL its pre-ping, ``BEGIN`` and ``ROLLBACK``)."""
+    connection of the pool (on PostgreSQL its pre-ping, ``BEGIN`` and ``ROLLBACK``). A page
+    not found at once is replayed, or made, by one request at a time: those that come with the
+    same stamp meanwhile find it vouched for and take it at once (a commit used to send every
+    request in flight to replay the page, and most to find it changed, before they queued to
+    make it)."""
     key, pages = (caller.account_id, shown.key), shown.pages
     stamp = database_stamp(session.get_bind())  # before anything is read: it vouches for it
-    seen = pages.current(key)
-    found = pages.find(key, stamp, session.connection)
+    found = pages.at_once(key, stamp)
     if found is not None:
         return found
-    with pages.making(key):  # one request makes it; those that asked meanwhile take it
-        if pages.current(key) is not seen:
-            found = pages.find(key, stamp, session.connection)
-            if found is not None:
-                return found
+    with pages.making(key):
+        found = pages.find(key, stamp, session.connection)
+        if found is not None:
+            return found
         log = ReadLog()
         body = shown.render(load(log))
         pages.keep(key, log, body, stamp)
