@@ -71,7 +71,7 @@ def reject_unknown_parameters(request: Request) -> None:
     without includes gets the same 400 as an include it does not know.
     """
     route = request.scope.get("route")
-    known = _declared(route) if isinstance(route, APIRoute) else frozenset()
+    known = declared_parameters(route) if isinstance(route, APIRoute) else frozenset()
     for name in request.query_params:
         if name in known:
             continue
@@ -84,7 +84,7 @@ def reject_unknown_parameters(request: Request) -> None:
         )
 
 
-def _declared(route: APIRoute) -> frozenset[str]:
+def declared_parameters(route: APIRoute) -> frozenset[str]:
     """The query parameter names of ``route`` and its dependencies (kept on the route)."""
     found: frozenset[str] | None = getattr(route, "_sealane_query_names", None)
     if found is None:

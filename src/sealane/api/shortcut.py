@@ -1,0 +1,184 @@
+"""A few operations answered without the router: the vessels' future positions (issue 29).
+
+A future-positions answer is megabytes made on a worker thread; what the event loop spends on
+the request before that thread starts (Starlette's routing through every router, FastAPI's
+dependency solving and its wrappers) is CPU the answer's own work and the client need on a busy
+machine. :class:`Shortcut` sits just inside the API's content negotiation, so every layer that
+shapes an answer (``HEAD``, metrics, gzip, caching headers, ``406``) still does; for a ``GET``
+of one of its operations whose parameters all read cleanly, it calls the operation's own
+functions: each dependency (authentication with the rate limit, the vessel dimensions) and then
+the operation, with the parameters validated by the very fields FastAPI validates them with.
+
+Every other request (another path or method, a parameter missing, unreadable, out of range,
+undeclared or given twice) goes on to the router untouched, before anything was counted or
+looked up, and is answered there as before: its error document is the one it always was. A
+failure once the operation runs is answered by the application's own exception handlers; one
+after the answer started is raised on, for the server to cut the answer short.
+"""
+
+from __future__ import annotations
+
+import inspect
+import re
+from collections.abc import Callable, Mapping, Sequence
+from copy import deepcopy
+from dataclasses import dataclass
+from typing import Any
+
+from fastapi._compat import field_annotation_is_sequence
+from fastapi.dependencies.models import Dependant
+from fastapi.routing import APIRoute
+from starlette.convertors import Convertor
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import compile_path
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from .params import declared_parameters
+
+Handlers = Mapping[Any, Callable[[Request, Exception], Any]]
+
+
+class _Unread(Exception):
+    """A parameter the shortcut does not take: the router answers the request."""
+
+
+@dataclass(frozen=True)
+class _Operation:
+    """One operation: its path pattern, route, and declared query parameter names."""
+
+    route: APIRoute
+    pattern: re.Pattern[str]
+    convertors: dict[str, Convertor[Any]]
+    names: frozenset[str]
+
+
+class Shortcut:
+    """Answer ``GET`` of ``routes`` (paths under ``prefix``) by calling their functions; pass
+    every other request on to ``app``. ``handlers`` are the application's exception handlers
+    (by exception class), which answer what the operation raises."""
+
+    def __init__(
+        self, app: ASGIApp, *, routes: Sequence[APIRoute], prefix: str, handlers: Handlers
+    ) -> None:
+        self.app = app
+        self.handlers = handlers
+        self.operations = [_operation(route, prefix) for route in routes]
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http" and scope["method"] == "GET" and not scope.get("root_path"):
+            for operation in self.operations:
+                found = operation.pattern.match(scope["path"])
+                if found is None:
+                    continue
+                convertors = operation.convertors
+                path = {k: convertors[k].convert(v) for k, v in found.groupdict().items()}
+                request = Request(scope, receive)
+                try:
+                    values = _read(operation, request, path)
+                except _Unread:
+                    break
+                scope["route"], scope["endpoint"] = operation.route, operation.route.endpoint
+                scope["path_params"] = path
+                await self._answer(operation.route.dependant, request, values, send)
+                return
+        await self.app(scope, receive, send)
+
+    async def _answer(
+        self, dependant: Dependant, request: Request, values: dict[str, Any], send: Send
+    ) -> None:
+        started = False
+
+        async def watched(message: Message) -> None:
+            nonlocal started
+            started = True
+            await send(message)
+
+        try:
+            response = await _call(dependant, request, values)
+            if not isinstance(response, Response):
+                raise TypeError(f"{dependant.call!r} returned {type(response).__name__}")
+            await response(request.scope, request.receive, watched)
+        except Exception as error:
+            handler = _handler_for(self.handlers, error)
+            if started or handler is None:
+                raise
+            answer: Response = await handler(request, error)
+            await answer(request.scope, request.receive, send)
+
+
+def _operation(route: APIRoute, prefix: str) -> _Operation:
+    """What the shortcut needs of ``route``; ValueError for one it cannot answer faithfully
+    (a body, headers or cookies, a list parameter, a name used twice, a dependency or operation
+    that is not ``async``)."""
+    names: list[str] = []
+    for dependant in _dependants(route.dependant):
+        if dependant.body_params or dependant.header_params or dependant.cookie_params:
+            raise ValueError(f"{route.path}: only path and query parameters are read here")
+        if not inspect.iscoroutinefunction(dependant.call):
+            raise ValueError(f"{route.path}: {dependant.call!r} is not async")
+        for field in (*dependant.path_params, *dependant.query_params):
+            if field_annotation_is_sequence(field.field_info.annotation):
+                raise ValueError(f"{route.path}: {field.alias} is a list")
+            names.append(field.name)
+    if len(set(names)) != len(names):
+        raise ValueError(f"{route.path}: a parameter name is used twice")
+    pattern, _, convertors = compile_path(prefix + route.path)
+    return _Operation(route, pattern, convertors, declared_parameters(route))
+
+
+def _dependants(dependant: Dependant) -> list[Dependant]:
+    """``dependant`` and its dependencies, all levels."""
+    return [dependant, *(d for sub in dependant.dependencies for d in _dependants(sub))]
+
+
+def _read(operation: _Operation, request: Request, path: dict[str, str]) -> dict[str, Any]:
+    """Every parameter's value by field name, validated by its own field; :class:`_Unread`
+    for anything the router must answer (its error, or its reading of the request)."""
+    query = request.query_params
+    names = [name for name, _ in query.multi_items()]
+    if len(set(names)) != len(names) or not operation.names.issuperset(names):
+        raise _Unread
+    values: dict[str, Any] = {}
+    for dependant in _dependants(operation.route.dependant):
+        for field in dependant.path_params:
+            values[field.name] = _valid(field, path[field.name], "path")
+        for field in dependant.query_params:
+            values[field.name] = _valid(field, query.get(field.alias), "query")
+    return values
+
+
+def _valid(field: Any, raw: Any, where: str) -> Any:
+    """``raw`` (None: absent) as ``field`` reads it."""
+    if raw is None:
+        if field.field_info.is_required() or field.field_info.validate_default:
+            raise _Unread
+        return deepcopy(field.default)
+    value, errors = field.validate(raw, {}, loc=(where, field.alias))
+    if errors:
+        raise _Unread
+    return value
+
+
+async def _call(dependant: Dependant, request: Request, values: dict[str, Any]) -> Any:
+    """``dependant``'s function, called with its dependencies' results and its parameters."""
+    arguments: dict[str, Any] = {}
+    for sub in dependant.dependencies:
+        if sub.name is not None:
+            arguments[sub.name] = await _call(sub, request, values)
+        else:
+            await _call(sub, request, values)
+    for field in (*dependant.path_params, *dependant.query_params):
+        arguments[field.name] = values[field.name]
+    if dependant.request_param_name is not None:
+        arguments[dependant.request_param_name] = request
+    assert dependant.call is not None
+    return await dependant.call(**arguments)
+
+
+def _handler_for(handlers: Handlers, error: Exception) -> Callable[..., Any] | None:
+    """The handler registered for the nearest class of ``error``, as Starlette finds it."""
+    for kind in type(error).__mro__:
+        if kind in handlers:
+            return handlers[kind]
+    return None
