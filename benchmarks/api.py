@@ -1009,16 +1009,20 @@ def recorded_answer(service: Service) -> bytes:
 
 def run_fp(
     service: Service, rounds: int, before: Service | None = None
-) -> tuple[dict[str, list[float]], dict[str, list[float]]]:
+) -> tuple[dict[str, list[float]], dict[str, list[float]], dict[str, list[float]]]:
     """Milliseconds per call: the library call with its JSON, and each operation over HTTP with
     one keep-alive ``httpx.Client`` sending its own default headers (``Accept-Encoding: gzip,
     deflate``), each response read and decoded in full (with the time to its headers). Every
     round times one of each, library first, then the requests, each round starting from the
     next one, so that the machine's drift hits all alike; one untimed round first. ``before`` is
-    a server of other code, asked the same in each round."""
+    a server of other code, asked the same in each round. Also the server's CPU milliseconds
+    (all its threads) during each request, read from /proc outside the timed part."""
     requests = fp_requests(service)
+    pids = dict.fromkeys(requests, service.pid)
     if before is not None:
         requests |= {f"{BEFORE}{k}": v for k, v in fp_requests(before).items()}
+        pids |= dict.fromkeys((f"{BEFORE}{k}" for k in fp_requests(before)), before.pid)
+    cpu_ms: dict[str, list[float]] = {name: [] for name in pids}
     times: dict[str, list[float]] = {"library": [], **{name: [] for name in requests}}
     headers_at: dict[str, list[float]] = {name: [] for name in requests}
     times["client alone"], headers_at["client alone"] = [], []
@@ -1032,6 +1036,8 @@ def run_fp(
             order = list(requests.items())
             shift = round_ % len(order)  # each operation first in turn: no place is favoured
             for name, (url, params) in order[shift:] + order[:shift]:
+                pid = pids.get(name)
+                used = server_usage(pid) if pid is not None else None
                 start = time.perf_counter()
                 headers = next((h for b, h in keys.items() if url.startswith(b)), None)
                 with client.stream("GET", url, params=params, headers=headers) as response:
@@ -1040,6 +1046,9 @@ def run_fp(
                 timed[name] = (time.perf_counter() - start) * 1e3
                 if round_:
                     headers_at[name].append((first - start) * 1e3)
+                now_used = server_usage(pid) if pid is not None else None
+                if round_ and used is not None and now_used is not None:
+                    cpu_ms[name].append(now_used[0] - used[0])
                 encoding = response.headers.get("content-encoding")
                 if response.status_code != 200 or encoding != "gzip":
                     raise RuntimeError(f"{name}: {response.status_code} {encoding}: {body[:300]!r}")
@@ -1048,7 +1057,7 @@ def run_fp(
             if round_:
                 for name, value in timed.items():
                     times[name].append(value)
-    return times, headers_at
+    return times, headers_at, cpu_ms
 
 
 @contextmanager
@@ -1060,12 +1069,17 @@ def _stopping(stop: Callable[[], None]) -> Iterator[None]:
         stop()
 
 
-def print_fp(times: dict[str, list[float]], headers_at: dict[str, list[float]]) -> None:
+def print_fp(
+    times: dict[str, list[float]],
+    headers_at: dict[str, list[float]],
+    cpu_ms: dict[str, list[float]] | None = None,
+) -> None:
     """Table 5 and its targets."""
     library = times["library"]
     lib50, lib90 = percentile(library, 50), percentile(library, 90)
     rows = [["library future_positions(...).to_json()", fmt_ms(lib50), fmt_ms(lib90), "-"]]
-    rows[0] += ["1.00", ""]
+    rows[0] += ["1.00", "", "-"]
+    cpu_ms = cpu_ms or {}
     targets = []
     for name, values in times.items():
         if name == "library":
@@ -1077,6 +1091,7 @@ def print_fp(times: dict[str, list[float]], headers_at: dict[str, list[float]]) 
             label = f"{BEFORE}GET {name.removeprefix(BEFORE)}"
         rows.append([f"{label} (httpx, gzip)", fmt_ms(p50), fmt_ms(p90), first])
         rows[-1] += [ratio(p50, lib50), ratio(p90, lib90)]
+        rows[-1].append(fmt_ms(percentile(cpu_ms[name], 50)) if cpu_ms.get(name) else "-")
         if name == "client alone":
             continue
         targets.append([name, fmt(p50 / lib50, 2), f"<= {FP_TARGET_RATIO:g}"])
@@ -1087,6 +1102,7 @@ def print_fp(times: dict[str, list[float]], headers_at: dict[str, list[float]]) 
         f"{positions:,} positions, {len(library)} rounds"
     )
     headers = ["call", "p50 ms", "p90 ms", "headers p50", "p50 x library", "p90 x library"]
+    headers.append("server CPU p50")
     print(render_table(title, headers, rows))
     print(
         "One httpx.Client with its default headers (gzip), the body read and decoded in full;\n"
@@ -1096,6 +1112,8 @@ def print_fp(times: dict[str, list[float]], headers_at: dict[str, list[float]]) 
         "requests. 'httpx alone' reads future_positions' answer as the server sent it (its\n"
         "chunked gzip pieces), recorded once and replayed by a bare server in a child process:\n"
         "what the client costs by itself (the inflate, h11, the joins), whatever the server.\n"
+        "'server CPU p50' is the server process's CPU time (all threads, /proc) during a request:\n"
+        "on a shared machine, what the wall times cannot show apart from the other load.\n"
     )
     print(
         render_table(
