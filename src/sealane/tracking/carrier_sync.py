@@ -3,7 +3,8 @@
 Each unit of work (one request's lookup, one shipment's sync) is one transaction: the records it
 creates and their outbox rows commit together or not at all, so a restart loses nothing and a
 retry emits nothing twice (the outbox is unique per event and object). What a sync stores of the
-carrier's snapshot is written by :mod:`.recording`.
+carrier's snapshot is written by :mod:`.recording`. A sync that finds nothing new is rolled back
+instead, and the pass stamps the attempt's times of all those shipments in one transaction.
 """
 
 from __future__ import annotations
@@ -15,15 +16,15 @@ from dataclasses import dataclass
 from datetime import datetime
 from functools import partial
 
-from sqlalchemy import select
-from sqlalchemy.orm import Session, sessionmaker
+from sqlalchemy import event, inspect, select
+from sqlalchemy.orm import ORMExecuteState, Session, sessionmaker
 
 from ..clock import Clock
 from ..store.database import transaction
 from ..store.models import Container, Shipment, TrackingRequest, Vessel
 from .carriers.base import AwaitingManifest, CarrierAdapter, Found, Snapshot, UnknownNumber
 from .changes import set_status, stop_tracking
-from .claims import DUE_STATUSES, claim_request, claim_shipment, retried
+from .claims import DUE_STATUSES, claim_request, claim_shipment, retried, stamp_attempts
 from .creation import create_shipment, vessel_for
 from .lifecycle import TRACKING_WINDOW, RequestStatus, next_retry_at
 from .outbox import emit
@@ -47,6 +48,56 @@ class TickReport:
     errors: int = 0
     #: Requests and shipments left alone: another worker held them, or had just done them.
     skipped: int = 0
+
+
+#: What a sync writes whatever the carrier reports: the times of the attempt.
+_ATTEMPT_TIMES = frozenset({"line_tracking_last_attempted_at", "line_tracking_last_succeeded_at"})
+
+
+class _NothingNew(Exception):
+    """Raised out of a shipment's sync to roll its transaction back: the carrier reported
+    nothing the database does not hold, so the attempt's times were all it would write; the
+    pass writes those for all such shipments at once (:meth:`TrackingService._stamp_quiet`)."""
+
+    def __init__(self, shipment_id: str, *, succeeded: bool) -> None:
+        super().__init__(shipment_id)
+        self.shipment_id = shipment_id
+        self.succeeded = succeeded
+
+
+class _News:
+    """Whether a session's work changes anything besides the attempt's times of shipments:
+    what its unit of work flushes, looked at before each flush and at the end, and any
+    ``INSERT``, ``UPDATE`` or ``DELETE`` it executes (the claim's own comes before)."""
+
+    def __init__(self, session: Session) -> None:
+        self._session = session
+        self._seen = False
+        event.listen(session, "before_flush", self._flushing)
+        event.listen(session, "do_orm_execute", self._executing)
+
+    def _flushing(self, session: Session, *_: object) -> None:
+        self._seen = self._seen or _changes_news(session)
+
+    def _executing(self, state: ORMExecuteState) -> None:
+        self._seen = self._seen or state.is_insert or state.is_update or state.is_delete
+
+    def found(self) -> bool:
+        """Whether anything besides the attempt's times was or is about to be written."""
+        event.remove(self._session, "before_flush", self._flushing)
+        event.remove(self._session, "do_orm_execute", self._executing)
+        return self._seen or _changes_news(self._session)
+
+
+def _changes_news(session: Session) -> bool:
+    if session.new or session.deleted:
+        return True
+    for instance in session.dirty:
+        state = inspect(instance)
+        changed = {attribute.key for attribute in state.attrs if attribute.history.has_changes()}
+        if changed - (_ATTEMPT_TIMES if isinstance(instance, Shipment) else frozenset()):
+            return True
+    return False
 
 
 class TrackingService:
@@ -90,11 +141,15 @@ class TrackingService:
                 done = True
             report.lookups += done
             report.skipped += not done
+        quiet: list[_NothingNew] = []
         for shipment_id in active:
             try:
                 done = retried(
                     self.sessions, partial(self._sync_due, shipment_id=shipment_id, now=now)
                 )
+            except _NothingNew as nothing:  # rolled back; its attempt is stamped below
+                quiet.append(nothing)
+                done = True
             except Exception:  # nothing of a failed sync is kept; the next pass tries again
                 log.exception("sync of shipment %s failed", shipment_id)
                 report.errors += 1
@@ -102,6 +157,7 @@ class TrackingService:
                 done = True
             report.syncs += done
             report.skipped += not done
+        self._stamp_quiet(quiet, now)
         return report
 
     def _lookup(self, session: Session, request_id: str, now: datetime) -> bool:
@@ -112,12 +168,32 @@ class TrackingService:
         return True
 
     def _sync_due(self, session: Session, shipment_id: str, now: datetime) -> bool:
-        """Claim the shipment and sync it; False when it was not ours to sync."""
+        """Claim the shipment and sync it; False when it was not ours to sync. Raises
+        :class:`_NothingNew` (rolling the unit back) when the carrier reported nothing new."""
         shipment = claim_shipment(session, shipment_id, now)
         if shipment is None:
             return False
+        news = _News(session)
         self.sync(session, shipment, now)
+        if not news.found():
+            succeeded = shipment.line_tracking_last_succeeded_at == now
+            raise _NothingNew(shipment_id, succeeded=succeeded)
         return True
+
+    def _stamp_quiet(self, quiet: list[_NothingNew], now: datetime) -> None:
+        """Stamp the attempt's times of the shipments whose syncs found nothing new, all in one
+        transaction: a pass changes the database once for them instead of once each (every
+        change makes the kept list pages that show those times be read again)."""
+        if not quiet:
+            return
+
+        def stamp(session: Session) -> None:
+            for succeeded in (True, False):
+                found = [n.shipment_id for n in quiet if n.succeeded == succeeded]
+                if found:
+                    stamp_attempts(session, found, now, succeeded=succeeded)
+
+        retried(self.sessions, stamp)
 
     # -- lookups ---------------------------------------------------------------------------
 

@@ -15,11 +15,11 @@ A claim is held for one unit (one lookup, one sync), not across passes.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from datetime import datetime
 from typing import TypeVar
 
-from sqlalchemy import or_, select, update
+from sqlalchemy import ColumnElement, or_, select, update
 from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.orm import Session, sessionmaker
 
@@ -30,6 +30,8 @@ from .lifecycle import RequestStatus
 
 #: The statuses in which a request is looked up when its ``next_attempt_at`` comes.
 DUE_STATUSES = (RequestStatus.PENDING.value, RequestStatus.AWAITING_MANIFEST.value)
+#: Shipments :func:`stamp_attempts` names in one statement at most.
+STAMPED_AT_ONCE = 500
 
 T = TypeVar("T")
 
@@ -61,14 +63,7 @@ def claim_shipment(session: Session, shipment_id: str, now: datetime) -> Shipmen
 
     The claim stamps ``line_tracking_last_attempted_at`` with ``now`` (the sync does too).
     """
-    due = (
-        Shipment.id == shipment_id,
-        Shipment.tracking_stopped_at.is_(None),
-        or_(
-            Shipment.line_tracking_last_attempted_at.is_(None),
-            Shipment.line_tracking_last_attempted_at <= now,
-        ),
-    )
+    due = (Shipment.id == shipment_id, *_unsynced_since(now))
     found = session.scalars(for_update_skip_locked(session, select(Shipment).where(*due))).first()
     if found is None:
         return None
@@ -82,6 +77,36 @@ def claim_shipment(session: Session, shipment_id: str, now: datetime) -> Shipmen
         return None
     found.line_tracking_last_attempted_at = now
     return found
+
+
+def stamp_attempts(
+    session: Session, shipment_ids: Sequence[str], now: datetime, *, succeeded: bool
+) -> None:
+    """Stamp the shipments' ``line_tracking_last_attempted_at`` (and, when the carrier
+    answered, ``line_tracking_last_succeeded_at``) with ``now``, those still tracked and synced
+    at no later time only, as their claims would have."""
+    times = {Shipment.line_tracking_last_attempted_at: now}
+    if succeeded:
+        times[Shipment.line_tracking_last_succeeded_at] = now
+    for start in range(0, len(shipment_ids), STAMPED_AT_ONCE):
+        batch = list(shipment_ids[start : start + STAMPED_AT_ONCE])
+        session.execute(
+            update(Shipment)
+            .where(Shipment.id.in_(batch), *_unsynced_since(now))
+            .values(times)
+            .execution_options(synchronize_session=False)
+        )
+
+
+def _unsynced_since(now: datetime) -> tuple[ColumnElement[bool], ...]:
+    """A shipment still tracked that no worker has synced at a later time than ``now``."""
+    return (
+        Shipment.tracking_stopped_at.is_(None),
+        or_(
+            Shipment.line_tracking_last_attempted_at.is_(None),
+            Shipment.line_tracking_last_attempted_at <= now,
+        ),
+    )
 
 
 def retried(sessions: sessionmaker[Session], work: Callable[[Session], T]) -> T:
