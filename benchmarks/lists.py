@@ -1,7 +1,7 @@
 """List pages under load beside a port look-up, on SQLite and PostgreSQL, and the server's memory.
 
 Run ``.venv/bin/python benchmarks/lists.py`` (``--duration S`` per run, ``--shipments N``,
-``--memory-requests N``, ``--no-postgres``). For each database it starts ``sealane serve`` on a
+``--memory-requests N``, ``--no-postgres``, ``--no-sqlite``). For each database it starts ``sealane serve`` on a
 fresh database (SQLite in a temporary file; PostgreSQL as the tests' private throwaway server,
 ``tests/pg.py``), tracks N test shipments through the API, waits until the tracking poller has
 found them all, then loads each URL in turn with wrk (16 connections; an httpx client stands in
@@ -180,6 +180,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--memory-first", type=int, default=1000, help="requests before RSS")
     parser.add_argument("--memory-requests", type=int, default=10000, help="requests in all")
     parser.add_argument("--no-postgres", action="store_true", help="SQLite only")
+    parser.add_argument("--no-sqlite", action="store_true", help="PostgreSQL only")
     args = parser.parse_args(argv)
     print("\n".join(machine_lines(["sealane", "fastapi", "uvicorn", "sqlalchemy", "psycopg"])))
     if shutil.which("wrk"):
@@ -187,10 +188,11 @@ def main(argv: Sequence[str] | None = None) -> None:
         print(f"client  : {(version.stdout or version.stderr).strip().splitlines()[0]}")
     rows: list[list[str]] = []
     memory_rows: list[list[str]] = []
-    with tempfile.TemporaryDirectory(prefix="sealane-lists-db-") as tmp:
-        found, mem = measure("SQLite", f"sqlite:///{Path(tmp) / 'bench.db'}", args)
-        rows += found
-        memory_rows.append(mem)
+    if not args.no_sqlite:
+        with tempfile.TemporaryDirectory(prefix="sealane-lists-db-") as tmp:
+            found, mem = measure("SQLite", f"sqlite:///{Path(tmp) / 'bench.db'}", args)
+            rows += found
+            memory_rows.append(mem)
     if not args.no_postgres:
         sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
         from tests import pg  # the tests' private PostgreSQL server
