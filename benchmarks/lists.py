@@ -1,15 +1,16 @@
 """List pages under load beside a port look-up, on SQLite and PostgreSQL, and the server's memory.
 
 Run ``.venv/bin/python benchmarks/lists.py`` (``--duration S`` per run, ``--shipments N``,
-``--memory-requests N``, ``--no-postgres``, ``--no-sqlite``). For each database it starts ``sealane serve`` on a
-fresh database (SQLite in a temporary file; PostgreSQL as the tests' private throwaway server,
-``tests/pg.py``), tracks N test shipments through the API, waits until the tracking poller has
-found them all, then loads each URL in turn with wrk (16 connections; an httpx client stands in
-when wrk is not installed) and prints one table: the port look-up, which costs no database
-query and is the floor of the service, then each list page with its ratio to the port look-up
-(the target is at least 0.25). Last it sends list requests one after another in 16 streams and
-prints the server's resident memory after the first 1,000 and after all of them (10,000): the
-target is growth within 10 %. Nothing is asserted; the figures are printed.
+``--memory-requests N``, ``--no-postgres``, ``--no-sqlite``). For each database it starts
+``sealane serve`` on a fresh database (SQLite in a temporary file; PostgreSQL as the tests'
+private throwaway server, ``tests/pg.py``), tracks N test shipments through the API, waits until
+the tracking poller has found them all, then loads each URL in turn with wrk (16 connections;
+an httpx client stands in when wrk is not installed) and prints one table: the port look-up,
+which costs no database query and is the floor of the service, then each list page with its
+ratio to the port look-up (the target is at least 0.25). Last it sends list requests one after
+another in 16 streams and prints the server's resident memory after the first 1,000 and after
+all of them (10,000): the target is growth within 10 %. Nothing is asserted; the figures are
+printed.
 """
 
 from __future__ import annotations
