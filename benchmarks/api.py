@@ -682,12 +682,12 @@ def print_breakdown(run: VoyageRun, repeat: int) -> None:
     print(render_table(title, ["step", "p50 ms", "in HTTP"], rows))
     print(
         "The voyage is made in one trip to the server's thread pool, which deflates its first\n"
-        "32 KiB at once; the rest goes out in 256 KiB pieces deflated side by side on the gzip\n"
-        "threads, so the client inflates one while the server deflates the next ('-> headers'\n"
-        "then covers the server's work before the first piece). 'not the\n"
+        "32 KiB at once, then the rest in 512 KiB pieces, each handed to the event loop as soon\n"
+        "as it is deflated, so the client inflates one while the server makes the next\n"
+        "('-> headers' then covers the server's work before the first piece). 'not the\n"
         "steps above' is the phase minus the in-process step times: HTTP parsing, middleware,\n"
-        "the key and vessel look-ups, the hand-offs to the thread pool and the gzip threads, and\n"
-        "the loopback transfer. Server CPU is all its threads' (kernel time of the sends\n"
+        "the key and vessel look-ups, the hand-offs between the event loop and the thread pool,\n"
+        "and the loopback transfer. Server CPU is all its threads' (kernel time of the sends\n"
         "included), per request.\n"
     )
 
