@@ -2,10 +2,11 @@
 
 ISA-L (``isal``) writes standard gzip about four times faster than zlib at level 1, and smaller:
 a 4.2 MB future-positions document takes about 5.5 ms and shrinks to 11.8 % of its size, where
-zlib (Starlette's ``GZipMiddleware``) takes about 23 ms for 13.3 %. Large bodies go out in
-flushed pieces, so the client inflates one piece while the server deflates the next; a large
-body that is complete at once has its pieces deflated side by side on two threads (ISA-L lets go
-of the GIL), each piece a raw deflate stream ending on a byte boundary, as pigz does.
+zlib (Starlette's ``GZipMiddleware``) takes about 23 ms for 13.3 %; without ISA-L installed,
+zlib writes the answers (:mod:`.codec`). Large bodies go out in flushed pieces, so the client
+inflates one piece while the server deflates the next; a large body that is complete at once
+has its pieces deflated side by side on two threads (both libraries let go of the GIL), each
+piece a raw deflate stream ending on a byte boundary, as pigz does.
 """
 
 from __future__ import annotations
@@ -18,16 +19,15 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Final
 
 import anyio.lowlevel
-from isal import isal_zlib
 from starlette.datastructures import MutableHeaders
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from . import codec
+from .codec import GZIP_HEADER, Compressor
 from .negotiation import HEAD_REQUEST
 
-#: ``wbits`` for a gzip header and trailer around the deflate stream.
-GZIP_WBITS: Final = 16 + isal_zlib.MAX_WBITS
-#: A gzip member's header (RFC 1952): deflate, no flags, no time, unknown OS.
-GZIP_HEADER: Final = b"\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\xff"
+__all__ = ["GZIP_HEADER", "GzipMiddleware", "accepts_gzip", "deflate_piece"]
+
 #: Threads deflating the pieces of a large body side by side; created on first use.
 DEFLATERS: Final = ThreadPoolExecutor(max_workers=2, thread_name_prefix="sealane-gzip")
 #: Pieces of one body queued on those threads at a time: enough to keep both busy while the
@@ -83,7 +83,7 @@ class GzipMiddleware:
     input bytes (chunked), with a pause for the event loop between pieces. A ``HEAD`` that
     :class:`~sealane.api.negotiation.HeadAsGet` passes on as ``GET`` gets the same headers, but a
     body that would go out in pieces is not deflated at all. ``level`` is ISA-L's: 0 (fastest)
-    to 3.
+    to 3 (:mod:`.codec` gives zlib about the same when ISA-L is not installed).
     """
 
     def __init__(
@@ -134,7 +134,7 @@ class _Responder:
         self.downstream = send
         self.start: Message | None = None
         self.passthrough = False
-        self.stream: isal_zlib.Compress | None = None
+        self.stream: Compressor | None = None
 
     async def send(self, message: Message) -> None:
         kind = message["type"]
@@ -183,7 +183,7 @@ class _Responder:
         headers["Content-Encoding"] = "gzip"
         level = self.middleware.level
         if not more and len(body) < self.middleware.stream_minimum_size:
-            compressed = isal_zlib.compress(body, level, GZIP_WBITS)
+            compressed = codec.CODEC.gzip(body, level)
             headers["Content-Length"] = str(len(compressed))
             await self.downstream(start)
             await self.downstream({**message, "body": compressed})
@@ -197,7 +197,7 @@ class _Responder:
         if not more:
             await self._deflate_side_by_side(body)
             return
-        self.stream = isal_zlib.compressobj(level, wbits=GZIP_WBITS)
+        self.stream = codec.CODEC.gzip_stream(level)
         await self._deflate(self.stream, body, more=more)
 
     async def _deflate_side_by_side(self, body: bytes) -> None:
@@ -227,7 +227,7 @@ class _Responder:
             await self.downstream(
                 {"type": "http.response.body", "body": GZIP_HEADER, "more_body": True}
             )
-            crc = isal_zlib.crc32(body) & 0xFFFFFFFF
+            crc = codec.CODEC.crc32(body)
             while jobs and not gone.done():
                 out = await asyncio.wrap_future(jobs[0])
                 jobs.popleft()
@@ -249,13 +249,13 @@ class _Responder:
         while (await self.receive())["type"] != "http.disconnect":
             await anyio.lowlevel.checkpoint()  # a server that answers at once must not spin
 
-    async def _deflate(self, stream: isal_zlib.Compress, body: bytes, *, more: bool) -> None:
+    async def _deflate(self, stream: Compressor, body: bytes, *, more: bool) -> None:
         """Send ``body`` through ``stream`` one flushed piece at a time, each decodable on arrival;
         the last piece ends the gzip member unless ``more`` body follows."""
         pieces = list(_slices(body, self.middleware.piece_size))
         for number, piece in enumerate(pieces, 1):
             final = number == len(pieces) and not more
-            flush = isal_zlib.Z_FINISH if final else isal_zlib.Z_SYNC_FLUSH
+            flush = codec.CODEC.finish if final else codec.CODEC.sync_flush
             out = stream.compress(piece) + stream.flush(flush)
             await self.downstream(
                 {"type": "http.response.body", "body": out, "more_body": not final}
@@ -267,9 +267,7 @@ class _Responder:
 def deflate_piece(piece: bytes | memoryview, level: int, final: bool) -> bytes:
     """One piece as a raw deflate stream: flushed to a byte boundary so the next piece's stream
     can follow it, or finished when it is the last."""
-    stream = isal_zlib.compressobj(level, wbits=-isal_zlib.MAX_WBITS)
-    flush = isal_zlib.Z_FINISH if final else isal_zlib.Z_SYNC_FLUSH
-    return stream.compress(piece) + stream.flush(flush)
+    return codec.CODEC.raw_piece(piece, level, final)
 
 
 def _slices(data: bytes, size: int) -> Iterator[memoryview]:

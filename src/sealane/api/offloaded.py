@@ -24,11 +24,11 @@ from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from typing import Final, Protocol
 
-from isal import isal_zlib
 from starlette.datastructures import MutableHeaders
 from starlette.responses import Response
 from starlette.types import Message, Receive, Scope, Send
 
+from . import codec
 from .compression import GZIP_HEADER, accepts_gzip, deflate_piece
 from .negotiation import HEAD_REQUEST
 
@@ -109,10 +109,10 @@ def _wake(waiter: asyncio.Future[None]) -> None:
 
 class OffloadedResponse(Response):
     """The body ``produce()`` returns, made on a worker thread; for a client that accepts gzip
-    (and a body of at least ``minimum_size`` bytes), deflated there too with ISA-L at ``level``
-    and sent in flushed pieces (chunked) as they are made. A ``HEAD`` gets the headers a ``GET``
-    would, and nothing is deflated for it. A body under ``minimum_size`` goes out whole, for
-    the gzip middleware to compress as any other."""
+    (and a body of at least ``minimum_size`` bytes), deflated there too (:mod:`.codec`, ISA-L's
+    ``level``) and sent in flushed pieces (chunked) as they are made. A ``HEAD`` gets the
+    headers a ``GET`` would, and nothing is deflated for it. A body under ``minimum_size`` goes
+    out whole, for the gzip middleware to compress as any other."""
 
     def __init__(
         self,
@@ -187,8 +187,8 @@ class OffloadedResponse(Response):
             if stop.is_set():
                 return
             put(prefix + deflate_piece(piece, self.level, False))
-            prefix, crc, size = b"", isal_zlib.crc32(piece, crc), size + len(piece)
-        put(_FINAL_BLOCK + struct.pack("<II", crc & 0xFFFFFFFF, size & 0xFFFFFFFF))
+            prefix, crc, size = b"", codec.CODEC.crc32(piece, crc), size + len(piece)
+        put(_FINAL_BLOCK + struct.pack("<II", crc, size & 0xFFFFFFFF))
         put(None)
 
     def _start(self, body: bytes, gzip: bool) -> Message:
