@@ -68,8 +68,9 @@ def test_kept_page__stamp_connections_cut_off_are_no_error(
     url, params = "/v2/shipments", {"include": "containers"}
     before = world.kept(url, params)
     engine: Engine = world.app.state.sealane.engine
-    pids = [connection.info.backend_pid for connection in _snapshots[engine]._idle]
-    assert pids
+    stamps = _snapshots[engine]._connection
+    assert stamps is not None
+    pids = [stamps.info.backend_pid]
     with postgres_admin.connect() as connection:
         ended = connection.execute(
             text("SELECT bool_and(pg_terminate_backend(pid, 10000)) FROM unnest(:pids) pid"),

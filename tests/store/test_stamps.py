@@ -4,11 +4,15 @@ stamp once, never an error, and is replaced."""
 
 from __future__ import annotations
 
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
+
 from sqlalchemy import Engine, text
 from sqlalchemy.pool import QueuePool
 
 from sealane.store.database import make_engine
-from sealane.store.stamps import _snapshots, database_stamp
+from sealane.store.stamps import _Snapshots, _snapshots, database_stamp
 
 
 def _commit_elsewhere(url: str, statement: str) -> None:
@@ -19,6 +23,13 @@ def _commit_elsewhere(url: str, statement: str) -> None:
             connection.exec_driver_sql(statement)
     finally:
         other.dispose()
+
+
+def _backend(engine: Engine) -> int:
+    """The server process of ``engine``'s stamp connection."""
+    connection = _snapshots[engine]._connection
+    assert connection is not None
+    return int(connection.info.backend_pid)
 
 
 def test_database_stamp__a_commit_by_another_connection_changes_it(
@@ -44,8 +55,7 @@ def test_database_stamp__postgresql_asks_outside_the_pool(postgres_database_url:
         pool = engine.pool
         assert isinstance(pool, QueuePool)
         assert pool.checkedin() == 0 and pool.checkedout() == 0  # the pool never connected
-        (stamps,) = [found for key, found in _snapshots.items() if key is engine]
-        assert len(stamps._idle) == 1  # one connection, taken in turn
+        assert _snapshots[engine]._connection is not None  # one connection, for every stamp
     finally:
         engine.dispose()
     assert engine not in _snapshots  # its connections were closed with the engine's pool
@@ -57,7 +67,7 @@ def test_database_stamp__a_stamp_connection_cut_off_is_replaced(
     engine = make_engine(postgres_database_url)
     try:
         assert database_stamp(engine) is not None
-        pids = [connection.info.backend_pid for connection in _snapshots[engine]._idle]
+        pids = [_backend(engine)]
         with postgres_admin.connect() as connection:
             ended = connection.execute(
                 text("SELECT bool_and(pg_terminate_backend(pid, 10000)) FROM unnest(:pids) pid"),
@@ -68,6 +78,67 @@ def test_database_stamp__a_stamp_connection_cut_off_is_replaced(
         _commit_elsewhere(postgres_database_url, "CREATE TABLE after_the_cut (x INTEGER)")
         again = database_stamp(engine)  # on a new connection
         assert again is not None
-        assert [connection.info.backend_pid for connection in _snapshots[engine]._idle] != pids
+        assert [_backend(engine)] != pids
     finally:
         engine.dispose()
+
+
+class _Cursor:
+    """A cursor of :class:`_Server`: each query waits until the test lets it answer."""
+
+    def __init__(self, server: _Server) -> None:
+        self.server = server
+
+    def execute(self, statement: str) -> None:
+        with self.server.lock:
+            self.server.queries += 1
+            number = self.server.queries
+        self.server.asked[number].set()
+        assert self.server.answer[number].wait(30)
+        self.row = (f"snapshot {number}",)
+
+    def fetchone(self) -> tuple[str]:
+        return self.row
+
+    def close(self) -> None:
+        pass
+
+
+class _Server:
+    """Stands in for PostgreSQL: the snapshot is the number of the query that found it."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.queries = 0
+        self.asked = [threading.Event() for _ in range(10)]
+        self.answer = [threading.Event() for _ in range(10)]
+        self.autocommit = False
+
+    def cursor(self) -> _Cursor:
+        return _Cursor(self)
+
+    def close(self) -> None:
+        pass
+
+
+def test_snapshots__a_stamp_asked_during_a_query_waits_for_the_next_one() -> None:
+    """Stamps asked for while a query is under way share the next query (it began after they
+    were asked for), never the one under way."""
+    server = _Server()
+    snapshots = _Snapshots(lambda: server, Exception)
+    with ThreadPoolExecutor(4) as pool:
+        first = pool.submit(snapshots.snapshot)
+        assert server.asked[1].wait(30)
+        later = [pool.submit(snapshots.snapshot) for _ in range(3)]
+        deadline = time.monotonic() + 30
+        while len(snapshots._turn._waiters) < 3:  # type: ignore[attr-defined]  # all three wait
+            assert time.monotonic() < deadline
+            time.sleep(0.01)
+        server.answer[1].set()
+        assert first.result(30) == "snapshot 1"
+        assert server.asked[2].wait(30)
+        server.answer[2].set()
+        assert [found.result(30) for found in later] == ["snapshot 2"] * 3
+    assert server.queries == 2 and server.autocommit
+    snapshots.close()
+    assert snapshots.snapshot() is None

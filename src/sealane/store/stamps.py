@@ -15,11 +15,12 @@ the engine's ``dispose()``) counts again from where a fresh connection starts.
 PostgreSQL: the current snapshot (``pg_current_snapshot``): its highest finished transaction id
 and its list of running ones stay the same only while no transaction that holds an id (one that
 wrote, or locked a row) finishes; an equal snapshot means the same transactions are visible. It
-is asked on a few connections of the stamps' own, outside the engine's pool, in autocommit: one
-round trip, where a pooled connection costs its pre-ping, a ``BEGIN`` and a ``ROLLBACK`` besides
-(a single statement in autocommit is its own transaction, so the snapshot is the one it ran
-under). A stamp connection that fails (the server closed it, the network broke) is closed and
-the stamp is None, which only means the page is read again; the next stamp opens a new one.
+is asked on a connection of the stamps' own, outside the engine's pool, in autocommit: one round
+trip, where a pooled connection costs its pre-ping, a ``BEGIN`` and a ``ROLLBACK`` besides (a
+single statement in autocommit is its own transaction, so the snapshot is the one it ran under).
+Stamps asked for at once share a query that began after each of them was asked for. A stamp
+connection that fails (the server closed it, the network broke) is closed and the stamp is None,
+which only means the page is read again; the next stamp opens a new one.
 """
 
 from __future__ import annotations
@@ -91,97 +92,107 @@ def _unwatch(engine: Engine) -> None:
         found.close()
 
 
-#: Connections a PostgreSQL engine's stamps are asked on at most, and how long a stamp waits
-#: for one of them before it is None (the page is then read again).
-STAMP_CONNECTIONS = 4
+#: How long a stamp waits for the query under way before it is None (the page is read again).
 STAMP_WAIT_S = 1.0
 _SNAPSHOT = "SELECT pg_current_snapshot()::text"
 
 
 class _Snapshots:
-    """Autocommit connections to one PostgreSQL database that only ask for its current
-    snapshot, opened when needed, up to :data:`STAMP_CONNECTIONS`."""
+    """An autocommit connection to one PostgreSQL database that only asks for its current
+    snapshot, in rounds shared by the stamps asked for meanwhile.
+
+    A stamp must come from a query that began after it was asked for (so that what the caller
+    saw committed before asking is in it). A stamp asked for while a query is under way waits
+    for the next one, which begins as soon as that one ends and answers every stamp that waited
+    for it: one query a round trip however many requests come at once, not one each.
+    """
 
     def __init__(self, connect: Callable[[], Any], errors: type[Exception]) -> None:
         self._connect = connect
         self._errors = errors
-        self._idle: list[Any] = []
-        self._open = 0
-        self._closed = False
+        self._connection: Any | None = None
         self._turn = threading.Condition()
+        #: Rounds begun, the last round ended and the snapshot it found (None if it failed).
+        self._begun = 0
+        self._ended = 0
+        self._found: str | None = None
+        self._asking = False
+        self._closed = False
 
     def snapshot(self) -> str | None:
-        """The database's current snapshot as text; None when no connection could ask it."""
-        connection = self._take()
-        if connection is None:
-            return None
-        try:
-            cursor = connection.cursor()
-            try:
-                cursor.execute(_SNAPSHOT)
-                found = cursor.fetchone()
-            finally:
-                cursor.close()
-        except self._errors:  # a broken connection: no stamp now, a new connection next time
-            self._drop(connection)
-            return None
-        except BaseException:
-            self._drop(connection)
-            raise
-        self._give(connection)
-        return None if found is None else str(found[0])
-
-    def _take(self) -> Any | None:
+        """The database's current snapshot as text, from a query that began after this call;
+        None when it could not be asked."""
         with self._turn:
-            while not self._idle and self._open >= STAMP_CONNECTIONS and not self._closed:
+            wanted = self._begun + 1  # the first round to begin from now on
+            while self._ended < wanted and self._asking and not self._closed:
                 if not self._turn.wait(STAMP_WAIT_S):
                     return None
             if self._closed:
                 return None
-            if self._idle:
-                return self._idle.pop()
-            self._open += 1
+            if self._ended >= wanted:
+                return self._found
+            self._asking = True  # the next round is this call's to ask
+            self._begun += 1
+            mine = self._begun
+        found: str | None = None
         try:
-            connection = self._connect()
-            connection.autocommit = True
-        except self._errors:
+            found = self._ask()
+        finally:
             with self._turn:
-                self._open -= 1
-                self._turn.notify()
+                self._asking = False
+                self._ended, self._found = mine, found
+                self._turn.notify_all()
+                leftover = self._connection if self._closed else None
+                if leftover is not None:
+                    self._connection = None
+            if leftover is not None:
+                self._close(leftover)
+        return found
+
+    def _ask(self) -> str | None:
+        """One query on the connection, opened if need be; None if it failed (it is closed
+        then, and the next round opens a new one)."""
+        connection = self._connection
+        try:
+            if connection is None:
+                connection = self._connect()
+                connection.autocommit = True
+                self._connection = connection
+            cursor = connection.cursor()
+            try:
+                cursor.execute(_SNAPSHOT)
+                row = cursor.fetchone()
+            finally:
+                cursor.close()
+        except self._errors:  # a broken connection: no stamp now, a new connection next time
+            self._connection = None
+            if connection is not None:
+                self._close(connection)
             return None
-        return connection
+        return None if row is None else str(row[0])
 
-    def _give(self, connection: Any) -> None:
-        with self._turn:
-            if not self._closed:
-                self._idle.append(connection)
-                self._turn.notify()
-                return
-        self._drop(connection)
-
-    def _drop(self, connection: Any) -> None:
+    def _close(self, connection: Any) -> None:
         with contextlib.suppress(self._errors):
             connection.close()
-        with self._turn:
-            self._open -= 1
-            self._turn.notify()
 
     def close(self) -> None:
-        """Close the idle connections, and the others as they come back."""
+        """Close the connection (at the end of the round under way, if one is)."""
         with self._turn:
             self._closed = True
-            idle, self._idle = self._idle, []
+            connection = None if self._asking else self._connection
+            if connection is not None:
+                self._connection = None
             self._turn.notify_all()
-        for connection in idle:
-            self._drop(connection)
+        if connection is not None:
+            self._close(connection)
 
 
-#: The stamp connections of each PostgreSQL engine, until the engine is disposed of or gone.
+#: The stamp connection of each PostgreSQL engine, until the engine is disposed of or gone.
 _snapshots: weakref.WeakKeyDictionary[Engine, _Snapshots] = weakref.WeakKeyDictionary()
 
 
 def _snapshots_of(engine: Engine) -> _Snapshots:
-    """The stamp connections of ``engine`` (made at first use)."""
+    """The stamp connection of ``engine`` (made at first use)."""
     found = _snapshots.get(engine)
     if found is not None:
         return found
