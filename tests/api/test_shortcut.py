@@ -19,6 +19,7 @@ from sealane.api.routers import vessels as vessels_router
 from sealane.api.shortcut import Shortcut
 from sealane.clock import ManualClock
 from sealane.config import Settings
+from sealane.service.reference import vessels as service_vessels
 from sealane.store.models import Vessel
 
 from .conftest import Keys, auth
@@ -159,3 +160,25 @@ def test_shortcut__refuses_an_operation_it_cannot_answer_alike() -> None:
 def test_shortcut__takes_the_two_operations() -> None:
     paths = sorted(route.path for route in vessels_router.shortcut_routes())
     assert paths == [f"/vessels/{{vessel_id}}/{FROM_LAST}", f"/vessels/{{vessel_id}}/{WITH}"]
+
+
+def test_shortcut__an_unexpected_error_answered_as_the_routers(
+    client: TestClient,
+    routed: TestClient,
+    keys: Keys,
+    vessel: Vessel,
+    taken: list[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A failure no handler but the last-resort one answers escapes every layer, as it escapes
+    the router: its 500 document gets no caching headers on the way out."""
+
+    def broken(*_args: Any, **_kwargs: Any) -> None:
+        raise RuntimeError("the engine broke")
+
+    monkeypatch.setattr(service_vessels, "vessel_future_positions", broken)
+    kwargs = {"params": HERE | PORTS, "headers": auth(keys.routing) | {"Accept-Encoding": "gzip"}}
+    ours = answer(client, "GET", url(vessel.id), **kwargs)
+    assert ours == answer(routed, "GET", url(vessel.id), **kwargs)
+    assert ours[0] == 500
+    assert taken == [url(vessel.id)]

@@ -12,8 +12,9 @@ the operation, with the parameters validated by the very fields FastAPI validate
 Every other request (another path or method, a parameter missing, unreadable, out of range,
 undeclared or given twice) goes on to the router untouched, before anything was counted or
 looked up, and is answered there as before: its error document is the one it always was. A
-failure once the operation runs is answered by the application's own exception handlers; one
-after the answer started is raised on, for the server to cut the answer short.
+failure once the operation runs is answered by the handler the router's exception layer would
+call; one only the last-resort handler (``Exception``, 500) takes, or one after the answer
+started, is raised on, through every layer, as it is from the router.
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ from fastapi._compat import field_annotation_is_sequence
 from fastapi.dependencies.models import Dependant
 from fastapi.routing import APIRoute
 from starlette.convertors import Convertor
+from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import compile_path
@@ -56,13 +58,14 @@ class _Operation:
 class Shortcut:
     """Answer ``GET`` of ``routes`` (paths under ``prefix``) by calling their functions; pass
     every other request on to ``app``. ``handlers`` are the application's exception handlers
-    (by exception class), which answer what the operation raises."""
+    (by exception class or status code), which answer what the operation raises."""
 
     def __init__(
         self, app: ASGIApp, *, routes: Sequence[APIRoute], prefix: str, handlers: Handlers
     ) -> None:
         self.app = app
-        self.handlers = handlers
+        # Starlette gives these to its outermost layer, not to the router's exception layer.
+        self.handlers = {k: v for k, v in handlers.items() if k not in (500, Exception)}
         self.operations = [_operation(route, prefix) for route in routes]
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
@@ -177,7 +180,10 @@ async def _call(dependant: Dependant, request: Request, values: dict[str, Any]) 
 
 
 def _handler_for(handlers: Handlers, error: Exception) -> Callable[..., Any] | None:
-    """The handler registered for the nearest class of ``error``, as Starlette finds it."""
+    """The handler for ``error``'s status code (an HTTP exception), else for its nearest class,
+    as Starlette's exception layer finds it."""
+    if isinstance(error, HTTPException) and error.status_code in handlers:
+        return handlers[error.status_code]
     for kind in type(error).__mro__:
         if kind in handlers:
             return handlers[kind]
