@@ -5,10 +5,10 @@ shortcut does not take reaches the router untouched, and metrics count both alik
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any
+from typing import Annotated, Any
 
 import pytest
-from fastapi import FastAPI
+from fastapi import Depends, FastAPI, Query, Response
 from fastapi.routing import APIRoute
 from fastapi.testclient import TestClient
 from starlette.requests import Request
@@ -155,6 +155,66 @@ def test_shortcut__refuses_an_operation_it_cannot_answer_alike() -> None:
     route = APIRoute("/vessels/{vessel_id}/plain", plain)
     with pytest.raises(ValueError, match="not async"):
         Shortcut(lambda *_: None, routes=[route], prefix="/v2", handlers={})  # type: ignore[arg-type]
+
+
+def test_shortcut__refuses_parameters_and_arguments_only_fastapi_reads() -> None:
+    async def listed(vessel_id: str, port_id: Annotated[list[str], Query()]) -> None:
+        """A list: FastAPI reads every value given."""
+
+    async def answered(vessel_id: str, response: Response) -> None:
+        """The response FastAPI merges into the answer."""
+
+    for endpoint, why in ((listed, "port_id is not one plain value"), (answered, "only FastAPI")):
+        route = APIRoute("/vessels/{vessel_id}/odd", endpoint)
+        with pytest.raises(ValueError, match=why):
+            Shortcut(lambda *_: None, routes=[route], prefix="/v2", handlers={})  # type: ignore[arg-type]
+
+
+#: The dependencies called, in order (by the operation below).
+CALLS: list[str] = []
+
+
+async def counted() -> int:
+    CALLS.append("counted")
+    return len(CALLS)
+
+
+async def uncached() -> None:
+    CALLS.append("uncached")
+
+
+async def first(number: Annotated[int, Depends(counted)]) -> int:
+    return number
+
+
+async def second(
+    number: Annotated[int, Depends(counted)],
+    _again: Annotated[None, Depends(uncached, use_cache=False)],
+) -> int:
+    return number
+
+
+async def both(
+    a: Annotated[int, Depends(first)],
+    b: Annotated[int, Depends(second)],
+    _again: Annotated[None, Depends(uncached, use_cache=False)],
+) -> Response:
+    return Response(f"{a} {b}")
+
+
+def test_shortcut__a_dependency_met_twice_runs_once_as_in_fastapi() -> None:
+    """The rate limit counts a request once though two dependencies depend on it (and a
+    dependency that asks not to be cached runs each time), as FastAPI's dependency cache does."""
+    seen = []
+    for shortcut in (True, False):
+        CALLS.clear()
+        app = FastAPI()
+        app.get("/v2/things")(both)
+        route = next(r for r in app.routes if isinstance(r, APIRoute))
+        asgi: Any = Shortcut(app, routes=[route], prefix="", handlers={}) if shortcut else app
+        with TestClient(asgi) as plain:
+            seen.append((plain.get("/v2/things").text, sorted(CALLS)))
+    assert seen[0] == seen[1] == ("1 1", ["counted", "uncached", "uncached"])
 
 
 def test_shortcut__takes_the_two_operations() -> None:

@@ -24,9 +24,9 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from copy import deepcopy
 from dataclasses import dataclass
-from typing import Any
+from types import NoneType, UnionType
+from typing import Any, Union, get_args, get_origin
 
-from fastapi._compat import field_annotation_is_sequence
 from fastapi.dependencies.models import Dependant
 from fastapi.routing import APIRoute
 from starlette.convertors import Convertor
@@ -39,6 +39,8 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from .params import declared_parameters
 
 Handlers = Mapping[Any, Callable[[Request, Exception], Any]]
+#: The parameter types read here: one value each, as the query string or the path gives it.
+_SCALARS = (str, int, float, bool)
 
 
 class _Unread(Exception):
@@ -98,7 +100,7 @@ class Shortcut:
             await send(message)
 
         try:
-            response = await _call(dependant, request, values)
+            response = await _call(dependant, request, values, {})
             if not isinstance(response, Response):
                 raise TypeError(f"{dependant.call!r} returned {type(response).__name__}")
             await response(request.scope, request.receive, watched)
@@ -112,17 +114,19 @@ class Shortcut:
 
 def _operation(route: APIRoute, prefix: str) -> _Operation:
     """What the shortcut needs of ``route``; ValueError for one it cannot answer faithfully
-    (a body, headers or cookies, a list parameter, a name used twice, a dependency or operation
-    that is not ``async``)."""
+    (a body, headers or cookies, a parameter that is not one plain value, a name used twice, a
+    dependency or operation that is not ``async`` or takes more than parameters and the request)."""
     names: list[str] = []
     for dependant in _dependants(route.dependant):
         if dependant.body_params or dependant.header_params or dependant.cookie_params:
             raise ValueError(f"{route.path}: only path and query parameters are read here")
         if not inspect.iscoroutinefunction(dependant.call):
             raise ValueError(f"{route.path}: {dependant.call!r} is not async")
+        if _needs_more(dependant):
+            raise ValueError(f"{route.path}: {dependant.call!r} needs what only FastAPI gives")
         for field in (*dependant.path_params, *dependant.query_params):
-            if field_annotation_is_sequence(field.field_info.annotation):
-                raise ValueError(f"{route.path}: {field.alias} is a list")
+            if not _scalar(field.field_info.annotation):
+                raise ValueError(f"{route.path}: {field.alias} is not one plain value")
             names.append(field.name)
     if len(set(names)) != len(names):
         raise ValueError(f"{route.path}: a parameter name is used twice")
@@ -130,9 +134,36 @@ def _operation(route: APIRoute, prefix: str) -> _Operation:
     return _Operation(route, pattern, convertors, declared_parameters(route))
 
 
+def _needs_more(dependant: Dependant) -> bool:
+    """Whether ``dependant`` takes anything :func:`_call` does not give it (the response, the
+    background tasks, security scopes, a concurrency limit)."""
+    return bool(
+        dependant.response_param_name
+        or dependant.background_tasks_param_name
+        or dependant.websocket_param_name
+        or dependant.http_connection_param_name
+        or dependant.security_scopes_param_name
+        or dependant.own_oauth_scopes
+        or getattr(dependant, "concurrency", None)
+    )
+
+
+def _scalar(annotation: Any) -> bool:
+    """Whether ``annotation`` is one of :data:`_SCALARS`, or one of them or None."""
+    union = get_origin(annotation) in (Union, UnionType)
+    kinds = get_args(annotation) if union else (annotation,)
+    return all(kind is NoneType or kind in _SCALARS for kind in kinds)
+
+
 def _dependants(dependant: Dependant) -> list[Dependant]:
-    """``dependant`` and its dependencies, all levels."""
-    return [dependant, *(d for sub in dependant.dependencies for d in _dependants(sub))]
+    """``dependant`` and its dependencies, all levels, each function once."""
+    found: dict[Any, Dependant] = {}
+    pending = [dependant]
+    while pending:
+        current = pending.pop(0)
+        found.setdefault(current.call, current)
+        pending.extend(current.dependencies)
+    return list(found.values())
 
 
 def _read(operation: _Operation, request: Request, path: dict[str, str]) -> dict[str, Any]:
@@ -163,14 +194,21 @@ def _valid(field: Any, raw: Any, where: str) -> Any:
     return value
 
 
-async def _call(dependant: Dependant, request: Request, values: dict[str, Any]) -> Any:
-    """``dependant``'s function, called with its dependencies' results and its parameters."""
+async def _call(
+    dependant: Dependant, request: Request, values: dict[str, Any], solved: dict[Any, Any]
+) -> Any:
+    """``dependant``'s function, called with its dependencies' results and its parameters; a
+    dependency met again is not called again (unless it says ``use_cache=False``), as FastAPI
+    keeps its result for the request in ``solved``."""
     arguments: dict[str, Any] = {}
     for sub in dependant.dependencies:
-        if sub.name is not None:
-            arguments[sub.name] = await _call(sub, request, values)
+        if sub.use_cache and sub.call in solved:
+            result = solved[sub.call]
         else:
-            await _call(sub, request, values)
+            result = await _call(sub, request, values, solved)
+            solved.setdefault(sub.call, result)
+        if sub.name is not None:
+            arguments[sub.name] = result
     for field in (*dependant.path_params, *dependant.query_params):
         arguments[field.name] = values[field.name]
     if dependant.request_param_name is not None:
