@@ -38,6 +38,8 @@ import numpy as np
 
 from _util import machine_lines, render_table
 from api import FP_START, add_vessel, fp_requests, running_service
+from sealane.api.codec import GZIP_HEADER
+from sealane.api.offloaded import FIRST_PIECE, PIECE
 from sealane.store.database import make_engine
 from sealane.store.vessels import _BY_ID_OR_IMO, find_vessel
 
@@ -47,7 +49,6 @@ LIST_PAGES = {
 }
 CANDIDATES = [("zlib", 1), ("zlib", 6), *(("isal.isal_zlib", n) for n in range(4))]
 CANDIDATES += [("zlib_ng.zlib_ng", n) for n in (1, 2, 3, 4, 6)]
-GZIP_HEADER = b"\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\xff"
 
 
 def documents() -> dict[str, bytes]:
@@ -65,11 +66,11 @@ def documents() -> dict[str, bytes]:
 
 
 def pieces(body: bytes) -> Iterator[memoryview]:
-    """``body`` in the pieces the server deflates: 32 KiB, then 512 KiB each."""
+    """``body`` in the pieces the server deflates (``FIRST_PIECE``, then ``PIECE`` each)."""
     view = memoryview(body)
-    yield view[: 32 * 1024]
-    for at in range(32 * 1024, len(view), 512 * 1024):
-        yield view[at : at + 512 * 1024]
+    yield view[:FIRST_PIECE]
+    for at in range(FIRST_PIECE, len(view), PIECE):
+        yield view[at : at + PIECE]
 
 
 def deflater(library: Any, level: int, in_pieces: bool) -> Callable[[bytes], bytes]:
