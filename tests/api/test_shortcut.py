@@ -164,7 +164,11 @@ def test_shortcut__refuses_parameters_and_arguments_only_fastapi_reads() -> None
     async def answered(vessel_id: str, response: Response) -> None:
         """The response FastAPI merges into the answer."""
 
-    for endpoint, why in ((listed, "port_id is not one plain value"), (answered, "only FastAPI")):
+    async def renamed(vessel_id: str, port: Annotated[str, Query(validation_alias="to")]) -> None:
+        """FastAPI reads ``to``, which no check of declared names knows."""
+
+    refused = {listed: "not one plain value", answered: "only FastAPI", renamed: "another name"}
+    for endpoint, why in refused.items():
         route = APIRoute("/vessels/{vessel_id}/odd", endpoint)
         with pytest.raises(ValueError, match=why):
             Shortcut(lambda *_: None, routes=[route], prefix="/v2", handlers={})  # type: ignore[arg-type]

@@ -114,8 +114,9 @@ class Shortcut:
 
 def _operation(route: APIRoute, prefix: str) -> _Operation:
     """What the shortcut needs of ``route``; ValueError for one it cannot answer faithfully
-    (a body, headers or cookies, a parameter that is not one plain value, a name used twice, a
-    dependency or operation that is not ``async`` or takes more than parameters and the request)."""
+    (a body, headers or cookies, a parameter that is not one plain value or is read by another
+    name, a name used twice, a dependency or operation that is not ``async`` or takes more than
+    parameters and the request)."""
     names: list[str] = []
     for dependant in _dependants(route.dependant):
         if dependant.body_params or dependant.header_params or dependant.cookie_params:
@@ -127,6 +128,8 @@ def _operation(route: APIRoute, prefix: str) -> _Operation:
         for field in (*dependant.path_params, *dependant.query_params):
             if not _scalar(field.field_info.annotation):
                 raise ValueError(f"{route.path}: {field.alias} is not one plain value")
+            if field.field_info.validation_alias not in (None, field.alias):
+                raise ValueError(f"{route.path}: {field.alias} is read by another name")
             names.append(field.name)
     if len(set(names)) != len(names):
         raise ValueError(f"{route.path}: a parameter name is used twice")
