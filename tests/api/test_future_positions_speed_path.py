@@ -35,6 +35,20 @@ GZIP = {"Accept-Encoding": "gzip"}
 PLAIN = {"Accept-Encoding": "identity"}
 #: Bytes of one position in the engine's array.
 RECORD_BYTES = 119
+#: A gzip-accepting GET of ``/``, for an app called directly.
+SCOPE = {
+    "type": "http",
+    "method": "GET",
+    "path": "/",
+    "raw_path": b"/",
+    "query_string": b"",
+    "headers": [(b"accept-encoding", b"gzip"), (b"host", b"test")],
+    "http_version": "1.1",
+    "scheme": "http",
+    "server": ("test", 80),
+    "client": ("127.0.0.1", 1),
+    "root_path": "",
+}
 
 
 def voyage_url(vessel: Vessel) -> str:
@@ -372,23 +386,65 @@ def test_offloaded__later_piece_failing_never_ends_the_body() -> None:
     async def send(message: Message) -> None:
         sent.append(message)
 
-    scope = {
-        "type": "http",
-        "method": "GET",
-        "path": "/",
-        "raw_path": b"/",
-        "query_string": b"",
-        "headers": [(b"accept-encoding", b"gzip"), (b"host", b"test")],
-        "http_version": "1.1",
-        "scheme": "http",
-        "server": ("test", 80),
-        "client": ("127.0.0.1", 1),
-        "root_path": "",
-    }
     app = app_of(lambda: Written(BODY, failing_piece=2))
     with pytest.raises(RuntimeError, match="piece 2 broke"):
-        asyncio.run(app(scope, receive, send))
+        asyncio.run(app(dict(SCOPE), receive, send))
     assert sent[0]["type"] == "http.response.start"
     bodies = [m for m in sent if m["type"] == "http.response.body"]
     assert bodies  # the first pieces went out
     assert all(m.get("more_body") for m in bodies)
+
+
+class Held(Written):
+    """A body whose second piece is written only once :attr:`release` is set."""
+
+    def __init__(self, body: bytes) -> None:
+        super().__init__(body)
+        self.release = threading.Event()
+
+    def pieces(self, *, first_bytes: int, piece_bytes: int) -> Iterator[bytes]:
+        for number, piece in enumerate(
+            super().pieces(first_bytes=first_bytes, piece_bytes=piece_bytes)
+        ):
+            if number == 1:
+                assert self.release.wait(30), "never released"
+            yield piece
+
+
+def test_offloaded__cancelled_mid_answer_deflates_no_more(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A request cancelled while it waits for a piece (the client gone) stops the worker before
+    the next piece is deflated, and returns only once the worker has."""
+    from sealane.api import offloaded
+
+    deflated: list[int] = []
+    real = offloaded.deflate_piece
+
+    def counting(piece: Any, level: int, final: bool) -> bytes:
+        deflated.append(len(piece))
+        return real(piece, level, final)
+
+    monkeypatch.setattr(offloaded, "deflate_piece", counting)
+    body = Held(BODY * 4)
+
+    async def scenario() -> None:
+        sent = asyncio.Event()
+
+        async def receive() -> Message:
+            return {"type": "http.request", "body": b"", "more_body": False}
+
+        async def send(message: Message) -> None:
+            if message["type"] == "http.response.body":
+                sent.set()
+
+        response = OffloadedResponse(lambda: body, media_type="text/plain", minimum_size=1024)
+        task = asyncio.ensure_future(response(dict(SCOPE), receive, send))
+        await sent.wait()  # the first piece went out; the loop now waits for the second
+        task.cancel()
+        await asyncio.sleep(0)  # the task runs its ``finally`` (``stop``) before this resumes
+        body.release.set()
+        with pytest.raises(asyncio.CancelledError):
+            await task
+
+    asyncio.run(scenario())
+    assert deflated == [FIRST_PIECE]
+    assert body.written == [0, 1]  # the second piece was written, never deflated
