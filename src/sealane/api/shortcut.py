@@ -146,7 +146,8 @@ def _needs_more(dependant: Dependant) -> bool:
         or dependant.websocket_param_name
         or dependant.http_connection_param_name
         or dependant.security_scopes_param_name
-        or dependant.own_oauth_scopes
+        # Newer than the oldest FastAPI the service takes (0.115): absent there.
+        or getattr(dependant, "own_oauth_scopes", None)
         or getattr(dependant, "concurrency", None)
     )
 
