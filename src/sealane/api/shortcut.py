@@ -49,12 +49,14 @@ class _Unread(Exception):
 
 @dataclass(frozen=True)
 class _Operation:
-    """One operation: its path pattern, route, and declared query parameter names."""
+    """One operation: its path pattern, route, declared query parameter names, and the fields
+    of its parameters and its dependencies' (each with ``path`` or ``query``)."""
 
     route: APIRoute
     pattern: re.Pattern[str]
     convertors: dict[str, Convertor[Any]]
     names: frozenset[str]
+    fields: tuple[tuple[Any, str], ...]
 
 
 class Shortcut:
@@ -117,7 +119,7 @@ def _operation(route: APIRoute, prefix: str) -> _Operation:
     (a body, headers or cookies, a parameter that is not one plain value or is read by another
     name, a name used twice, a dependency or operation that is not ``async`` or takes more than
     parameters and the request)."""
-    names: list[str] = []
+    fields: list[tuple[Any, str]] = []
     for dependant in _dependants(route.dependant):
         if dependant.body_params or dependant.header_params or dependant.cookie_params:
             raise ValueError(f"{route.path}: only path and query parameters are read here")
@@ -130,11 +132,13 @@ def _operation(route: APIRoute, prefix: str) -> _Operation:
                 raise ValueError(f"{route.path}: {field.alias} is not one plain value")
             if field.field_info.validation_alias not in (None, field.alias):
                 raise ValueError(f"{route.path}: {field.alias} is read by another name")
-            names.append(field.name)
-    if len(set(names)) != len(names):
+        fields += [(field, "path") for field in dependant.path_params]
+        fields += [(field, "query") for field in dependant.query_params]
+    if len({field.name for field, _ in fields}) != len(fields):
         raise ValueError(f"{route.path}: a parameter name is used twice")
     pattern, _, convertors = compile_path(prefix + route.path)
-    return _Operation(route, pattern, convertors, declared_parameters(route))
+    names = declared_parameters(route)
+    return _Operation(route, pattern, convertors, names, tuple(fields))
 
 
 def _needs_more(dependant: Dependant) -> bool:
@@ -178,11 +182,9 @@ def _read(operation: _Operation, request: Request, path: dict[str, str]) -> dict
     if len(set(names)) != len(names) or not operation.names.issuperset(names):
         raise _Unread
     values: dict[str, Any] = {}
-    for dependant in _dependants(operation.route.dependant):
-        for field in dependant.path_params:
-            values[field.name] = _valid(field, path[field.name], "path")
-        for field in dependant.query_params:
-            values[field.name] = _valid(field, query.get(field.alias), "query")
+    for field, where in operation.fields:
+        raw = path[field.name] if where == "path" else query.get(field.alias)
+        values[field.name] = _valid(field, raw, where)
     return values
 
 
