@@ -26,8 +26,6 @@ from . import codec
 from .codec import GZIP_HEADER, Compressor
 from .negotiation import HEAD_REQUEST
 
-__all__ = ["GZIP_HEADER", "GzipMiddleware", "accepts_gzip", "deflate_piece"]
-
 #: Threads deflating the pieces of a large body side by side; created on first use.
 DEFLATERS: Final = ThreadPoolExecutor(max_workers=2, thread_name_prefix="sealane-gzip")
 #: Pieces of one body queued on those threads at a time: enough to keep both busy while the

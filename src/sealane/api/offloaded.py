@@ -29,7 +29,7 @@ from starlette.responses import Response
 from starlette.types import Message, Receive, Scope, Send
 
 from . import codec
-from .compression import GZIP_HEADER, accepts_gzip, deflate_piece
+from .compression import accepts_gzip, deflate_piece
 from .negotiation import HEAD_REQUEST
 
 #: Input bytes of the first deflated piece (about 0.03 ms of ISA-L), then of each later one
@@ -182,7 +182,7 @@ class OffloadedResponse(Response):
         alongside, and an empty final block with the trailer at the end. (Deflating the pieces
         side by side on other threads made the answer no sooner on two shared CPUs, and cost
         about a millisecond of CPU more in hand-overs.)"""
-        prefix, crc, size = GZIP_HEADER, 0, 0
+        prefix, crc, size = codec.GZIP_HEADER, 0, 0
         for piece in pieces:
             if stop.is_set():
                 return
