@@ -91,6 +91,11 @@ def cases(vessel_id: str, keys: Keys) -> list[tuple[str, str, dict[str, Any], bo
             {"params": HERE | PORTS, "headers": key | {"Accept": "application/json"}},
             True,
         ),
+        ("GET", url(vessel_id), {"params": HERE | {"port_id": "\x00"}, "headers": key}, False),
+        ("GET", url("%00"), {"params": HERE | PORTS, "headers": key}, True),
+        ("GET", url(vessel_id), {"params": HERE | {"draft_m": "1e-320"}, "headers": key}, True),
+        ("GET", url(vessel_id), {"params": HERE | {"port_id": "  "}, "headers": key}, True),
+        ("GET", url(vessel_id), {"params": HERE | {"draft_m": "inf"}, "headers": key}, False),
         # refused or unusual parameters: the router's
         ("GET", url(vessel_id), {"params": HERE | {"latitude": "91"}, "headers": key}, False),
         ("GET", url(vessel_id), {"params": HERE | {"latitude": "nan"}, "headers": key}, False),
