@@ -448,3 +448,52 @@ def test_offloaded__cancelled_mid_answer_deflates_no_more(monkeypatch: pytest.Mo
     asyncio.run(scenario())
     assert deflated == [FIRST_PIECE]
     assert body.written == [0, 1]  # the second piece was written, never deflated
+
+
+def test_offloaded__client_gone_mid_answer_deflates_no_more(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A server takes the pieces of a client gone as any others (uvicorn does): the response
+    listens for ``http.disconnect`` and stops the worker before the next piece is deflated,
+    then returns without the body's end, once the worker has."""
+    from sealane.api import offloaded
+
+    deflated: list[int] = []
+    real = offloaded.deflate_piece
+
+    def counting(piece: Any, level: int, final: bool) -> bytes:
+        deflated.append(len(piece))
+        return real(piece, level, final)
+
+    monkeypatch.setattr(offloaded, "deflate_piece", counting)
+    body = Held(BODY * 4)
+    sent: list[Message] = []
+
+    async def scenario() -> None:
+        first_piece, gone = asyncio.Event(), asyncio.Event()
+        asked: list[str] = []
+
+        async def receive() -> Message:
+            if not asked:
+                asked.append("body")
+                return {"type": "http.request", "body": b"", "more_body": False}
+            await gone.wait()
+            return {"type": "http.disconnect"}
+
+        async def send(message: Message) -> None:  # a server that never raises
+            sent.append(message)
+            if message["type"] == "http.response.body":
+                first_piece.set()
+
+        response = OffloadedResponse(lambda: body, media_type="text/plain", minimum_size=1024)
+        task = asyncio.ensure_future(response(dict(SCOPE), receive, send))
+        await first_piece.wait()
+        gone.set()
+        await asyncio.sleep(0)  # the response hears of it before this resumes
+        body.release.set()
+        await task
+
+    asyncio.run(scenario())
+    assert deflated == [FIRST_PIECE]
+    assert body.written == [0, 1]  # the second piece was written, never deflated
+    assert [m.get("more_body") for m in sent if m["type"] == "http.response.body"] == [True]

@@ -12,7 +12,7 @@ pieces (:class:`Pieces`, the engine's positions document) is written a piece at 
 
 A failure while producing the body (or its first piece) is raised before anything is sent, so
 the application's error handlers answer it as usual (a 404, a 422); one in a later piece can
-only cut the answer short.
+only cut the answer short. A client that goes away mid-answer stops the worker at its next piece.
 """
 
 from __future__ import annotations
@@ -65,8 +65,13 @@ class _Whole:
         self.body = body
 
 
-#: What the worker hands over: a deflated piece, the whole body, a failure, or None (the end).
-Item = bytes | _Failed | _Whole | None
+class _Gone:
+    """The client went away (handed over by the event loop itself): nothing more is sent."""
+
+
+#: What the worker hands over: a deflated piece, the whole body, a failure, or None (the end);
+#: or, from the event loop, :class:`_Gone`.
+Item = bytes | _Failed | _Whole | _Gone | None
 
 
 class Handover:
@@ -149,7 +154,13 @@ class OffloadedResponse(Response):
                 await _send_stream([] if head else [first.body], send)
             else:
                 await send(self._start(b"", True))
-                await _send_pieces(items, handover, send)
+                # A server takes the pieces of a client gone as any others (ASGI 2.3): ask it.
+                watcher = asyncio.ensure_future(_watch(receive, handover, stop))
+                try:
+                    if not await _send_pieces(items, handover, send):
+                        return  # the client went away
+                finally:
+                    watcher.cancel()
             ended = True
         finally:
             stop.set()  # the client went away, or the request was cancelled: deflate no more
@@ -203,14 +214,17 @@ class OffloadedResponse(Response):
         return {"type": "http.response.start", "status": self.status_code, "headers": headers.raw}
 
 
-async def _send_pieces(items: list[Item], handover: Handover, send: Send) -> None:
+async def _send_pieces(items: list[Item], handover: Handover, send: Send) -> bool:
     """Send the deflated pieces as the worker hands them over, starting with ``items``: the
     first piece alone (it is small, and the client can start on it), then what was handed over
     together as one body message; then the end (see :func:`_send_stream`). A failure handed
-    over cuts the answer short: it is raised, and the end is never sent."""
+    over cuts the answer short: it is raised, and the end is never sent. False when the client
+    went away (nothing more is sent), True once the end is."""
     batches = [items[:1], items[1:]]
     while True:
         batch = batches.pop(0) if batches else await handover.take()
+        if any(isinstance(item, _Gone) for item in batch):
+            return False
         pieces = [item for item in batch if isinstance(item, bytes)]
         if pieces:
             body = b"".join(pieces)
@@ -221,6 +235,16 @@ async def _send_pieces(items: list[Item], handover: Handover, send: Send) -> Non
         if last is None:
             break
     await _send_stream([], send)
+    return True
+
+
+async def _watch(receive: Receive, handover: Handover, stop: threading.Event) -> None:
+    """Until the client goes away: then ``stop`` the worker, and wake the event loop if it
+    waits for a piece (cancelled once the answer has ended)."""
+    while (await receive())["type"] != "http.disconnect":
+        await asyncio.sleep(0)  # a receive that answers at once must not hold the loop
+    stop.set()
+    handover.put(_Gone())
 
 
 async def _send_stream(pieces: Iterable[bytes], send: Send) -> None:
