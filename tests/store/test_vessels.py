@@ -1,10 +1,14 @@
-"""Vessel look-up by id or IMO number (one Core query), on SQLite and PostgreSQL."""
+"""Vessel look-up by id or IMO number (one query, on a pooled connection), SQLite and PostgreSQL."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
+import pytest
 from sqlalchemy import Engine
 from sqlalchemy.orm import Session, sessionmaker
 
+from sealane.store import vessels
 from sealane.store.database import transaction
 from sealane.store.models import Vessel
 from sealane.store.vessels import VesselRecord, find_vessel
@@ -69,3 +73,22 @@ def test_find_vessel__an_id_wins_over_another_vessels_equal_imo(
     assert found is not None and found.name == "First"
     by_imo = find_vessel(migrated, "9000001")
     assert by_imo is not None and by_imo.id == "9000002"
+
+
+def test_find_vessel__a_failed_read_gives_its_connection_back_usable(
+    migrated: Engine, sessions: sessionmaker[Session], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The look-up runs on a pooled DBAPI connection: one whose statement fails goes back to
+    the pool (rolled back on PostgreSQL, not left in a failed transaction), and the next
+    look-up on it works."""
+    vessel_id = _add(sessions, name="Ever Given", imo="9811000")
+    real = vessels._compiled(migrated.dialect)
+    broken = replace(real, sql="SELECT name FROM no_such_table")
+    monkeypatch.setattr(vessels, "_compiled", lambda _dialect: broken)
+    with pytest.raises(migrated.dialect.loaded_dbapi.Error) as failed:
+        find_vessel(migrated, vessel_id)
+    # Given back by find_vessel, not by the collector: the failure's frames are still held.
+    assert failed.traceback and migrated.pool.checkedout() == 0  # type: ignore[attr-defined]
+    monkeypatch.setattr(vessels, "_compiled", lambda _dialect: real)
+    found = find_vessel(migrated, vessel_id)
+    assert found is not None and found.name == "Ever Given"
