@@ -1,6 +1,6 @@
 """Database stamps (``store.stamps``): a commit by another connection changes the stamp; on
-PostgreSQL the stamp is asked on connections of its own, and one the server cut off gives no
-stamp once, never an error, and is replaced."""
+PostgreSQL the stamp is asked on a connection of its own, closed with the engine's pool, and one
+the server cut off gives no stamp once, never an error, and is replaced."""
 
 from __future__ import annotations
 
@@ -8,9 +8,11 @@ import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 
+import pytest
 from sqlalchemy import Engine, text
 from sqlalchemy.pool import QueuePool
 
+from sealane.store import stamps
 from sealane.store.database import make_engine
 from sealane.store.stamps import _Snapshots, _snapshots, database_stamp
 
@@ -55,10 +57,12 @@ def test_database_stamp__postgresql_asks_outside_the_pool(postgres_database_url:
         pool = engine.pool
         assert isinstance(pool, QueuePool)
         assert pool.checkedin() == 0 and pool.checkedout() == 0  # the pool never connected
-        assert _snapshots[engine]._connection is not None  # one connection, for every stamp
+        connection = _snapshots[engine]._connection
+        assert connection is not None  # one connection, for every stamp
     finally:
         engine.dispose()
-    assert engine not in _snapshots  # its connections were closed with the engine's pool
+    assert engine not in _snapshots
+    assert connection.closed  # closed with the engine's pool
 
 
 def test_database_stamp__a_stamp_connection_cut_off_is_replaced(
@@ -95,6 +99,8 @@ class _Cursor:
             number = self.server.queries
         self.server.asked[number].set()
         assert self.server.answer[number].wait(30)
+        if number in self.server.failing:
+            raise RuntimeError(f"query {number} failed")
         self.row = (f"snapshot {number}",)
 
     def fetchone(self) -> tuple[str]:
@@ -112,6 +118,7 @@ class _Server:
         self.queries = 0
         self.asked = [threading.Event() for _ in range(10)]
         self.answer = [threading.Event() for _ in range(10)]
+        self.failing: set[int] = set()
         self.autocommit = False
 
     def cursor(self) -> _Cursor:
@@ -119,6 +126,21 @@ class _Server:
 
     def close(self) -> None:
         pass
+
+
+def _waiting(snapshots: _Snapshots, count: int) -> None:
+    """Return once ``count`` stamps wait for the query under way."""
+    deadline = time.monotonic() + 30
+    while len(snapshots._turn._waiters) < count:  # type: ignore[attr-defined]
+        assert time.monotonic() < deadline
+        time.sleep(0.01)
+
+
+@pytest.fixture(autouse=True)
+def _patient(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Stamps wait for the stand-in server's queries as long as the tests do (a loaded machine
+    must not turn a waiting stamp into None)."""
+    monkeypatch.setattr(stamps, "STAMP_WAIT_S", 30.0)
 
 
 def test_snapshots__a_stamp_asked_during_a_query_waits_for_the_next_one() -> None:
@@ -130,10 +152,7 @@ def test_snapshots__a_stamp_asked_during_a_query_waits_for_the_next_one() -> Non
         first = pool.submit(snapshots.snapshot)
         assert server.asked[1].wait(30)
         later = [pool.submit(snapshots.snapshot) for _ in range(3)]
-        deadline = time.monotonic() + 30
-        while len(snapshots._turn._waiters) < 3:  # type: ignore[attr-defined]  # all three wait
-            assert time.monotonic() < deadline
-            time.sleep(0.01)
+        _waiting(snapshots, 3)
         server.answer[1].set()
         assert first.result(30) == "snapshot 1"
         assert server.asked[2].wait(30)
@@ -142,3 +161,23 @@ def test_snapshots__a_stamp_asked_during_a_query_waits_for_the_next_one() -> Non
     assert server.queries == 2 and server.autocommit
     snapshots.close()
     assert snapshots.snapshot() is None
+
+
+def test_snapshots__a_query_that_raises_leaves_no_stamp_waiting() -> None:
+    """An unexpected failure of the query under way reaches the stamp that asked it; those that
+    waited for the next query get it (none waits on for a round that has ended)."""
+    server = _Server()
+    server.failing.add(1)
+    snapshots = _Snapshots(lambda: server, OSError)  # RuntimeError is not a driver's error
+    with ThreadPoolExecutor(3) as pool:
+        first = pool.submit(snapshots.snapshot)
+        assert server.asked[1].wait(30)
+        later = [pool.submit(snapshots.snapshot) for _ in range(2)]
+        _waiting(snapshots, 2)
+        server.answer[1].set()
+        with pytest.raises(RuntimeError, match="query 1 failed"):
+            first.result(30)
+        assert server.asked[2].wait(30)
+        server.answer[2].set()
+        assert [found.result(30) for found in later] == ["snapshot 2"] * 2
+    assert server.queries == 2
