@@ -87,11 +87,13 @@ def world_on(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[World]:
     with _database(request, tmp_path) as url:
         clock = ManualClock(START)
         app = create_app(Settings(database_url=url, rate_limit_per_minute=100_000), clock=clock)
-        with transaction(app.state.sealane.sessions) as session:
-            key = create_account(session, "Kept Co", routing=False, now=START).secret
-        with TestClient(app, raise_server_exceptions=False) as client:
-            for number in ("TESTKEPT0001", "TESTKEPT0002", "TESTKEPT0003", "TESTKEPT0004"):
-                create_request(client, key, number)
-            tick(app)
-            yield World(app, client, key, clock, url)
-        app.state.sealane.engine.dispose()
+        try:
+            with transaction(app.state.sealane.sessions) as session:
+                key = create_account(session, "Kept Co", routing=False, now=START).secret
+            with TestClient(app, raise_server_exceptions=False) as client:
+                for number in ("TESTKEPT0001", "TESTKEPT0002", "TESTKEPT0003", "TESTKEPT0004"):
+                    create_request(client, key, number)
+                tick(app)
+                yield World(app, client, key, clock, url)
+        finally:  # its pool and its stamp connection, also after a failed test
+            app.state.sealane.engine.dispose()
