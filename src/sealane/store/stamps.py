@@ -112,12 +112,17 @@ class _Snapshots:
         self._errors = errors
         self._connection: Any | None = None
         self._turn = threading.Condition()
-        #: Rounds begun, the last round ended and the snapshot it found (None if it failed).
+        #: Rounds begun, the last round ended and the snapshot it found (None if it failed):
+        #: one round at a time, so a round is under way while the two differ.
         self._begun = 0
         self._ended = 0
         self._found: str | None = None
-        self._asking = False
         self._closed = False
+
+    @property
+    def _asking(self) -> bool:
+        """Whether a round is under way (its query asked, or its connection being opened)."""
+        return self._ended != self._begun
 
     def snapshot(self) -> str | None:
         """The database's current snapshot as text, from a query that began after this call;
@@ -131,15 +136,13 @@ class _Snapshots:
                 return None
             if self._ended >= wanted:
                 return self._found
-            self._asking = True  # the next round is this call's to ask
-            self._begun += 1
+            self._begun += 1  # the next round is this call's to ask
             mine = self._begun
         found: str | None = None
         try:
             found = self._ask()
         finally:
             with self._turn:
-                self._asking = False
                 self._ended, self._found = mine, found
                 self._turn.notify_all()
                 leftover = self._connection if self._closed else None
