@@ -66,7 +66,8 @@ class _Watch:
 
 #: The watch of each SQLite engine's file, until the engine is disposed of or gone.
 _watches: weakref.WeakKeyDictionary[Engine, _Watch] = weakref.WeakKeyDictionary()
-_watches_lock = threading.Lock()
+#: Held while an engine's watch or stamp connection (below) is made or dropped.
+_made_lock = threading.Lock()
 
 
 def _watch(engine: Engine) -> _Watch | None:
@@ -77,7 +78,7 @@ def _watch(engine: Engine) -> _Watch | None:
     path = engine.url.database
     if not path or path == ":memory:" or path.startswith("file:"):
         return None
-    with _watches_lock:
+    with _made_lock:
         found = _watches.get(engine)
         if found is None:
             found = _watches[engine] = _Watch(path)
@@ -86,7 +87,7 @@ def _watch(engine: Engine) -> _Watch | None:
 
 
 def _unwatch(engine: Engine) -> None:
-    with _watches_lock:
+    with _made_lock:
         found = _watches.pop(engine, None)
     if found is not None:
         found.close()
@@ -199,7 +200,7 @@ def _snapshots_of(engine: Engine) -> _Snapshots:
     found = _snapshots.get(engine)
     if found is not None:
         return found
-    with _watches_lock:
+    with _made_lock:
         found = _snapshots.get(engine)
         if found is None:
             dialect = engine.dialect
@@ -215,7 +216,7 @@ def _snapshots_of(engine: Engine) -> _Snapshots:
 
 
 def _unsnapshot(engine: Engine) -> None:
-    with _watches_lock:
+    with _made_lock:
         found = _snapshots.pop(engine, None)
     if found is not None:
         found.close()
