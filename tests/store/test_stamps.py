@@ -120,12 +120,13 @@ class _Server:
         self.answer = [threading.Event() for _ in range(10)]
         self.failing: set[int] = set()
         self.autocommit = False
+        self.closed = False
 
     def cursor(self) -> _Cursor:
         return _Cursor(self)
 
     def close(self) -> None:
-        pass
+        self.closed = True
 
 
 def _waiting(snapshots: _Snapshots, count: int) -> None:
@@ -181,3 +182,23 @@ def test_snapshots__a_query_that_raises_leaves_no_stamp_waiting() -> None:
         server.answer[2].set()
         assert [found.result(30) for found in later] == ["snapshot 2"] * 2
     assert server.queries == 2
+
+
+def test_snapshots__closed_during_a_query_the_connection_is_closed_after_it() -> None:
+    """The engine disposed of while a stamp's query is under way: those waiting get no stamp at
+    once, the query's own stamp its answer, and the connection is closed when it ends (not left
+    open)."""
+    server = _Server()
+    snapshots = _Snapshots(lambda: server, Exception)
+    with ThreadPoolExecutor(2) as pool:
+        first = pool.submit(snapshots.snapshot)
+        assert server.asked[1].wait(30)
+        later = pool.submit(snapshots.snapshot)
+        _waiting(snapshots, 1)
+        snapshots.close()
+        assert later.result(30) is None
+        assert not server.closed  # the query under way still has it
+        server.answer[1].set()
+        assert first.result(30) == "snapshot 1"
+    assert server.closed and snapshots._connection is None
+    assert snapshots.snapshot() is None and server.queries == 1
