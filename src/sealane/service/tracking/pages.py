@@ -47,7 +47,8 @@ KEPT_QUERIES = 256
 MAX_PAGES = 256
 MAX_WEIGHT = 48 * 1024 * 1024
 VALUE_WEIGHT = 64
-#: Database stamps a kept page remembers (one a pooled connection on SQLite).
+#: Database stamps a kept page remembers: the latest under which it was found true (a stamp
+#: does not come back once the database has moved on, but requests still in flight carry it).
 STAMPS_KEPT = 32
 
 
