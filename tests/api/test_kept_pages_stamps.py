@@ -1,5 +1,5 @@
 """A kept page found at once by its database stamp costs no connection of the pool, and the
-stamp's own connections cut off by the server mean pages read again, not errors (SQLite and
+stamps' own connection cut off by the server means pages read again, not errors (SQLite and
 PostgreSQL; the cut-off on PostgreSQL)."""
 
 from __future__ import annotations
@@ -87,7 +87,7 @@ def test_kept_page__stamp_connections_cut_off_are_no_error(
     unread = world.pages.unread
     for _ in range(5):
         world.get(url, params)
-    assert world.pages.unread > unread  # stamps again, on new connections
+    assert world.pages.unread > unread  # stamps again, on a new connection
 
 
 def test_shown_page__after_a_commit_one_request_replays_the_page(tmp_path: Path) -> None:
