@@ -14,7 +14,7 @@ from sqlalchemy import Engine, event, func, select
 from sealane.clock import ManualClock
 from sealane.runtime import Runtime
 from sealane.store.database import transaction
-from sealane.store.models import OutboxEvent, Shipment, TransportEvent
+from sealane.store.models import OutboxEvent, RouteLocation, Shipment, TransportEvent
 from sealane.tracking.carrier_sync import TrackingService
 from sealane.tracking.carriers import SimulatedCarrier
 from sealane.tracking.carriers.base import LookupResult, Snapshot
@@ -27,8 +27,8 @@ SHIPMENTS = 5
 
 class StillCarrier:
     """The simulated carrier, reporting every shipment as it was at ``at`` whatever the time
-    (its estimates move with the clock otherwise), without the sailing vessel's position (whose
-    report is stamped with the time of the sync)."""
+    (its estimates and positions move with the clock otherwise), without the sailing vessel's
+    position."""
 
     scacs = frozenset({"TEST"})
 
@@ -86,7 +86,7 @@ def _times(runtime: Runtime) -> set[tuple[object, object]]:
                 Shipment.line_tracking_last_attempted_at, Shipment.line_tracking_last_succeeded_at
             )
         )
-        return {tuple(row) for row in found}
+        return {(row[0], row[1]) for row in found}
 
 
 def _counts(runtime: Runtime) -> tuple[int, int]:
@@ -145,10 +145,47 @@ def test_pass_without_the_carrier__only_the_attempt_stamped(runtime: Runtime) ->
 
 
 def test_moving_estimates_are_news(runtime: Runtime) -> None:
-    """The simulated carrier's estimates move with the clock: each sync commits its own."""
+    """A minute on, the simulated carrier's vessels are reported further along: each sync of a
+    sailing shipment commits its own."""
     clock = runtime.clock
     assert isinstance(clock, ManualClock)
     clock.advance(60)
     with Commits(runtime.engine) as commits:
         assert runtime.tracking.tick().syncs == SHIPMENTS
     assert commits.count == SHIPMENTS
+
+
+def _route_locations(runtime: Runtime) -> set[tuple[object, ...]]:
+    with runtime.sessions() as session:
+        return {tuple(row) for row in session.execute(select(RouteLocation.__table__))}
+
+
+def _sailing(runtime: Runtime) -> int:
+    """How many shipments' vessels the carrier reports at sea at the runtime's time."""
+    carrier, now = SimulatedCarrier(), runtime.clock.now()
+    with runtime.sessions() as session:
+        keys = session.execute(
+            select(Shipment.carrier_request_type, Shipment.carrier_number, Shipment.carrier_epoch)
+        ).all()
+    return sum(carrier.snapshot((t, n, e), now).vessel_position is not None for t, n, e in keys)
+
+
+def test_sailing_within_the_minute__no_route_location_changes_and_one_commit(
+    runtime: Runtime,
+) -> None:
+    """The real simulated carrier a few seconds later: its vessels have sailed on, but it states
+    estimates and positions to the minute, so the pass writes only the attempts' times."""
+    clock = runtime.clock
+    assert isinstance(clock, ManualClock)
+    assert _sailing(runtime) >= 2  # the pass has vessels at sea to report
+    calls = _route_locations(runtime)
+    assert calls
+    before = _counts(runtime)
+    clock.advance(25)
+    with Commits(runtime.engine) as commits:
+        report = runtime.tracking.tick()
+    assert (report.syncs, report.errors) == (SHIPMENTS, 0)
+    assert _route_locations(runtime) == calls
+    assert commits.count == 1
+    assert _counts(runtime) == before
+    assert _times(runtime) == {(clock.now(), clock.now())}

@@ -20,6 +20,7 @@ from sealane.tracking.carriers import (
     Unreachable,
 )
 from sealane.tracking.carriers.simulated import plan_voyage
+from sealane.tracking.carriers.simulated_sailing import to_minute
 from sealane.tracking.numbers import is_container_number
 
 START = datetime(2026, 11, 21, 12, 0, tzinfo=UTC)
@@ -309,6 +310,26 @@ def test_snapshot__eta_before_departure_at_nominal_speed() -> None:
     leg = found.legs[0]
     snap = SimulatedCarrier().snapshot(("container", WITHOUT_TRANSSHIPMENT, START), START)
     assert snap.pod_eta == leg.depart_at + timedelta(hours=leg.distance_nm / leg.nominal_speed_kn)
+
+
+@pytest.mark.parametrize("number", BILLS[:8])
+def test_snapshot__estimates_at_sea_in_whole_minutes_and_still_within_one(number: str) -> None:
+    """A carrier states its estimate at sea to the minute: seconds later, with the vessel sailing
+    on at other than its nominal speed, the estimates it states are the same, and so is the
+    position it reports (taken at the minute)."""
+    leg = plan(number).legs[0]
+    at = leg.depart_at + (leg.arrive_at - leg.depart_at) / 3
+    at = at.replace(second=0, microsecond=0)
+    snaps = [
+        SimulatedCarrier().snapshot(("bill_of_lading", number, START), at + timedelta(seconds=s))
+        for s in (0, 5, 10)
+    ]
+    first = snaps[0].call_estimates
+    at_sea = first[1].arrival_at
+    assert at_sea is not None and at_sea == to_minute(at_sea) and at_sea > at
+    assert all(snap.call_estimates == first for snap in snaps)
+    assert all(snap.vessel_position == snaps[0].vessel_position for snap in snaps)
+    assert snaps[0].vessel_position is not None
 
 
 def test_snapshot__no_vessel_position_outside_legs() -> None:

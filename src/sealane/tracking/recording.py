@@ -166,18 +166,21 @@ def record_estimate(
 
 
 def move_vessel(session: Session, snapshot: Snapshot, vessels: list[Vessel], now: datetime) -> None:
-    """Report the sailing vessel's position (at most one stored position per hour)."""
+    """Report the sailing vessel's position (at most one stored position per hour), dated when
+    the carrier says it was taken (else ``now``). A position already held is left as it is, so
+    the same report again changes nothing."""
     if snapshot.vessel_position is None:
         return
     leg, lon, lat, heading, knots = snapshot.vessel_position
+    at = snapshot.vessel_position_at or now
     vessel = vessels[leg]
     last = session.scalar(
         select(func.max(VesselPosition.timestamp)).where(VesselPosition.vessel_id == vessel.id)
     )
     vessel.longitude, vessel.latitude = lon, lat
     vessel.navigational_heading_degrees, vessel.nautical_speed_knots = heading, knots
-    vessel.position_timestamp = now
-    if last is None or now - last >= timedelta(hours=1):
+    vessel.position_timestamp = at
+    if last is None or at - last >= timedelta(hours=1):
         session.add(
             VesselPosition(
                 vessel_id=vessel.id,
@@ -185,7 +188,7 @@ def move_vessel(session: Session, snapshot: Snapshot, vessels: list[Vessel], now
                 longitude=lon,
                 speed_knots=knots,
                 heading_degrees=heading,
-                timestamp=now,
+                timestamp=at,
             )
         )
 

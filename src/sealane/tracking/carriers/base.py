@@ -103,6 +103,8 @@ class Snapshot:
     pod_ata: datetime | None
     #: Position of the vessel currently carrying the containers: (leg, lon, lat, heading, knots).
     vessel_position: tuple[int, float, float, float, float] | None = field(default=None)
+    #: When that position was taken; None for the time of the report.
+    vessel_position_at: datetime | None = field(default=None)
     #: Estimates at each port of the plan in order (port of lading, transshipments, port of
     #: discharge); empty when the carrier states none, and the legs' planned times stand in.
     call_estimates: tuple[CallEstimate, ...] = field(default=())

@@ -18,7 +18,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 
 from .base import AwaitingManifest, Found, LookupResult, Snapshot, UnknownNumber, Unreachable
-from .simulated_sailing import call_estimates, vessel_position
+from .simulated_sailing import call_estimates, minute_of, vessel_position
 from .simulated_voyage import HOLDS, plan_voyage, seeded
 
 __all__ = ["HOLDS", "SimulatedCarrier", "plan_voyage"]
@@ -45,8 +45,11 @@ class SimulatedCarrier:
         return Found(plan_voyage(request_type, key, _epoch(key, requested_at)))
 
     def snapshot(self, plan_key: tuple[str, str, datetime], now: datetime) -> Snapshot:
-        """The voyage as reported at ``now``."""
+        """The voyage as reported at ``now``: the estimate at sea to the minute, and the sailing
+        vessel's position as of the minute begun (none once it has arrived)."""
         plan = plan_voyage(*plan_key)
+        fixed = minute_of(now)
+        at_sea = any(leg.depart_at <= now < leg.arrive_at for leg in plan.legs)
         estimates = call_estimates(plan, now)
         pod_eta = estimates[-1].arrival_at
         assert pod_eta is not None  # every leg is timed, so the last arrival is
@@ -56,7 +59,8 @@ class SimulatedCarrier:
             updates=tuple(u for u in plan.updates if u.at <= now),
             pod_eta=pod_eta,
             pod_ata=plan.legs[-1].arrive_at if now >= plan.legs[-1].arrive_at else None,
-            vessel_position=vessel_position(plan, now),
+            vessel_position=vessel_position(plan, fixed) if at_sea else None,
+            vessel_position_at=fixed,
             call_estimates=estimates,
         )
 

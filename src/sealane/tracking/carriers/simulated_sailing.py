@@ -1,7 +1,10 @@
 """Where a simulated voyage stands at a given time, as its carrier would report it.
 
-The vessel's position ``now`` along the engine's sea route of the leg it sails, and the
-estimated arrival at and departure from each port of the voyage.
+The vessel's position along the engine's sea route of the leg it sails, and the estimated
+arrival at and departure from each port of the voyage. Both are stated to the whole minute, as
+carriers publish them (Terminal49's and DCSA's timestamps carry no seconds' fractions, and a
+carrier's schedule or position feed is refreshed every few minutes, not on every request): a
+report asked for twice within the minute, with nothing else new, is the same report.
 """
 
 from __future__ import annotations
@@ -15,6 +18,17 @@ import numpy as np
 from ...routing.geodesy import GEOD, METRES_PER_NM
 from ...routing.routes import route
 from .base import CallEstimate, ShipmentPlan
+
+
+def to_minute(at: datetime) -> datetime:
+    """``at`` to the nearest whole minute, as a carrier states an estimate."""
+    floor = at.replace(second=0, microsecond=0)
+    return floor + timedelta(minutes=1) if at - floor >= timedelta(seconds=30) else floor
+
+
+def minute_of(at: datetime) -> datetime:
+    """The whole minute ``at`` falls in: when the position reported at ``at`` was taken."""
+    return at.replace(second=0, microsecond=0)
 
 
 def vessel_position(
@@ -53,6 +67,10 @@ def call_estimates(plan: ShipmentPlan, now: datetime) -> tuple[CallEstimate, ...
     Sailed legs count as sailed; on the leg at sea, the engine's distance from the vessel's
     position to the leg's end at the nominal speed; legs to come at the nominal speed after the
     planned dwell, never leaving before their planned departure. After arrival, the actual one.
+    The estimate on the leg at sea is stated to the nearest minute (:func:`to_minute`): it moves
+    by the difference between the actual and the nominal speed, a fraction of a second every few
+    seconds, which a carrier does not publish; the later ones follow from it. The plan's own
+    times (actual, or scheduled and not yet overtaken) are stated as planned.
     """
     estimate = plan.legs[0].depart_at
     arrivals: list[datetime | None] = [None]
@@ -66,7 +84,7 @@ def call_estimates(plan: ShipmentPlan, now: datetime) -> tuple[CallEstimate, ...
             position = vessel_position(plan, now)
             lon, lat = (position[1], position[2]) if position else (0.0, 0.0)
             remaining_nm = route((lon, lat), leg.destination).distance_m / METRES_PER_NM
-            estimate = now + timedelta(hours=remaining_nm / leg.nominal_speed_kn)
+            estimate = to_minute(now + timedelta(hours=remaining_nm / leg.nominal_speed_kn))
         else:
             departs = max(leg.depart_at, estimate + dwell) if index else leg.depart_at
             estimate = departs + timedelta(hours=leg.distance_nm / leg.nominal_speed_kn)
