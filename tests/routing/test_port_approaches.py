@@ -9,16 +9,11 @@ import pytest
 import sealane
 from sealane.routing.geodesy import METRES_PER_NM, distance_m
 
-#: Pairs whose join leaves a port on the wrong side, and the most their route may run over the
-#: great circle between the berths once it is fixed.
-FIXED = {("MYPKG", "MYTPP"): 1.3}
-#: Port Klang's join is not fixed yet (data/README.md, "Short routes that detour"): a build that
-#: placed it at Westports joined it to a lane of searoute's that stops 0.5 km short of the strait's
-#: hub, so the build must first close that gap.
-NOT_REBUILT = pytest.mark.xfail(
-    reason="Port Klang still joined at Northport: Westports alone does not fix it (data/README.md)",
-    strict=True,
-)
+#: Pairs whose route left a port on the wrong side until a build fixed its way out, and the most
+#: their route may run over the great circle between the berths. Port Klang (berth at Northport)
+#: left only by the North Klang Strait until the build closed the gap at the south end of
+#: searoute's lane past Westports (data/README.md, "Short routes that detour").
+FIXED = {("MYPKG", "MYTPP"): 1.3, ("MYPKG", "SGSIN"): 1.2}
 
 
 def great_circle_nm(origin: str, destination: str) -> float:
@@ -26,7 +21,6 @@ def great_circle_nm(origin: str, destination: str) -> float:
     return distance_m(a.lon, a.lat, b.lon, b.lat) / METRES_PER_NM
 
 
-@NOT_REBUILT
 @pytest.mark.parametrize(("origin", "destination"), [*FIXED, *((d, o) for o, d in FIXED)])
 def test_route__fixed_join_runs_close_to_the_great_circle(origin: str, destination: str) -> None:
     most = FIXED.get((origin, destination)) or FIXED[(destination, origin)]
@@ -34,7 +28,6 @@ def test_route__fixed_join_runs_close_to_the_great_circle(origin: str, destinati
     assert found.distance_nm <= most * great_circle_nm(origin, destination)
 
 
-@NOT_REBUILT
 def test_route__port_klang_to_the_south_leaves_southward() -> None:
     klang = sealane.get_port("MYPKG")
     route = sealane.route("MYPKG", "MYTPP", draft_m=12.0)
