@@ -4,8 +4,9 @@ Every ordered pair of ``tests/routing/data/top100_container_ports.csv`` whose be
 ``--within`` nautical miles apart (400 by default) is routed, and each route longer than
 ``--ratio`` times the great circle between the berths (1.6 by default) is printed with both
 lengths, the passages it sails and the bearing it leaves its port on: a route that leaves a port
-on the wrong side of it (Port Klang -> Tanjung Pelepas out westward into the strait) shows as a
-start bearing far from the great circle's. ``data/README.md`` explains each pair listed.
+on the wrong side of it (as Port Klang -> Tanjung Pelepas did, out westward into the strait, until
+the build closed a dead end south of Westports) shows as a start bearing far from the great
+circle's. ``data/README.md`` explains each pair listed.
 
 Run it from the checkout::
 
