@@ -116,3 +116,18 @@ def test_close_dead_ends__a_lane_ending_on_an_edge_becomes_a_junction() -> None:
     assert len(net.lon) == nodes
     assert set(net.edges) == {key(north, end), key(west, end), key(end, hub), key(hub, south_east)}
     assert net.edges[key(end, hub)] == net.edges[key(west, end)] == 4
+
+
+def test_close_dead_ends__two_lanes_stopping_short_of_one_edge_both_join_it() -> None:
+    # The first leg splits the east-going edge: the second lane finds it as its pieces.
+    net, first = lane_and_crossing_lane()
+    south = net.add_node(-29.98, 0.0)
+    second = net.add_node(-29.98, 0.1)
+    net.add_edge(south, second)
+    closed = close_dead_ends(net, coast(), {})
+    assert [c[0] for c in closed] == [first, second]
+    assert degree(net, first) == degree(net, second) == 2
+    (joined,) = {a + b - second for a, b in net.edges if second in (a, b)} - {south}
+    assert net.lon[joined] == pytest.approx(-29.98, abs=1e-6)
+    assert net.lat[joined] == pytest.approx(0.104, abs=1e-6)
+    assert degree(net, joined) == 3

@@ -52,25 +52,45 @@ def close_dead_ends(
     tree = cKDTree(unit_vectors(lon, lat))
     reach = _chord(GAP_M + TARGET_SPACING_M)
     closed: list[tuple[int, float, float, float, float]] = []
+    # The samples are taken once: an edge split or moved since is looked up as its pieces.
+    replaced: dict[tuple[int, int], list[tuple[int, int]]] = {}
     for end in ends:
         if len(adjacency[end]) != 1:
             continue  # an earlier leg ended here
         here = unit_vectors(net.lon[end], net.lat[end])
         hits = tree.query_ball_point(here, reach)
-        candidates = {keys[int(which[h])] for h in hits}
+        candidates = _live(net, replaced, {keys[int(which[h])] for h in hits})
         found = _nearest_target(net, adjacency, end, candidates, coast)
         if found is None:
             continue
         edge, x, y = found
         closed.append((end, net.lon[end], net.lat[end], x, y))
         if _gap_m(net, end, x, y) < SAME_NODE_M:
-            _insert(net, adjacency, edge, end)  # the lane ends on the edge: a junction there
+            _insert(net, adjacency, edge, end, replaced)  # the lane ends on the edge: a junction
             continue
         mask = _leg_mask(net, adjacency, end, edge, (x, y), passages)
-        node = _node_at(net, adjacency, edge, x, y)
+        node = _node_at(net, adjacency, edge, x, y, replaced)
         net.add_edge(end, node, mask)
         adjacency[end][node] = adjacency.setdefault(node, {})[end] = _gap_m(net, end, x, y)
     return closed
+
+
+def _live(
+    net: LaneGraph,
+    replaced: dict[tuple[int, int], list[tuple[int, int]]],
+    edges: set[tuple[int, int]],
+) -> set[tuple[int, int]]:
+    """The edges of the network now standing for ``edges``: each still there, or the pieces
+    that replaced it."""
+    live: set[tuple[int, int]] = set()
+    todo = list(edges)
+    while todo:
+        edge = todo.pop()
+        if edge in net.edges:
+            live.add(edge)
+        else:
+            todo.extend(replaced.get(edge, ()))
+    return live
 
 
 def _adjacency(net: LaneGraph) -> dict[int, dict[int, float]]:
@@ -154,12 +174,14 @@ def _node_at(
     edge: tuple[int, int],
     x: float,
     y: float,
+    replaced: dict[tuple[int, int], list[tuple[int, int]]],
 ) -> int:
     """An existing end of ``edge`` at (x, y), or a new node splitting it there."""
     a, b = edge
     node = net.split(edge, x, y)
     if node in (a, b):
         return node
+    replaced[edge] = [_key(a, node), _key(node, b)]
     del adjacency[a][b], adjacency[b][a]
     for end in (a, b):
         d = _gap_m(net, end, x, y)
@@ -168,7 +190,11 @@ def _node_at(
 
 
 def _insert(
-    net: LaneGraph, adjacency: dict[int, dict[int, float]], edge: tuple[int, int], node: int
+    net: LaneGraph,
+    adjacency: dict[int, dict[int, float]],
+    edge: tuple[int, int],
+    node: int,
+    replaced: dict[tuple[int, int], list[tuple[int, int]]],
 ) -> None:
     """Split ``edge`` at ``node``, which lies on it (within ``SAME_NODE_M``); if it lies on one of
     the edge's ends, its own edge moves to that end instead."""
@@ -176,12 +202,14 @@ def _insert(
     for end in (a, b):
         if _gap_m(net, end, net.lon[node], net.lat[node]) < SAME_NODE_M:
             (other,) = adjacency.pop(node)
-            mask = net.edges.pop((min(node, other), max(node, other)))
+            mask = net.edges.pop(_key(node, other))
+            replaced[_key(node, other)] = [_key(end, other)]
             net.add_edge(end, other, mask)
             length = adjacency[other].pop(node)
             adjacency[end][other] = adjacency[other][end] = length
             return
     mask = net.edges.pop(edge)
+    replaced[edge] = [_key(a, node), _key(node, b)]
     del adjacency[a][b], adjacency[b][a]
     for end in (a, b):
         net.add_edge(end, node, mask)
@@ -226,7 +254,7 @@ def _leg_mask(
     """Passage bits of a new leg: the gates and boxes it meets, and the bits both the dead end's
     lane and the edge it joins carry (a leg between two lanes of one passage is in it)."""
     (other,) = adjacency[end]
-    common = net.edges[(min(end, other), max(end, other))] & net.edges[edge]
+    common = net.edges[_key(end, other)] & net.edges[edge]
     tagged = tag_passages(
         np.array([net.lon[end], point[0]]),
         np.array([net.lat[end], point[1]]),
@@ -252,3 +280,8 @@ def _angle(p: FloatArray, q: FloatArray) -> float:
 def _chord(metres: float) -> float:
     """Chord length on the unit sphere of an arc of ``metres``."""
     return float(2.0 * np.sin(metres / MEAN_EARTH_RADIUS_M / 2.0))
+
+
+def _key(a: int, b: int) -> tuple[int, int]:
+    """The network's key of the edge between two nodes."""
+    return min(a, b), max(a, b)
