@@ -19,9 +19,15 @@ from typing import Any
 
 import numpy as np
 
-from ..geodesy import GEOD, MEAN_EARTH_RADIUS_M, FloatArray, from_unit_vectors, unit_vectors
+from ..geodesy import (
+    MEAN_EARTH_RADIUS_M,
+    FloatArray,
+    from_unit_vectors,
+    lengths_between_m,
+    unit_vectors,
+)
 from .attach import STRAIGHT_SPACING_M, TARGET_SPACING_M
-from .coast import Coastline, sample_geodesics
+from .coast import Coastline, polyline_is_clear
 from .lanegraph import SAME_NODE_M, LaneGraph
 from .tags import tag_passages
 
@@ -101,9 +107,9 @@ def _adjacency(net: LaneGraph) -> dict[int, dict[int, float]]:
     lon, lat = np.array(net.lon), np.array(net.lat)
     a = np.array([k[0] for k in keys], dtype=np.int64)
     b = np.array([k[1] for k in keys], dtype=np.int64)
-    _, _, length = GEOD.inv(lon[a], lat[a], lon[b], lat[b])
+    length = lengths_between_m(lon[a], lat[a], lon[b], lat[b])
     out: dict[int, dict[int, float]] = {}
-    for (p, q), d in zip(keys, np.atleast_1d(length).tolist(), strict=True):
+    for (p, q), d in zip(keys, length.tolist(), strict=True):
         out.setdefault(p, {})[q] = float(d)
         out.setdefault(q, {})[p] = float(d)
     return out
@@ -135,7 +141,8 @@ def _nearest_target(
         around = min(way.get(a, np.inf) + along, way.get(b, np.inf) + adjacency[a][b] - along)
         if around < LOOP_MIN_M:
             continue
-        if _water_leg(coast, net.lon[end], net.lat[end], x, y):
+        leg_lon, leg_lat = np.array([net.lon[end], x]), np.array([net.lat[end], y])
+        if polyline_is_clear(coast, leg_lon, leg_lat, STRAIGHT_SPACING_M, strict=False):
             return edge, x, y
     return None
 
@@ -233,14 +240,6 @@ def _network_distances(
                 best[other] = nd
                 heapq.heappush(queue, (nd, other))
     return best
-
-
-def _water_leg(coast: Coastline, lon1: float, lat1: float, lon2: float, lat2: float) -> bool:
-    """Whether the straight leg between two points stays off the exact shoreline's land."""
-    s_lon, s_lat, _, _ = sample_geodesics(
-        np.array([lon1]), np.array([lat1]), np.array([lon2]), np.array([lat2]), STRAIGHT_SPACING_M
-    )
-    return not bool(coast.is_land(s_lon, s_lat).any())
 
 
 def _leg_mask(
