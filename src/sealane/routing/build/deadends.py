@@ -22,8 +22,10 @@ import numpy as np
 from ..geodesy import (
     MEAN_EARTH_RADIUS_M,
     FloatArray,
+    arc_normals,
     from_unit_vectors,
     lengths_between_m,
+    nearest_on_arcs,
     unit_vectors,
 )
 from .attach import STRAIGHT_SPACING_M, TARGET_SPACING_M
@@ -128,8 +130,7 @@ def _nearest_target(
     for edge in candidates:
         if end in edge:
             continue
-        x, y, along = _closest_on_edge(net, edge, end)
-        gap = _gap_m(net, end, x, y)
+        x, y, along, gap = _closest_on_edge(net, edge, end)
         if gap <= GAP_M:
             points.append((gap, edge, x, y, along))
     if not points:
@@ -149,30 +150,23 @@ def _nearest_target(
 
 def _closest_on_edge(
     net: LaneGraph, edge: tuple[int, int], node: int
-) -> tuple[float, float, float]:
+) -> tuple[float, float, float, float]:
     """The point of ``edge``'s great-circle arc nearest to ``node`` (lon, lat, metres from the
-    edge's first node): the node's projection on the arc's plane, or the nearer end."""
+    edge's first node, metres from ``node``): geodesy's nearest point on an arc, or the nearer
+    end of an edge too short to have a great circle."""
     a, b = edge
-    pa = unit_vectors(net.lon[a], net.lat[a])
-    pb = unit_vectors(net.lon[b], net.lat[b])
+    ends = unit_vectors([net.lon[a], net.lon[b]], [net.lat[a], net.lat[b]])
+    pa, pb = ends[:1], ends[1:]
     p = unit_vectors(net.lon[node], net.lat[node])
-    normal = np.cross(pa, pb)
-    size = float(np.linalg.norm(normal))
-    best: FloatArray = pa
-    if size > 1e-12:
-        normal /= size
-        foot = p - float(p @ normal) * normal
-        norm = float(np.linalg.norm(foot))
-        if norm > 1e-12:
-            foot /= norm
-            # On the arc when it lies on the same side of both ends' planes as the other end.
-            if np.cross(pa, foot) @ normal >= 0.0 and np.cross(foot, pb) @ normal >= 0.0:
-                best = foot
-    if best is pa and float(p @ pb) > float(p @ pa):
-        best = pb
+    normal = arc_normals(pa, pb)
+    if normal.any():
+        _, angle, best = nearest_on_arcs(p, pa, pb, normal)
+    else:
+        best = pa[0] if float(p @ pa[0]) >= float(p @ pb[0]) else pb[0]
+        angle = _angle(p, best)
     x, y = from_unit_vectors(best)
-    along = _angle(pa, best) * MEAN_EARTH_RADIUS_M
-    return float(x), float(y), along
+    along = _angle(pa[0], best) * MEAN_EARTH_RADIUS_M
+    return float(x), float(y), along, angle * MEAN_EARTH_RADIUS_M
 
 
 def _node_at(
