@@ -105,12 +105,17 @@ def _regular(axis: np.ndarray, name: str) -> tuple[float, float]:
     return float(axis[0]), step
 
 
-def _pick(variables: Any, names: Sequence[str], what: str) -> np.ndarray:
-    """The first of ``names`` that ``variables`` holds, as an array."""
+def _name(variables: Any, names: Sequence[str], what: str) -> str:
+    """The first of ``names`` that ``variables`` holds."""
     for name in names:
         if name in variables:
-            return np.asarray(variables[name][:])
+            return name
     raise ValueError(f"depth grid file has no {what} variable (looked for {', '.join(names)})")
+
+
+def _pick(variables: Any, names: Sequence[str], what: str) -> np.ndarray:
+    """The first of ``names`` that ``variables`` holds, as an array."""
+    return np.asarray(variables[_name(variables, names, what)][:])
 
 
 def _fill(value: Any) -> float | None:
@@ -126,31 +131,28 @@ def _read_variables(path: Path) -> tuple[np.ndarray, np.ndarray, np.ndarray, flo
 
     if h5py.is_hdf5(path):
         with h5py.File(path, "r") as handle:
-            z_name = next((name for name in Z_NAMES if name in handle), None)
-            if z_name is not None and handle[z_name].size > MAX_NODES:
+            elevations = handle[_name(handle, Z_NAMES, "elevation")]
+            if elevations.size > MAX_NODES:
                 raise ValueError(
-                    f"depth grid {path.name} has {handle[z_name].size:,} nodes, over {MAX_NODES:,}:"
+                    f"depth grid {path.name} has {elevations.size:,} nodes, over {MAX_NODES:,}:"
                     " cut it to the seas it is wanted for"
                 )
-            z = _pick(handle, Z_NAMES, "elevation")
-            z_name = z_name or Z_NAMES[0]
             return (
                 _pick(handle, LON_NAMES, "longitude"),
                 _pick(handle, LAT_NAMES, "latitude"),
-                z,
-                _fill(handle[z_name].attrs.get("_FillValue")),
+                np.asarray(elevations[:]),
+                _fill(elevations.attrs.get("_FillValue")),
             )
     from scipy.io import netcdf_file
 
     with netcdf_file(path, "r", mmap=False) as handle:
         found = handle.variables
-        z = _pick(found, Z_NAMES, "elevation")
-        variable = found[next(name for name in Z_NAMES if name in found)]
+        variable = found[_name(found, Z_NAMES, "elevation")]
         y_dim, x_dim = variable.dimensions
         return (
             _pick(found, (x_dim,), "longitude"),
             _pick(found, (y_dim,), "latitude"),
-            z,
+            np.asarray(variable[:]),
             _fill(getattr(variable, "_FillValue", None)),
         )
 
