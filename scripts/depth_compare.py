@@ -78,12 +78,10 @@ def way_in(
     r0, r1 = (int(np.floor((v - grid.lat0) / grid.step)) for v in (lat_min, lat_max))
     if min(c0, r0) < 0 or c1 + 1 >= cols or r1 + 1 >= rows:
         return None
-    z = grid.z[r0 : r1 + 2, c0 : c1 + 2]
-    corners = np.stack([z[:-1, :-1], z[:-1, 1:], z[1:, :-1], z[1:, 1:]])
-    depth, water = -corners.min(axis=0), corners.max(axis=0) < 0.0
     lon = grid.lon0 + (np.arange(c0, c1 + 1) + 0.5) * grid.step
     lat = grid.lat0 + (np.arange(r0, r1 + 1) + 0.5) * grid.step
     lons, lats = np.meshgrid(lon, lat)
+    depth, water = grid.cell_depth(lons, lats)
     flat_lon, flat_lat = lons.ravel(), lats.ravel()
     here = [np.full(flat_lon.size, value) for value in berth]
     near = (lengths_between_m(here[0], here[1], flat_lon, flat_lat) <= within_m).reshape(lons.shape)
