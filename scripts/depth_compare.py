@@ -134,11 +134,10 @@ def main() -> None:
     parser.add_argument("--need", type=float, default=13.5, help="depth a ship needs, m")
     args = parser.parse_args()
     coarse = load_grid()
+    fine = {path.name: read_grid(path) for path in args.candidates}
     readers: dict[str, Grid | Layers] = {"0.1 deg ETOPO1": coarse}
-    for path in args.candidates:
-        fine = read_grid(path)
-        label = f"{path.name} ({fine.step * 3600:.0f} arcsec)"
-        readers[label] = Layers((fine, coarse))
+    for name, grid in fine.items():
+        readers[f"{name} ({grid.step * 3600:.0f} arcsec)"] = Layers((grid, coarse))
     for a, b in PAIRS:
         print(f"\n{a} -> {b}: default route, kilometres a lane would be closed (< {args.need} m)")
         for label, reader in readers.items():
@@ -149,7 +148,7 @@ def main() -> None:
                     f"      {start:6.1f}-{end:6.1f} nm, least {least:5.1f} m at {lon:.3f} {lat:.3f}"
                 )
     print("\nDeepest way in from the open sea, m, to within 10 / 20 km of the berth (- not held)")
-    grids = {"0.1 deg ETOPO1": coarse, **{p.name: read_grid(p) for p in args.candidates}}
+    grids = {"0.1 deg ETOPO1": coarse, **fine}
     berths = {code: (sealane.get_port(code).lon, sealane.get_port(code).lat) for code in WAYS_IN}
     for code, (box, sea) in WAYS_IN.items():
         found = []
