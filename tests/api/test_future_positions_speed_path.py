@@ -274,6 +274,21 @@ def test_offloaded__pieces_deflated_on_the_producing_thread(
     assert threads[0].startswith("sealane-offload")
 
 
+def count_deflated(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """The sizes of the pieces the offloaded response deflates from now on, as it deflates them."""
+    from sealane.api import offloaded
+
+    deflated: list[int] = []
+    real = offloaded.deflate_piece
+
+    def counting(piece: Any, level: int, final: bool) -> bytes:
+        deflated.append(len(piece))
+        return real(piece, level, final)
+
+    monkeypatch.setattr(offloaded, "deflate_piece", counting)
+    return deflated
+
+
 def test_handover__wakes_the_loop_only_while_it_waits() -> None:
     """Items handed over while the event loop is busy cost no wake-up and are taken together;
     one handed over while it waits wakes it once."""
@@ -414,16 +429,7 @@ class Held(Written):
 def test_offloaded__cancelled_mid_answer_deflates_no_more(monkeypatch: pytest.MonkeyPatch) -> None:
     """A request cancelled while it waits for a piece (the client gone) stops the worker before
     the next piece is deflated, and returns only once the worker has."""
-    from sealane.api import offloaded
-
-    deflated: list[int] = []
-    real = offloaded.deflate_piece
-
-    def counting(piece: Any, level: int, final: bool) -> bytes:
-        deflated.append(len(piece))
-        return real(piece, level, final)
-
-    monkeypatch.setattr(offloaded, "deflate_piece", counting)
+    deflated = count_deflated(monkeypatch)
     body = Held(BODY * 4)
 
     async def scenario() -> None:
@@ -456,16 +462,7 @@ def test_offloaded__client_gone_mid_answer_deflates_no_more(
     """A server takes the pieces of a client gone as any others (uvicorn does): the response
     listens for ``http.disconnect`` and stops the worker before the next piece is deflated,
     then returns without the body's end, once the worker has."""
-    from sealane.api import offloaded
-
-    deflated: list[int] = []
-    real = offloaded.deflate_piece
-
-    def counting(piece: Any, level: int, final: bool) -> bytes:
-        deflated.append(len(piece))
-        return real(piece, level, final)
-
-    monkeypatch.setattr(offloaded, "deflate_piece", counting)
+    deflated = count_deflated(monkeypatch)
     body = Held(BODY * 4)
     sent: list[Message] = []
 

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from sqlalchemy import Engine, event, literal_column, select, table, text, update
+from sqlalchemy import Engine, event, literal_column, select, table, update
 
 from sealane.service.access.gatekeeper import Caller
 from sealane.service.core.paging import Page, PageRequest
@@ -21,7 +21,7 @@ from sealane.store.database import make_engine, session_factory
 from sealane.store.models import Shipment
 from sealane.store.reading import ReadLog
 from sealane.store.stamps import _snapshots
-from tests.store.conftest import BACKENDS
+from tests.store.conftest import BACKENDS, terminate_backends
 
 from .kept_world import World, world_on
 
@@ -70,13 +70,7 @@ def test_kept_page__stamp_connections_cut_off_are_no_error(
     engine: Engine = world.app.state.sealane.engine
     stamps = _snapshots[engine]._connection
     assert stamps is not None
-    pids = [stamps.info.backend_pid]
-    with postgres_admin.connect() as connection:
-        ended = connection.execute(
-            text("SELECT bool_and(pg_terminate_backend(pid, 10000)) FROM unnest(:pids) pid"),
-            {"pids": pids},
-        ).scalar_one()
-    assert ended
+    terminate_backends(postgres_admin, [stamps.info.backend_pid])
     shipment = before["data"][0]["id"]
     world.write_elsewhere(update(Shipment).where(Shipment.id == shipment).values(tags=["cut"]))
     for _ in range(3):  # get_json checks the status: 200 each time

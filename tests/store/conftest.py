@@ -48,6 +48,16 @@ def postgres_admin(postgres_url: str) -> Iterator[Engine]:
     engine.dispose()
 
 
+def terminate_backends(admin: Engine, pids: list[int]) -> None:
+    """Cut the server's connections ``pids`` off, as a failover or an administrator would."""
+    with admin.connect() as connection:
+        ended = connection.execute(
+            text("SELECT bool_and(pg_terminate_backend(pid, 10000)) FROM unnest(:pids) pid"),
+            {"pids": pids},
+        ).scalar_one()
+    assert ended
+
+
 @contextmanager
 def schema_url(postgres_url: str, admin: Engine) -> Iterator[str]:
     """URL of a new, empty schema that is the whole search path (dropped afterwards).

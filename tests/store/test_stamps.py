@@ -9,12 +9,13 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
-from sqlalchemy import Engine, text
+from sqlalchemy import Engine
 from sqlalchemy.pool import QueuePool
 
 from sealane.store import stamps
 from sealane.store.database import make_engine
 from sealane.store.stamps import _Snapshots, _snapshots, database_stamp
+from tests.store.conftest import terminate_backends
 
 
 def _commit_elsewhere(url: str, statement: str) -> None:
@@ -72,12 +73,7 @@ def test_database_stamp__a_stamp_connection_cut_off_is_replaced(
     try:
         assert database_stamp(engine) is not None
         pids = [_backend(engine)]
-        with postgres_admin.connect() as connection:
-            ended = connection.execute(
-                text("SELECT bool_and(pg_terminate_backend(pid, 10000)) FROM unnest(:pids) pid"),
-                {"pids": pids},
-            ).scalar_one()
-        assert ended
+        terminate_backends(postgres_admin, pids)
         assert database_stamp(engine) is None  # the cut-off connection: no stamp, no error
         _commit_elsewhere(postgres_database_url, "CREATE TABLE after_the_cut (x INTEGER)")
         again = database_stamp(engine)  # on a new connection
