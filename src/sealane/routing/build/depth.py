@@ -219,17 +219,16 @@ def depth_bands(
     u: np.ndarray,
     v: np.ndarray,
     lengths: np.ndarray,
-    shortcut: np.ndarray,
     ports: np.ndarray,
-    corridors: CorridorIndex,
     names: tuple[str, ...],
-    charted: np.ndarray | None = None,
+    measured: np.ndarray,
 ) -> tuple[np.ndarray, np.ndarray]:
     """Per edge, its least depth in metres (NaN: a charted fairway, not measured on the grid;
-    inf: nothing measured) and the bits of the bands it carries."""
+    inf: nothing measured) and the bits of the bands it carries, from the depths ``measured``
+    (:func:`least_depths`) and the berths ``ports`` (their fairways kept open)."""
     from scipy.spatial import cKDTree
 
-    least = least_depths(lon, lat, u, v, shortcut, ports, corridors, load_layers(), charted)
+    least = measured.copy()
     berths = cKDTree(unit_vectors(lon, lat)).query(unit_vectors(ports[:, 0], ports[:, 1]))[1]
     fairway = open_fairways(lon.size, u, v, lengths, least, np.asarray(berths, dtype=np.int64))
     least[fairway] = np.nan

@@ -16,9 +16,11 @@ import numpy as np
 from ..data.formats import MARNET, Marnet
 from ..depth import BAND_NAMES
 from ..geodesy import lengths_between_m, normalize_lon
+from .approaches import deep_approaches
 from .chains import core_arrays
+from .coast import coastline
 from .corridors import CorridorIndex, read_geojson
-from .depth import charted_boxes, depth_bands, depth_wanted
+from .depth import charted_boxes, depth_bands, depth_wanted, least_depths, load_layers
 from .hierarchies import hierarchy_arrays
 from .joins import log
 from .lanegraph import LaneGraph
@@ -120,12 +122,40 @@ def _landmarks(
     return {Marnet.LANDMARK_MASKS.key: masks, Marnet.LANDMARK_TABLES.key: np.stack(tables)}
 
 
+def with_approaches(out: Path, lanes: Lanes, spec: dict[str, Any]) -> tuple[Lanes, np.ndarray]:
+    """The lanes with the deep approaches added (:mod:`.approaches`, flagged as shortcuts), and
+    every edge's least depth (:func:`.depth.least_depths`)."""
+    lon, lat = normalize_lon(lanes.lon), lanes.lat
+    shortcut = np.zeros(lanes.u.size, dtype=bool) if lanes.shortcut is None else lanes.shortcut
+    berths = _joined_ports(out)
+    corridors = CorridorIndex(read_geojson(out / "corridors.geojson"))
+    layers = load_layers()
+    charted = charted_boxes(spec["passages"])
+    least = least_depths(lon, lat, lanes.u, lanes.v, shortcut, berths, corridors, layers, charted)
+    step = layers.grids[-1].step
+    add = deep_approaches(
+        lon, lat, lanes.u, lanes.v, least, berths, corridors, layers, coastline(), step
+    )
+    grown = Lanes(
+        np.concatenate([lon, add.lon]),
+        np.concatenate([lat, add.lat]),
+        np.concatenate([lanes.u, add.u]),
+        np.concatenate([lanes.v, add.v]),
+        np.concatenate([lanes.masks, np.zeros(add.u.size, dtype=lanes.masks.dtype)]),
+        np.concatenate([shortcut, np.ones(add.u.size, dtype=bool)]),
+    )
+    return grown, np.concatenate([least, add.least])
+
+
 def write_lanes(out: Path, lanes: Lanes, spec: dict[str, Any]) -> None:
     """``marnet.npz`` from the lanes (shortcuts kept flagged, so that ``--only shortcuts`` can
     re-derive them), written uncompressed: the engine memory-maps it, so a cold start reads only
     what it uses. With ``SEALANE_DEPTH_BANDS=1`` it carries the depth bands (:mod:`.depth`),
     measured against the ports and corridors of ``ports.csv`` and ``corridors.geojson`` in
     ``out``, so those are written first."""
+    least = None
+    if depth_wanted():
+        lanes, least = with_approaches(out, lanes, spec)
     u, v = lanes.u, lanes.v
     coords = np.stack([normalize_lon(lanes.lon), lanes.lat], axis=1)
     lengths = lengths_between_m(coords[u, 0], coords[u, 1], coords[v, 0], coords[v, 1])
@@ -133,19 +163,10 @@ def write_lanes(out: Path, lanes: Lanes, spec: dict[str, Any]) -> None:
     names: tuple[str, ...] = tuple(spec["passages"])
     masks = _tagged(lanes, spec)
     depth: dict[str, np.ndarray] = {}
-    if depth_wanted():
+    if least is not None:
         names = (*names, *BAND_NAMES)
         depth_m, bands = depth_bands(
-            coords[:, 0],
-            coords[:, 1],
-            u,
-            v,
-            lengths,
-            shortcut,
-            _joined_ports(out),
-            CorridorIndex(read_geojson(out / "corridors.geojson")),
-            names,
-            charted_boxes(spec["passages"]),
+            coords[:, 0], coords[:, 1], u, v, lengths, _joined_ports(out), names, least
         )
         masks = masks | bands
         depth[Marnet.EDGE_DEPTH_M.key] = depth_m
