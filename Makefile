@@ -6,7 +6,7 @@ STAMP  := $(VENV)/.installed-stamp
 
 .PHONY: setup run test test-quick lint format bench data clean
 
-$(STAMP): pyproject.toml setup.py $(wildcard src/sealane/routing/*.c)
+$(STAMP): pyproject.toml setup.py $(wildcard src/sealane/routing/*.c src/sealane/api/*.c)
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet -e '.[dev]'
@@ -50,4 +50,4 @@ data: $(STAMP)
 	$(PY) -m sealane.routing.build
 
 clean:
-	rm -rf $(VENV) build src/*.egg-info src/sealane/routing/*.so
+	rm -rf $(VENV) build src/*.egg-info src/sealane/routing/*.so src/sealane/api/*.so

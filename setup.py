@@ -43,6 +43,11 @@ setup(
             extra_compile_args=["-O2"],
         ),
         Extension(
+            "sealane.api._records",
+            sources=["src/sealane/api/_records.c"],
+            extra_compile_args=["-O2"],
+        ),
+        Extension(
             "sealane.routing._geodesic",
             sources=["src/sealane/routing/_geodesic.c"],
             depends=["src/sealane/routing/_vincenty.h"],

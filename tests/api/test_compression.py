@@ -17,7 +17,8 @@ from fastapi.testclient import TestClient
 from isal import isal_zlib
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from sealane.api import compression
+from sealane.api import codec, compression
+from sealane.api._records import deflate_records
 from sealane.api.compression import GzipMiddleware, accepts_gzip
 from sealane.api.negotiation import HeadAsGet
 from sealane.store.models import Vessel
@@ -159,6 +160,11 @@ def test_head__large_document_not_deflated(
         deflated.append(0)
         return real_stream(*args, **kwargs)
 
+    def counting_records(piece: memoryview, history: memoryview, width: int) -> bytes:
+        deflated.append(len(piece))
+        return deflate_records(piece, history, width)
+
+    monkeypatch.setattr(codec, "_deflate_records", counting_records)
     monkeypatch.setattr(compression, "deflate_piece", counting)
     monkeypatch.setattr(isal_zlib, "compressobj", counting_stream)
     headers = {**auth(keys.routing), "Accept-Encoding": "gzip"}

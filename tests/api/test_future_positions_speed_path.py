@@ -334,6 +334,8 @@ class Written:
     """A body written a piece at a time (what the engine's ``PositionsJson`` is), which logs
     each piece it writes and can fail at one."""
 
+    record_width = 0  # records of no one width: the general deflate
+
     def __init__(self, body: bytes, *, failing_piece: int | None = None) -> None:
         self.body = body
         self.failing_piece = failing_piece

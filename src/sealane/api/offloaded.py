@@ -46,6 +46,10 @@ _FINAL_BLOCK: Final = b"\x03\x00"
 class Pieces(Protocol):
     """A body that can be written whole or a piece at a time (the pieces join to the whole)."""
 
+    #: Bytes in each of its records when they are all alike (0 if not): each is deflated
+    #: against the record before it (:func:`.codec.records_piece`).
+    record_width: int
+
     def __len__(self) -> int: ...
     def whole(self) -> bytes: ...
     def pieces(self, *, first_bytes: int, piece_bytes: int) -> Iterator[bytes]: ...
@@ -178,7 +182,8 @@ class OffloadedResponse(Response):
             if isinstance(body, bytes):
                 self._deflate(_slices(body), put, stop)
             else:
-                self._deflate(body.pieces(first_bytes=FIRST_PIECE, piece_bytes=PIECE), put, stop)
+                pieces = body.pieces(first_bytes=FIRST_PIECE, piece_bytes=PIECE)
+                self._deflate(pieces, put, stop, body.record_width)
         except Exception as error:
             put(_Failed(error))
 
@@ -187,18 +192,25 @@ class OffloadedResponse(Response):
         pieces: Iterator[bytes | memoryview],
         put: Callable[[Item], None],
         stop: threading.Event,
+        record_width: int = 0,
     ) -> None:
         """One gzip member, on this thread: each piece a raw deflate stream flushed to a byte
         boundary (as pigz does), handed over as soon as it is deflated, the CRC worked out
         alongside, and an empty final block with the trailer at the end. (Deflating the pieces
         side by side on other threads made the answer no sooner on two shared CPUs, and cost
-        about a millisecond of CPU more in hand-overs.)"""
-        prefix, crc, size = codec.GZIP_HEADER, 0, 0
+        about a millisecond of CPU more in hand-overs.) Records of one width are deflated each
+        against the one before it, across pieces too."""
+        prefix, crc, size, history = codec.GZIP_HEADER, 0, 0, memoryview(b"")
         for piece in pieces:
             if stop.is_set():
                 return
-            put(prefix + deflate_piece(piece, self.level, False))
+            if record_width:
+                out = codec.records_piece(piece, history, record_width, self.level)
+            else:
+                out = deflate_piece(piece, self.level, False)
+            put(prefix + out)
             prefix, crc, size = b"", codec.CODEC.crc32(piece, crc), size + len(piece)
+            history = memoryview(piece)
         put(_FINAL_BLOCK + struct.pack("<II", crc, size & 0xFFFFFFFF))
         put(None)
 

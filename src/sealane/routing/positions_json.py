@@ -113,6 +113,9 @@ class PositionsJson:
         self.head, self.tail = head, tail
         #: Positions (records) in the array.
         self.count = int(self._lats.size)
+        #: Bytes in every record (its comma included): records of one width repeat most of the
+        #: one before them, which a deflater can use.
+        self.record_width = len(_TEMPLATE)
 
     def __len__(self) -> int:
         """Bytes of the whole document."""
