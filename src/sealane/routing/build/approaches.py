@@ -29,6 +29,7 @@ lane still crosses under the deepest band by its port is left to the port's char
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from itertools import pairwise
 from typing import NamedTuple
 
@@ -44,17 +45,21 @@ from .depth_grid import Grid, Layers
 from .joins import log
 
 #: Shallow rule: a lane's length under some band at most this share of the network's ...
-GAIN_SHARE = 0.75
+GAIN_SHARE = 0.65
 #: ... and at least this much shorter, metres.
-MIN_GAIN_M = 5_000.0
+MIN_GAIN_M = 15_000.0
 #: Detour rule: the network's way to deep water over a band's edges at least this many times
 #: its way over every edge (and the grid's way at most that) ...
-DETOUR = 1.5
+DETOUR = 2.0
 #: ... and this much longer, metres; network ways are searched this far.
-DETOUR_SLACK_M = 30_000.0
+DETOUR_SLACK_M = 50_000.0
+#: ... when an edge under the band lies this near the berth, metres.
+NEAR_M = 100_000.0
 DETOUR_LIMIT_M = 1_500_000.0
 
 Point = tuple[float, float]
+#: A candidate lane: the band it is for, its start node (by the berth) and its goal node.
+Candidate = tuple[int, int, int]
 
 
 class Approaches(NamedTuple):
@@ -74,7 +79,9 @@ class Network:
 
     def __init__(self, xy: np.ndarray, u: np.ndarray, v: np.ndarray, least: np.ndarray) -> None:
         self.xy, self.u, self.v, self.least = xy, u, v, least
-        self.base = len(xy)
+        self.base, self.original = len(xy), len(u)
+        #: The nodes lanes added, by position.
+        self.at: dict[Point, int] = {}
         self._derive()
 
     def _derive(self) -> None:
@@ -107,13 +114,41 @@ class Network:
         capped: np.ndarray = np.minimum(np.asarray(dist), DETOUR_LIMIT_M)
         return capped
 
-    def add(self, ids: list[int], points: list[Point], depths: np.ndarray) -> None:
-        """Add a lane: its node ids (new ones numbered on), their positions and leg depths."""
-        fresh = [p for i, p in zip(ids, points, strict=True) if i >= len(self.xy)]
-        self.xy = np.vstack([self.xy, np.array(fresh).reshape(-1, 2)])
-        self.u = np.concatenate([self.u, ids[:-1]]).astype(np.int64)
-        self.v = np.concatenate([self.v, ids[1:]]).astype(np.int64)
-        self.least = np.concatenate([self.least, depths])
+    def shallow_near(self, k: int, berth: Point) -> bool:
+        """Whether an edge under band ``k`` has an end within ``NEAR_M`` of ``berth``: only
+        then can the band be what sends the port's ways out round."""
+        shallow = self.least < BANDS_M[k]
+        ends = np.concatenate([self.u[shallow], self.v[shallow]])
+        if ends.size == 0:
+            return False
+        xy = self.xy[ends]
+        near = lengths_between_m(
+            xy[:, 0], xy[:, 1], np.full(ends.size, berth[0]), np.full(ends.size, berth[1])
+        )
+        return bool((near <= NEAR_M).any())
+
+    def add(self, ends: tuple[int, int], lane: list[Point], depths: np.ndarray) -> None:
+        """Add a lane between the nodes ``ends`` through the points ``lane`` (its ends the
+        nodes' positions), with its legs' depths; a point an earlier lane added is shared, and
+        a leg an earlier lane has is not added again."""
+        ids = [ends[0]]
+        for point in lane[1:-1]:
+            if point not in self.at:
+                self.at[point] = len(self.xy)
+                self.xy = np.vstack([self.xy, [point]])
+            ids.append(self.at[point])
+        ids.append(ends[1])
+        have = set(
+            zip(self.u[self.original :].tolist(), self.v[self.original :].tolist(), strict=True)
+        )
+        legs = [
+            (a, b, d)
+            for (a, b), d in zip(pairwise(ids), depths.tolist(), strict=True)
+            if a != b and (a, b) not in have and (b, a) not in have
+        ]
+        self.u = np.concatenate([self.u, [a for a, _, _ in legs]]).astype(np.int64)
+        self.v = np.concatenate([self.v, [b for _, b, _ in legs]]).astype(np.int64)
+        self.least = np.concatenate([self.least, [d for _, _, d in legs]])
         self._derive()
 
 
@@ -124,9 +159,9 @@ def _under(points: list[Point], least: np.ndarray) -> np.ndarray:
     return np.array([float(legs[least < bound].sum()) for bound in BANDS_M])
 
 
-def _better(lane: np.ndarray, network: np.ndarray) -> bool:
-    """Whether a lane's lengths under each band beat the network's way for some band."""
-    return bool(((lane <= GAIN_SHARE * network) & (lane + MIN_GAIN_M <= network)).any())
+def _better(lane: np.ndarray, network: np.ndarray, k: int) -> bool:
+    """Whether a lane's length under band ``k`` beats the network's way's."""
+    return bool(lane[k] <= GAIN_SHARE * network[k] and lane[k] + MIN_GAIN_M <= network[k])
 
 
 class _Finder:
@@ -150,35 +185,38 @@ class _Finder:
         self.cells = cells
         return cells.depth, dist, pred, where
 
-    def shallow(self, node: int, berth: Point, pocket: np.ndarray) -> tuple[int, int] | None:
-        """Shallow rule: (start, goal) of a lane to the deep main piece crossing less shallow
-        water than the network's way, or None."""
+    def shallow(self, node: int, berth: Point, pocket: np.ndarray) -> Iterator[Candidate]:
+        """Shallow rule: (band, start, goal) of lanes to a band's deep main piece crossing less
+        water under the band than the network's way, deepest band first."""
         net = self.net
         found = self.coarse(berth, pocket, None)
         if found is None:
-            return None
+            return
         depth, dist, pred, where = found
-        goals = np.setdiff1d(np.flatnonzero(net.under[-1, : net.base] == 0.0), pocket)
-        goals = goals[where[goals] >= 0]
-        if goals.size == 0 or not np.isfinite(dist[where[goals]]).any():
-            return None
-        goal = int(goals[int(np.argmin(dist[where[goals]]))])
-        path = traced(pred, int(where[goal]))
-        points = [tuple(p) for p in np.stack([self.cells.lon[path], self.cells.lat[path]], 1)]
-        if not _better(_under(points, depth[path][1:]), net.under[:, node]):
-            return None
-        return int(pocket[where[pocket] == path[0]][0]), goal
+        for k in reversed(range(len(BANDS_M))):
+            if net.under[k, node] == 0.0:
+                continue
+            goals = np.setdiff1d(np.flatnonzero(net.under[k, : net.base] == 0.0), pocket)
+            goals = goals[where[goals] >= 0]
+            if goals.size == 0 or not np.isfinite(dist[where[goals]]).any():
+                continue
+            goal = int(goals[int(np.argmin(dist[where[goals]]))])
+            path = traced(pred, int(where[goal]))
+            xy = np.stack([self.cells.lon[path], self.cells.lat[path]], 1)
+            under = _under([(float(x), float(y)) for x, y in xy], depth[path][1:])
+            if _better(under, net.under[:, node], k):
+                yield k, int(pocket[where[pocket] == path[0]][0]), goal
 
-    def detour(self, node: int, berth: Point, pocket: np.ndarray) -> tuple[int, int, int] | None:
-        """Detour rule: (band, start, goal) of a lane to deep water the network reaches only
-        the long way round, for the deepest band it is found at, or None."""
+    def detour(self, node: int, berth: Point, pocket: np.ndarray) -> Iterator[Candidate]:
+        """Detour rule: (band, start, goal) of lanes to deep water the network reaches only the
+        long way round, deepest band first."""
         net = self.net
         for k in reversed(range(len(BANDS_M))):
-            if net.under[k, node] > 0.0:
+            if net.under[k, node] > 0.0 or not net.shallow_near(k, berth):
                 continue
             found = self.coarse(berth, pocket, BANDS_M[k])
             if found is None:
-                return None
+                return
             _, dist, pred, where = found
             goals = np.setdiff1d(np.flatnonzero(net.under[k, : net.base] == 0.0), pocket)
             goals = goals[(where[goals] >= 0)]
@@ -195,8 +233,7 @@ class _Finder:
             excess = np.where(fits, banded - np.maximum(grid_way, unbanded), -np.inf)
             goal = int(goals[int(np.argmax(excess))])
             path = traced(pred, int(where[goal]))
-            return k, int(pocket[where[pocket] == path[0]][0]), goal
-        return None
+            yield k, int(pocket[where[pocket] == path[0]][0]), goal
 
 
 def _lane(
@@ -217,34 +254,38 @@ def _lane(
 
 def _try(finder: _Finder, rule: str, node: int, berth: Point, pocket: np.ndarray) -> bool:
     """Find, check and add the lane of one rule for the berth at ``node``; whether one was."""
+    search = finder.shallow if rule == "shallow" else finder.detour
+    for band, *ends in search(node, berth, pocket):
+        if _add(finder, rule, node, berth, band, (ends[0], ends[1])):
+            return True
+    return False
+
+
+def _add(
+    finder: _Finder, rule: str, node: int, berth: Point, band: int, ends: tuple[int, int]
+) -> bool:
+    """Pull, check and add one candidate lane of a rule; whether it was added."""
     net = finder.net
-    if rule == "shallow":
-        band = -1
-        ends = finder.shallow(node, berth, pocket) if net.under[-1, node] > 0.0 else None
-    else:
-        found = finder.detour(node, berth, pocket)
-        band, ends = (-1, None) if found is None else (found[0], found[1:])
-    if ends is None:
-        return False
-    lane, depths = _lane(finder, berth, ends, BANDS_M[band] if band >= 0 else None)
+    lane, depths = _lane(finder, berth, ends, BANDS_M[band] if rule == "detour" else None)
     if not lane:
         log(f"approaches: no water path from {berth[0]:.4f}, {berth[1]:.4f}")
         return False
     gain, before = _under(lane, depths), net.under[:, node].copy()
-    if band < 0:
-        ok = _better(gain, before)
+    xy = np.array(lane)
+    length = float(lengths_between_m(xy[:-1, 0], xy[:-1, 1], xy[1:, 0], xy[1:, 1]).sum())
+    way = float(net.way(band, node)[ends[1]])
+    if rule == "shallow":
+        ok = _better(gain, before, band)
     else:
-        xy = np.array(lane)
-        length = float(lengths_between_m(xy[:-1, 0], xy[:-1, 1], xy[1:, 0], xy[1:, 1]).sum())
-        way = float(net.way(band, node)[ends[1]])
         ok = gain[band] == 0.0 and DETOUR * length + DETOUR_SLACK_M <= way
     if not ok:
         log(f"approaches: the {rule} lane from {berth[0]:.4f}, {berth[1]:.4f} gains nothing")
         return False
-    net.add([ends[0], *range(len(net.xy), len(net.xy) + len(lane) - 2), ends[1]], lane, depths)
+    net.add(ends, lane, depths)
     log(
-        f"approaches: {rule} lane of {len(lane) - 1} legs from {berth[0]:.4f}, {berth[1]:.4f}: "
-        f"under the bands {np.round(gain / 1000, 1).tolist()} km, the network's way "
+        f"approaches: {rule} lane of {len(lane) - 1} legs, {length / 1000:.0f} km, from "
+        f"{berth[0]:.4f}, {berth[1]:.4f} (band {band}: the network's way {way / 1000:.0f} "
+        f"km): under the bands {np.round(gain / 1000, 1).tolist()} km, the network's way "
         f"{np.round(before / 1000, 1).tolist()} km"
     )
     return True

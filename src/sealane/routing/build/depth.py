@@ -24,6 +24,8 @@ How an edge is measured, sampled every ``SPACING_M`` along its geodesic:
 * The build's straight shortcuts are measured in every cell. searoute's lanes, and the repair's
   and the joins' water paths, follow the coast where a cell holding land cannot tell a channel
   from the shore: they are measured only in cells whose four corners are all under water.
+* Before the edges are measured, ports whose lanes leave them over shallower water than the grid
+  shows beside them get a lane along the grid's deepest way out (:mod:`.approaches`).
 * A port left with no way to the open network for the deepest band keeps its approach open: the
   lanes on its shortest way out (shallow lengths counted ``FAIRWAY_PENALTY`` times, so the way
   out crosses as little shallow water as it can) are taken as its charted fairway and carry no
@@ -222,15 +224,23 @@ def depth_bands(
     ports: np.ndarray,
     names: tuple[str, ...],
     measured: np.ndarray,
+    added: np.ndarray | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:
     """Per edge, its least depth in metres (NaN: a charted fairway, not measured on the grid;
     inf: nothing measured) and the bits of the bands it carries, from the depths ``measured``
-    (:func:`least_depths`) and the berths ``ports`` (their fairways kept open)."""
+    (:func:`least_depths`) and the berths ``ports`` (their fairways kept open). A port's
+    fairway is its way out both with and without the edges ``added`` (the deep approaches):
+    a lane added never closes a fairway the network had."""
     from scipy.spatial import cKDTree
 
     least = measured.copy()
-    berths = cKDTree(unit_vectors(lon, lat)).query(unit_vectors(ports[:, 0], ports[:, 1]))[1]
-    fairway = open_fairways(lon.size, u, v, lengths, least, np.asarray(berths, dtype=np.int64))
+    found = cKDTree(unit_vectors(lon, lat)).query(unit_vectors(ports[:, 0], ports[:, 1]))[1]
+    berths = np.asarray(found, dtype=np.int64)
+    fairway = open_fairways(lon.size, u, v, lengths, least, berths)
+    if added is not None and added.any():
+        kept = np.flatnonzero(~added)
+        before = open_fairways(lon.size, u[kept], v[kept], lengths[kept], least[kept], berths)
+        fairway[kept[before]] = True
     least[fairway] = np.nan
     masks = band_masks(np.where(fairway, np.inf, least), names)
     counts = {name: int(np.count_nonzero(masks & (1 << names.index(name)))) for name in BAND_NAMES}

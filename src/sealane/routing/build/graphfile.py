@@ -122,9 +122,11 @@ def _landmarks(
     return {Marnet.LANDMARK_MASKS.key: masks, Marnet.LANDMARK_TABLES.key: np.stack(tables)}
 
 
-def with_approaches(out: Path, lanes: Lanes, spec: dict[str, Any]) -> tuple[Lanes, np.ndarray]:
-    """The lanes with the deep approaches added (:mod:`.approaches`, flagged as shortcuts), and
-    every edge's least depth (:func:`.depth.least_depths`)."""
+def with_approaches(
+    out: Path, lanes: Lanes, spec: dict[str, Any]
+) -> tuple[Lanes, np.ndarray, np.ndarray]:
+    """The lanes with the deep approaches added (:mod:`.approaches`, flagged as shortcuts),
+    every edge's least depth (:func:`.depth.least_depths`) and which edges are the added ones."""
     lon, lat = normalize_lon(lanes.lon), lanes.lat
     shortcut = np.zeros(lanes.u.size, dtype=bool) if lanes.shortcut is None else lanes.shortcut
     berths = _joined_ports(out)
@@ -144,7 +146,8 @@ def with_approaches(out: Path, lanes: Lanes, spec: dict[str, Any]) -> tuple[Lane
         np.concatenate([lanes.masks, np.zeros(add.u.size, dtype=lanes.masks.dtype)]),
         np.concatenate([shortcut, np.ones(add.u.size, dtype=bool)]),
     )
-    return grown, np.concatenate([least, add.least])
+    added = np.concatenate([np.zeros(lanes.u.size, dtype=bool), np.ones(add.u.size, dtype=bool)])
+    return grown, np.concatenate([least, add.least]), added
 
 
 def write_lanes(out: Path, lanes: Lanes, spec: dict[str, Any]) -> None:
@@ -153,9 +156,9 @@ def write_lanes(out: Path, lanes: Lanes, spec: dict[str, Any]) -> None:
     what it uses. With ``SEALANE_DEPTH_BANDS=1`` it carries the depth bands (:mod:`.depth`),
     measured against the ports and corridors of ``ports.csv`` and ``corridors.geojson`` in
     ``out``, so those are written first."""
-    least = None
+    least = added = None
     if depth_wanted():
-        lanes, least = with_approaches(out, lanes, spec)
+        lanes, least, added = with_approaches(out, lanes, spec)
     u, v = lanes.u, lanes.v
     coords = np.stack([normalize_lon(lanes.lon), lanes.lat], axis=1)
     lengths = lengths_between_m(coords[u, 0], coords[u, 1], coords[v, 0], coords[v, 1])
@@ -166,7 +169,7 @@ def write_lanes(out: Path, lanes: Lanes, spec: dict[str, Any]) -> None:
     if least is not None:
         names = (*names, *BAND_NAMES)
         depth_m, bands = depth_bands(
-            coords[:, 0], coords[:, 1], u, v, lengths, _joined_ports(out), names, least
+            coords[:, 0], coords[:, 1], u, v, lengths, _joined_ports(out), names, least, added
         )
         masks = masks | bands
         depth[Marnet.EDGE_DEPTH_M.key] = depth_m
