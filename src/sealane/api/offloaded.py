@@ -229,25 +229,24 @@ class OffloadedResponse(Response):
 async def _send_pieces(items: list[Item], handover: Handover, send: Send) -> bool:
     """Send the deflated pieces as the worker hands them over, starting with ``items``: the
     first piece alone (it is small, and the client can start on it), then what was handed over
-    together as one body message; then the end (see :func:`_send_stream`). A failure handed
-    over cuts the answer short: it is raised, and the end is never sent. False when the client
-    went away (nothing more is sent), True once the end is."""
+    together as one body message, the last of them ending the body. A failure handed over cuts
+    the answer short: it is raised, and the end is never sent. False when the client went away
+    (nothing more is sent), True once the end is."""
     batches = [items[:1], items[1:]]
     while True:
         batch = batches.pop(0) if batches else await handover.take()
         if any(isinstance(item, _Gone) for item in batch):
             return False
         pieces = [item for item in batch if isinstance(item, bytes)]
-        if pieces:
-            body = b"".join(pieces)
-            await send({"type": "http.response.body", "body": body, "more_body": True})
         last = batch[-1] if batch else b""
+        ended = last is None
+        if pieces or ended:
+            body = b"".join(pieces)
+            await send({"type": "http.response.body", "body": body, "more_body": not ended})
         if isinstance(last, _Failed):
             raise last.error
-        if last is None:
-            break
-    await _send_stream([], send)
-    return True
+        if ended:
+            return True
 
 
 async def _watch(receive: Receive, handover: Handover, stop: threading.Event) -> None:
