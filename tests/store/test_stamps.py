@@ -60,6 +60,9 @@ def test_database_stamp__postgresql_asks_outside_the_pool(postgres_database_url:
         assert pool.checkedin() == 0 and pool.checkedout() == 0  # the pool never connected
         connection = _snapshots[engine]._connection
         assert connection is not None  # one connection, for every stamp
+        # A database that stops answering cannot hold a request asking for a stamp for long.
+        settings = connection.info.get_parameters()
+        assert settings["connect_timeout"] == "5" and settings["keepalives_idle"] == "5"
     finally:
         engine.dispose()
     assert engine not in _snapshots

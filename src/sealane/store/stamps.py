@@ -96,6 +96,17 @@ def _unwatch(engine: Engine) -> None:
 #: How long a stamp waits for the query under way before it is None (the page is read again).
 STAMP_WAIT_S = 1.0
 _SNAPSHOT = "SELECT pg_current_snapshot()::text"
+#: libpq settings of the stamp connection unless the database URL sets them: a database that
+#: stops answering (a fail-over, a cut network) costs the request asking for a stamp at most
+#: about 10 s (to connect, or for TCP keepalives to find the connection dead), after which it
+#: is None and the page is read as without a stamp.
+_STAMP_LIBPQ: dict[str, Any] = {
+    "connect_timeout": 5,
+    "keepalives": 1,
+    "keepalives_idle": 5,
+    "keepalives_interval": 2,
+    "keepalives_count": 2,
+}
 
 
 class _Snapshots:
@@ -206,6 +217,8 @@ def _snapshots_of(engine: Engine) -> _Snapshots:
             dialect = engine.dialect
             cargs, cparams = dialect.create_connect_args(engine.url)
             cparams.setdefault("application_name", "sealane-stamps")
+            for name, value in _STAMP_LIBPQ.items():
+                cparams.setdefault(name, value)
 
             def connect() -> Any:
                 return dialect.connect(*cargs, **cparams)
