@@ -226,6 +226,31 @@ def test_shortcut__a_dependency_met_twice_runs_once_as_in_fastapi() -> None:
     assert seen[0] == seen[1] == ("1 1", ["counted", "uncached", "uncached"])
 
 
+def test_shortcut__dependency_overrides_left_to_the_router() -> None:
+    """While the app replaces a dependency (as a test does), its requests go to the router,
+    which applies the replacement; without one, the shortcut answers."""
+    app = FastAPI()
+    app.get("/v2/things")(both)
+    route = next(r for r in app.routes if isinstance(r, APIRoute))
+    seen: list[str] = []
+
+    async def passed_on(scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] == "http":
+            seen.append("router")
+        await app(scope, receive, send)
+
+    asgi = Shortcut(passed_on, routes=[route], prefix="", handlers={})
+    with TestClient(asgi) as plain:
+        CALLS.clear()
+        assert plain.get("/v2/things").text == "1 1" and seen == []
+
+        async def replaced() -> int:
+            return 7
+
+        app.dependency_overrides[counted] = replaced
+        assert plain.get("/v2/things").text == "7 7" and seen == ["router"]
+
+
 def test_shortcut__takes_the_two_operations() -> None:
     paths = sorted(route.path for route in vessels_router.shortcut_routes())
     assert paths == [f"/vessels/{{vessel_id}}/{FROM_LAST}", f"/vessels/{{vessel_id}}/{WITH}"]

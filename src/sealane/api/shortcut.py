@@ -10,7 +10,8 @@ functions: each dependency (authentication with the rate limit, the vessel dimen
 the operation, with the parameters validated by the very fields FastAPI validates them with.
 
 Every other request (another path or method, a parameter missing, unreadable, out of range,
-undeclared or given twice) goes on to the router untouched, before anything was counted or
+undeclared or given twice, or any request while the app's ``dependency_overrides`` replace a
+dependency, as tests do) goes on to the router untouched, before anything was counted or
 looked up, and is answered there as before: its error document is the one it always was. A
 failure once the operation runs is answered by the handler the router's exception layer would
 call; one only the last-resort handler (``Exception``, 500) takes, or one after the answer
@@ -75,6 +76,8 @@ class Shortcut:
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "http" and scope["method"] == "GET" and not scope.get("root_path"):
             for operation in self.operations:
+                if _overridden(operation.route):
+                    break
                 found = operation.pattern.match(scope["path"])
                 if found is None:
                     continue
@@ -112,6 +115,13 @@ class Shortcut:
                 raise
             answer: Response = await handler(request, error)
             await answer(request.scope, request.receive, send)
+
+
+def _overridden(route: APIRoute) -> bool:
+    """Whether the app of ``route`` replaces dependencies now (FastAPI's
+    ``dependency_overrides``, which only the router applies)."""
+    provider = route.dependency_overrides_provider
+    return bool(getattr(provider, "dependency_overrides", None))
 
 
 def _operation(route: APIRoute, prefix: str) -> _Operation:
