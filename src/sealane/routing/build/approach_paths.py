@@ -4,6 +4,7 @@ path tight without crossing land or shallower water than the cells it skips. Bui
 
 from __future__ import annotations
 
+from itertools import pairwise
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -218,3 +219,30 @@ def traced(pred: np.ndarray, end: int) -> list[int]:
     while pred[path[-1]] >= 0:
         path.append(int(pred[path[-1]]))
     return path[::-1]
+
+
+def pulled_lane(
+    leg: Leg,
+    grid: Grid | Layers,
+    berth: tuple[float, float],
+    xy: np.ndarray,
+    ends: tuple[int, int],
+    bound: float | None,
+) -> tuple[list[tuple[float, float]], np.ndarray]:
+    """The pulled lane between the nodes ``ends`` (positions in ``xy``) over the raster water
+    (only as deep as ``bound``, if given) and its legs' depths (no lane: an empty list)."""
+    route = [(float(xy[i, 0]), float(xy[i, 1])) for i in ends]
+    made = fine_path(leg, grid, berth, route, ends, xy, bound)
+    if made is None:
+        return [], np.zeros(0)
+    points, floor = made
+    lane = [points[k] for k in pull(points, floor, leg)]
+    depths = np.array([leg.least(a, b) for a, b in pairwise(lane)])
+    return lane, depths
+
+
+def lengths_under(points: list[tuple[float, float]], least: np.ndarray) -> np.ndarray:
+    """Per band, the length of the legs between ``points`` whose least depth is under it."""
+    xy = np.array(points)
+    legs = lengths_between_m(xy[:-1, 0], xy[:-1, 1], xy[1:, 0], xy[1:, 1])
+    return np.array([float(legs[least < bound].sum()) for bound in BANDS_M])

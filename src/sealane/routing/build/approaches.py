@@ -1,28 +1,27 @@
-"""Deep approaches: a lane along the deepest way the depth grid shows from a port out to the
-network's deep water, for ports whose lanes leave them over shallower water (issue 28, item 3).
+"""Deep approaches: lanes along the deepest way the depth grid shows from a port out to the
+network's deep water, where the depth bands leave its lanes shallow or send it far round (issue
+28, item 3).
 
 searoute's lanes lead into a port the way its network was drawn, not the way the deepest water
 runs: off Qingdao every lane crosses a 13 m cell while 21 m water reaches the berth; off Incheon
-the lanes cross the flats, not the south-western channel. The depth bands then close those
-lanes to a deep ship, which sails far round, though the grid the bands come from holds the deep
-way. This step finds that way on the grid and adds it as a lane, before the bands are measured:
+they cross the flats, not the south-western channel. The bands then close them to a deep ship,
+though the grid they come from holds the deep way. Before the bands are measured, for every
+joined port and band, deepest first (the network's ways measured by the edges' least depths):
 
-* A candidate is a joined port whose berth the network cannot join to its main piece of water
-  of the deepest band (``BANDS_M[-1]``) without crossing shallower edges.
-* On the grid's own cells round the berth (a window of ``WINDOW_M``), Dijkstra runs from the
-  cells of the network's nodes by the berth (within ``APPROACH_M``: the dredged approach, not
-  measured) to the cells of the deep main piece's nodes; a cell is passable when the raster
-  shoreline shows no land at its centre, and costs its length times ``1 + PENALTY`` for every
-  band its depth (its deepest corner) falls under, so the path keeps to the deepest water.
-* The cell path is pulled tight (:func:`pull`): a leg may skip cells only when it stays off land
-  (the exact shoreline; the raster's margin too, except near the path's ends), outside the
-  corridors, and no shallower, measured as the band step measures a shortcut, than the cells it
-  skips.
-* The lane is added only when it is better than the network's own way: for some band, the
-  length of the lane under that band's depth is at most ``GAIN_SHARE`` of the network's least
-  such length and ``MIN_GAIN_M`` shorter. Ports already joined to deep water get nothing.
+* *shallow rule*: the port has no way to the band's main deep piece without edges under the
+  band; a coarse search on the grid's cells (:func:`.approach_paths.coarse_cells`: from the
+  network's nodes within ``APPROACH_M`` of the berth, its unmeasured approach, costed by depth)
+  finds a way that crosses at most ``GAIN_SHARE`` of the network's length under the band, and
+  ``MIN_GAIN_M`` less;
+* *detour rule*: the port has a deep way, but an edge under the band lies within ``NEAR_M`` and
+  the band's edges make the network's way to some deep node at least ``DETOUR`` times its way over
+  every edge plus ``DETOUR_SLACK_M``, while the grid's way there through cells as deep is no
+  longer than that.
 
-The lane's edges are flagged as shortcuts: measured in every cell, never snapped onto. What a
+The way is searched again on the coastline's raster water and pulled tight
+(:func:`.approach_paths.fine_path`, :func:`.approach_paths.pull`: off land, outside corridors, no
+shallower than the cells a leg skips), measured, and added if it still meets its rule; the log
+lists each. Its edges are lanes (snapped onto) measured in every cell, as shortcuts are. What a
 lane still crosses under the deepest band by its port is left to the port's charted fairway
 (:func:`.depth.open_fairways`). Build-time only.
 """
@@ -37,7 +36,15 @@ import numpy as np
 
 from ..depth import BANDS_M
 from ..geodesy import MEAN_EARTH_RADIUS_M, lengths_between_m, unit_vectors
-from .approach_paths import Leg, coarse_cells, fine_path, node_cells, pull, searched, traced
+from .approach_paths import (
+    Leg,
+    coarse_cells,
+    lengths_under,
+    node_cells,
+    pulled_lane,
+    searched,
+    traced,
+)
 from .coast import Coastline
 from .corridors import CorridorIndex
 from .depth import APPROACH_M
@@ -79,7 +86,9 @@ class Network:
 
     def __init__(self, xy: np.ndarray, u: np.ndarray, v: np.ndarray, least: np.ndarray) -> None:
         self.xy, self.u, self.v, self.least = xy, u, v, least
-        self.base, self.original = len(xy), len(u)
+        self.base = len(xy)
+        #: Every edge's node pair, lower id first: a lane never doubles an edge.
+        self.pairs = {(min(a, b), max(a, b)) for a, b in zip(u.tolist(), v.tolist(), strict=True)}
         #: The nodes lanes added, by position.
         self.at: dict[Point, int] = {}
         self._derive()
@@ -130,7 +139,7 @@ class Network:
     def add(self, ends: tuple[int, int], lane: list[Point], depths: np.ndarray) -> None:
         """Add a lane between the nodes ``ends`` through the points ``lane`` (its ends the
         nodes' positions), with its legs' depths; a point an earlier lane added is shared, and
-        a leg an earlier lane has is not added again."""
+        a leg the network already has is not added again."""
         ids = [ends[0]]
         for point in lane[1:-1]:
             if point not in self.at:
@@ -138,25 +147,15 @@ class Network:
                 self.xy = np.vstack([self.xy, [point]])
             ids.append(self.at[point])
         ids.append(ends[1])
-        have = set(
-            zip(self.u[self.original :].tolist(), self.v[self.original :].tolist(), strict=True)
-        )
-        legs = [
-            (a, b, d)
-            for (a, b), d in zip(pairwise(ids), depths.tolist(), strict=True)
-            if a != b and (a, b) not in have and (b, a) not in have
-        ]
+        legs = []
+        for (a, b), d in zip(pairwise(ids), depths.tolist(), strict=True):
+            if a != b and (min(a, b), max(a, b)) not in self.pairs:
+                self.pairs.add((min(a, b), max(a, b)))
+                legs.append((a, b, d))
         self.u = np.concatenate([self.u, [a for a, _, _ in legs]]).astype(np.int64)
         self.v = np.concatenate([self.v, [b for _, b, _ in legs]]).astype(np.int64)
         self.least = np.concatenate([self.least, [d for _, _, d in legs]])
         self._derive()
-
-
-def _under(points: list[Point], least: np.ndarray) -> np.ndarray:
-    """Per band, the length of the legs between ``points`` whose least depth is under it."""
-    xy = np.array(points)
-    legs = lengths_between_m(xy[:-1, 0], xy[:-1, 1], xy[1:, 0], xy[1:, 1])
-    return np.array([float(legs[least < bound].sum()) for bound in BANDS_M])
 
 
 def _better(lane: np.ndarray, network: np.ndarray, k: int) -> bool:
@@ -203,7 +202,7 @@ class _Finder:
             goal = int(goals[int(np.argmin(dist[where[goals]]))])
             path = traced(pred, int(where[goal]))
             xy = np.stack([self.cells.lon[path], self.cells.lat[path]], 1)
-            under = _under([(float(x), float(y)) for x, y in xy], depth[path][1:])
+            under = lengths_under([(float(x), float(y)) for x, y in xy], depth[path][1:])
             if _better(under, net.under[:, node], k):
                 yield k, int(pocket[where[pocket] == path[0]][0]), goal
 
@@ -236,22 +235,6 @@ class _Finder:
             yield k, int(pocket[where[pocket] == path[0]][0]), goal
 
 
-def _lane(
-    finder: _Finder, berth: Point, ends: tuple[int, int], bound: float | None
-) -> tuple[list[Point], np.ndarray]:
-    """The pulled lane between the nodes ``ends`` over the raster water (only as deep as
-    ``bound``, if given) and its legs' depths (no lane: an empty list)."""
-    xy = finder.net.xy
-    route = [(float(xy[i, 0]), float(xy[i, 1])) for i in ends]
-    made = fine_path(finder.leg, finder.grid, berth, route, ends, xy, bound)
-    if made is None:
-        return [], np.zeros(0)
-    points, floor = made
-    lane = [points[k] for k in pull(points, floor, finder.leg)]
-    depths = np.array([finder.leg.least(a, b) for a, b in pairwise(lane)])
-    return lane, depths
-
-
 def _try(finder: _Finder, rule: str, node: int, berth: Point, pocket: np.ndarray) -> bool:
     """Find, check and add the lane of one rule for the berth at ``node``; whether one was."""
     search = finder.shallow if rule == "shallow" else finder.detour
@@ -266,11 +249,12 @@ def _add(
 ) -> bool:
     """Pull, check and add one candidate lane of a rule; whether it was added."""
     net = finder.net
-    lane, depths = _lane(finder, berth, ends, BANDS_M[band] if rule == "detour" else None)
+    bound = BANDS_M[band] if rule == "detour" else None
+    lane, depths = pulled_lane(finder.leg, finder.grid, berth, net.xy, ends, bound)
     if not lane:
         log(f"approaches: no water path from {berth[0]:.4f}, {berth[1]:.4f}")
         return False
-    gain, before = _under(lane, depths), net.under[:, node].copy()
+    gain, before = lengths_under(lane, depths), net.under[:, node].copy()
     xy = np.array(lane)
     length = float(lengths_between_m(xy[:-1, 0], xy[:-1, 1], xy[1:, 0], xy[1:, 1]).sum())
     way = float(net.way(band, node)[ends[1]])

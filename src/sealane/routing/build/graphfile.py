@@ -125,7 +125,8 @@ def _landmarks(
 def with_approaches(
     out: Path, lanes: Lanes, spec: dict[str, Any]
 ) -> tuple[Lanes, np.ndarray, np.ndarray]:
-    """The lanes with the deep approaches added (:mod:`.approaches`, flagged as shortcuts),
+    """The lanes with the deep approaches added (:mod:`.approaches`: lanes, snapped onto,
+    though measured in every cell as shortcuts are),
     every edge's least depth (:func:`.depth.least_depths`) and which edges are the added ones."""
     lon, lat = normalize_lon(lanes.lon), lanes.lat
     shortcut = np.zeros(lanes.u.size, dtype=bool) if lanes.shortcut is None else lanes.shortcut
@@ -144,7 +145,7 @@ def with_approaches(
         np.concatenate([lanes.u, add.u]),
         np.concatenate([lanes.v, add.v]),
         np.concatenate([lanes.masks, np.zeros(add.u.size, dtype=lanes.masks.dtype)]),
-        np.concatenate([shortcut, np.ones(add.u.size, dtype=bool)]),
+        np.concatenate([shortcut, np.zeros(add.u.size, dtype=bool)]),
     )
     added = np.concatenate([np.zeros(lanes.u.size, dtype=bool), np.ones(add.u.size, dtype=bool)])
     return grown, np.concatenate([least, add.least]), added
