@@ -15,6 +15,8 @@ from starlette.requests import Request
 from starlette.types import Send
 
 from sealane.api.app import create_app
+from sealane.api.errors import Forbidden
+from sealane.api.params import authenticated_routing
 from sealane.api.routers import vessels as vessels_router
 from sealane.api.shortcut import Shortcut
 from sealane.clock import ManualClock
@@ -249,6 +251,23 @@ def test_shortcut__dependency_overrides_left_to_the_router() -> None:
 
         app.dependency_overrides[counted] = replaced
         assert plain.get("/v2/things").text == "7 7" and seen == ["router"]
+
+
+def test_shortcut__dependency_overrides_of_the_app_left_to_the_router(
+    app: FastAPI, client: TestClient, keys: Keys, vessel: Vessel, taken: list[str]
+) -> None:
+    """The app is given the router's own routes, which name no provider of overrides: the
+    app's ``dependency_overrides`` still send its requests to the router."""
+
+    async def refused() -> None:
+        raise Forbidden("replaced")
+
+    app.dependency_overrides[authenticated_routing] = refused
+    response = client.get(url(vessel.id), params=HERE | PORTS, headers=auth(keys.routing))
+    assert response.status_code == 403 and taken == []
+    app.dependency_overrides.clear()
+    response = client.get(url(vessel.id), params=HERE | PORTS, headers=auth(keys.routing))
+    assert response.status_code == 200 and taken == [url(vessel.id)]
 
 
 def test_shortcut__takes_the_two_operations() -> None:

@@ -76,7 +76,7 @@ class Shortcut:
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "http" and scope["method"] == "GET" and not scope.get("root_path"):
             for operation in self.operations:
-                if _overridden(operation.route):
+                if _overridden(operation.route, scope):
                     break
                 found = operation.pattern.match(scope["path"])
                 if found is None:
@@ -117,11 +117,12 @@ class Shortcut:
             await answer(request.scope, request.receive, send)
 
 
-def _overridden(route: APIRoute) -> bool:
-    """Whether the app of ``route`` replaces dependencies now (FastAPI's
-    ``dependency_overrides``, which only the router applies)."""
-    provider = route.dependency_overrides_provider
-    return bool(getattr(provider, "dependency_overrides", None))
+def _overridden(route: APIRoute, scope: Scope) -> bool:
+    """Whether dependencies are replaced now (FastAPI's ``dependency_overrides``, which only
+    the router applies): by the app answering (``scope["app"]``; a router's own routes, as the
+    app is given them, have no provider) or by the provider of ``route``."""
+    providers = (scope.get("app"), route.dependency_overrides_provider)
+    return any(getattr(provider, "dependency_overrides", None) for provider in providers)
 
 
 def _operation(route: APIRoute, prefix: str) -> _Operation:
