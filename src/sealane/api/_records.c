@@ -122,8 +122,8 @@ static inline Py_ssize_t repeated(const uint8_t *data, Py_ssize_t n, const uint8
                                   Py_ssize_t kept, Py_ssize_t j, Py_ssize_t width) {
     Py_ssize_t k = j;
     while (k < width && k < n && earlier(data, history_end, kept, k, width) == data[k]) k++;
-    if (k < width && k < n) return k - j; /* a difference before the history runs out */
-    return k - j + equal_run(data + k, data + k - width, n - k);
+    if (k < width) return k - j; /* a difference, or the end of data, before width */
+    return k - j + equal_run(data + width, data, n - width);
 }
 
 /* Encode data[0:n] as fixed-Huffman symbols, matching at `width` back. (A literal at a time:
