@@ -63,6 +63,7 @@ def test_database_stamp__postgresql_asks_outside_the_pool(postgres_database_url:
         # A database that stops answering cannot hold a request asking for a stamp for long.
         settings = connection.info.get_parameters()
         assert settings["connect_timeout"] == "5" and settings["keepalives_idle"] == "5"
+        assert settings["tcp_user_timeout"] == "10000"
     finally:
         engine.dispose()
     assert engine not in _snapshots

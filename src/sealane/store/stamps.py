@@ -98,14 +98,16 @@ STAMP_WAIT_S = 1.0
 _SNAPSHOT = "SELECT pg_current_snapshot()::text"
 #: libpq settings of the stamp connection unless the database URL sets them: a database that
 #: stops answering (a fail-over, a cut network) costs the request asking for a stamp at most
-#: about 10 s (to connect, or for TCP keepalives to find the connection dead), after which it
-#: is None and the page is read as without a stamp.
+#: about 10 s (to connect, for TCP keepalives to find the connection dead, or for the query
+#: sent to go unacknowledged: keepalives wait while data is in flight), after which it is
+#: None and the page is read as without a stamp.
 _STAMP_LIBPQ: dict[str, Any] = {
     "connect_timeout": 5,
     "keepalives": 1,
     "keepalives_idle": 5,
     "keepalives_interval": 2,
     "keepalives_count": 2,
+    "tcp_user_timeout": 10_000,  # ms
 }
 
 
