@@ -78,7 +78,8 @@ def lane_points(added: Approaches) -> np.ndarray:
     """Every node of the added edges, the network's and the new ones, as (N, 2) lon/lat."""
     lon, lat, *_ = network(5.0)
     xy = np.vstack([np.stack([lon, lat], 1), np.stack([added.lon, added.lat], 1)])
-    return xy[np.concatenate([added.u, added.v])]
+    points: np.ndarray = xy[np.concatenate([added.u, added.v])]
+    return points
 
 
 def test_deep_approaches__a_lane_round_the_bank_on_deep_water() -> None:
