@@ -15,6 +15,7 @@ import sealane
 from sealane.routing.build.contraction import contract
 from sealane.routing.build.masked_contraction import contract_masked
 from sealane.routing.data.formats import Marnet
+from sealane.routing.depth import band_mask
 from sealane.routing.graph import SeaGraph, default_graph
 from sealane.routing.hierarchy import CoreHierarchy, climb_python
 from sealane.routing.passages import ARCTIC, NOT_FOR_CONTAINER_SHIPS, Passage, passage_mask
@@ -257,7 +258,10 @@ def graph() -> SeaGraph:
 
 
 def default_mask(graph: SeaGraph) -> int:
-    return passage_mask((*NOT_FOR_CONTAINER_SHIPS, *ARCTIC), graph.passage_names)
+    """What a route with no vessel closes: the default passages and, in a graph file with depth
+    bands, the default vessel's band."""
+    names = graph.passage_names
+    return passage_mask((*NOT_FOR_CONTAINER_SHIPS, *ARCTIC), names) | band_mask(None, names)
 
 
 def test_shipped_hierarchy__built_for_the_default_passages(graph: SeaGraph) -> None:
