@@ -20,6 +20,7 @@ from __future__ import annotations
 import asyncio
 import struct
 import threading
+import time
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from typing import Final, Protocol
@@ -199,7 +200,9 @@ class OffloadedResponse(Response):
         alongside, and an empty final block with the trailer at the end. (Deflating the pieces
         side by side on other threads made the answer no sooner on two shared CPUs, and cost
         about a millisecond of CPU more in hand-overs.) Records of one width are deflated each
-        against the one before it, across pieces too."""
+        against the one before it, across pieces too. After the first piece this thread yields
+        the GIL once: without that, the event loop woken for the piece waited for it while this
+        thread wrote the next ones (0.3-1.4 ms at p50, timed in the server)."""
         prefix, crc, size, history = codec.GZIP_HEADER, 0, 0, memoryview(b"")
         for piece in pieces:
             if stop.is_set():
@@ -209,6 +212,8 @@ class OffloadedResponse(Response):
             else:
                 out = deflate_piece(piece, self.level, False)
             put(prefix + out)
+            if prefix:  # the first piece: let the event loop, woken for it, take the GIL now
+                time.sleep(0)
             prefix, crc, size = b"", codec.CODEC.crc32(piece, crc), size + len(piece)
             history = memoryview(piece)
         put(_FINAL_BLOCK + struct.pack("<II", crc, size & 0xFFFFFFFF))
