@@ -11,7 +11,7 @@ import numpy.typing as npt
 
 from sealane.routing.build.approaches import Approaches, deep_approaches
 from sealane.routing.build.coast import Coastline, sample_geodesics
-from sealane.routing.build.corridors import CorridorIndex
+from sealane.routing.build.corridors import Corridor, CorridorIndex
 from sealane.routing.build.depth_grid import Grid
 
 #: The synthetic sea: 0.1 degree cells from 0 E 0 N, 40 m deep, with a 5 m bank straight east of
@@ -136,3 +136,31 @@ def test_deep_approaches__a_deep_way_where_the_bands_send_the_network_round() ->
     ends = set(added.u.tolist() + added.v.tolist())
     assert 0 in ends
     assert ends & {1, 2}
+
+
+def test_deep_approaches__no_lane_through_a_corridor() -> None:
+    # A corridor (a canal, say) crosses both ways round the bank, north and south of it: a lane
+    # through it would carry no passage bit and go unmeasured, so none may run there.
+    corridors = CorridorIndex(
+        [
+            Corridor("north", None, 3_000.0, np.array([[1.0, BANK[3]], [1.0, 1.7]])),
+            Corridor("south", None, 3_000.0, np.array([[1.0, -0.2], [1.0, BANK[1]]])),
+        ]
+    )
+    lon, lat, u, v, least = network(5.0)
+    added = deep_approaches(
+        lon,
+        lat,
+        u,
+        v,
+        least,
+        np.array([BERTH]),
+        corridors,
+        sea(),
+        cast(Coastline, BoxCoast([])),
+    )
+    nodes = np.vstack([np.stack([lon, lat], 1), np.stack([added.lon, added.lat], 1)])
+    s_lon, s_lat, _, _ = sample_geodesics(
+        nodes[added.u, 0], nodes[added.u, 1], nodes[added.v, 0], nodes[added.v, 1], 100.0
+    )
+    assert not corridors.contains(s_lon, s_lat).any()

@@ -83,9 +83,10 @@ def fine_path(
 ) -> tuple[list[tuple[float, float]], np.ndarray] | None:
     """The cheapest path from node ``ends[0]`` to node ``ends[1]`` on the coastline's raster
     water (:class:`.waterpath.Grid`) in a window round ``route``, each cell costing as in the
-    coarse search (with a ``bound``, only cells as deep are passable): its points (the nodes' own
-    positions at the ends) and each point's depth (inf within ``APPROACH_M`` of the berth and at
-    the ends). None when no water path is found."""
+    coarse search (with a ``bound``, only cells as deep are passable; never a cell whose centre
+    lies in a corridor, where a lane would run without its passage bit, unmeasured): its points
+    (the nodes' own positions at the ends) and each point's depth (inf within ``APPROACH_M`` of
+    the berth and at the ends). None when no water path is found."""
     water = WaterGrid(leg.coast, np.array(route), FINE_MARGIN_M, Water.CLEAR, max_cells=FINE_CELLS)
     start, goal = water.unwrapped(node_xy[list(ends)])
     first, last = water.step_on(*start), water.step_on(*goal)
@@ -97,7 +98,9 @@ def fine_path(
     depth, _ = grid.cell_depth(normalize_lon(lon), lat)
     near = lengths_between_m(lon, lat, np.full_like(lon, berth[0]), np.full_like(lat, berth[1]))
     depth = np.where(near <= APPROACH_M, np.inf, depth)
-    passable = water.water if bound is None else water.water & (depth >= bound).reshape(w.ny, w.nx)
+    passable = water.water & ~leg.corridors.contains(normalize_lon(lon), lat).reshape(w.ny, w.nx)
+    if bound is not None:
+        passable &= (depth >= bound).reshape(w.ny, w.nx)
     for cell in (first[0], last[0]):
         passable.flat[cell] = True
     graph: Any = cell_graph(passable, w)
@@ -168,21 +171,23 @@ class Cells(NamedTuple):
 
 def coarse_cells(
     coast: Coastline,
+    corridors: CorridorIndex,
     grid: Grid | Layers,
     berth: tuple[float, float],
     step: float,
     forced: np.ndarray,
     bound: float | None = None,
 ) -> Cells:
-    """The cells round ``berth``, passable where the raster shows no land at the centre or a
-    node of ``forced`` ((M, 2) lon/lat) lies. Each costs its length times ``1 + PENALTY`` per
-    band its depth falls under; with a ``bound``, only cells as deep are passable, at their
-    length."""
+    """The cells round ``berth``, passable where the raster shows no land at the centre and the
+    centre lies in no corridor, or a node of ``forced`` ((M, 2) lon/lat) lies. Each costs its
+    length times ``1 + PENALTY`` per band its depth falls under; with a ``bound``, only cells as
+    deep are passable, at their length."""
     window = Window.around(np.array([berth[0]]), np.array([berth[1]]), WINDOW_M, step)
     grid_lon, grid_lat = window.centres()
     lon, lat = grid_lon.ravel(), grid_lat.ravel()
     depth, _ = grid.cell_depth(normalize_lon(lon), lat)
     passable = (depth > 0.0) & ~coast.maybe_land(lon, lat)
+    passable &= ~corridors.contains(normalize_lon(lon), lat)
     near = lengths_between_m(lon, lat, np.full_like(lon, berth[0]), np.full_like(lat, berth[1]))
     depth = np.where(near <= APPROACH_M, np.inf, depth)
     forced_cells = node_cells(window, forced)
