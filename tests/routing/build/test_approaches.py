@@ -164,3 +164,27 @@ def test_deep_approaches__no_lane_through_a_corridor() -> None:
         nodes[added.u, 0], nodes[added.u, 1], nodes[added.v, 0], nodes[added.v, 1], 100.0
     )
     assert not corridors.contains(s_lon, s_lat).any()
+
+
+def test_deep_approaches__a_lane_starts_only_from_a_node_joined_to_the_port() -> None:
+    # Node 5 belongs to a second lane, 9 km north of the berth across a strip of land and not
+    # joined to the berth's node: it lies within the berth's 10 km, but no lane may start there.
+    berth = (0.5, 0.45)
+    lon = np.array([berth[0], 1.4, 1.6, 1.8, 1.8, 0.5, 0.2])
+    lat = np.array([berth[1], 0.5, 0.5, 0.5, 1.2, 0.53, 0.53])
+    u, v = np.array([0, 1, 2, 3, 5]), np.array([1, 2, 3, 4, 6])
+    least = np.array([5.0, 40.0, 40.0, 40.0, 40.0])
+    added = deep_approaches(
+        lon,
+        lat,
+        u,
+        v,
+        least,
+        np.array([berth]),
+        CorridorIndex([]),
+        sea(),
+        cast(Coastline, BoxCoast([(0.3, 0.47, 0.7, 0.51)])),
+    )
+    ends = set(added.u.tolist() + added.v.tolist())
+    assert 5 not in ends
+    assert 6 not in ends

@@ -251,3 +251,14 @@ def lengths_under(points: list[tuple[float, float]], least: np.ndarray) -> np.nd
     xy = np.array(points)
     legs = lengths_between_m(xy[:-1, 0], xy[:-1, 1], xy[1:, 0], xy[1:, 1])
     return np.array([float(legs[least < bound].sum()) for bound in BANDS_M])
+
+
+def joined(graph: Any, node: int, near: np.ndarray, limit_m: float) -> np.ndarray:
+    """The nodes of ``near`` that ``node`` reaches over the edges of ``graph`` (lengths in
+    metres) within ``limit_m``: a port's approach holds only nodes joined to its berth's, not a
+    lane across a strip of land that merely lies as close."""
+    from scipy.sparse.csgraph import dijkstra
+
+    dist = np.asarray(dijkstra(graph, directed=False, indices=node, limit=limit_m))
+    kept: np.ndarray = near[dist[near] <= limit_m]
+    return kept

@@ -10,9 +10,9 @@ joined port and band, deepest first (the network's ways measured by the edges' l
 
 * *shallow rule*: the port has no way to the band's main deep piece without edges under the
   band; a coarse search on the grid's cells (:func:`.approach_paths.coarse_cells`: from the
-  network's nodes within ``APPROACH_M`` of the berth, its unmeasured approach, costed by depth)
-  finds a way that crosses at most ``GAIN_SHARE`` of the network's length under the band, and
-  ``MIN_GAIN_M`` less;
+  nodes the berth's node reaches over the edges within ``APPROACH_M``, its unmeasured approach,
+  costed by depth) finds a way that crosses at most ``GAIN_SHARE`` of the network's length under
+  the band, and ``MIN_GAIN_M`` less;
 * *detour rule*: the port has a deep way, but an edge under the band lies within ``NEAR_M`` and
   the band's edges make the network's way to some deep node at least ``DETOUR`` times its way over
   every edge plus ``DETOUR_SLACK_M``, while the grid's way there through cells as deep is no
@@ -39,6 +39,7 @@ from ..geodesy import MEAN_EARTH_RADIUS_M, lengths_between_m, unit_vectors
 from .approach_paths import (
     Leg,
     coarse_cells,
+    joined,
     lengths_under,
     node_cells,
     pulled_lane,
@@ -301,7 +302,8 @@ def deep_approaches(
     finder = _Finder(net, Leg(coast, berths, corridors, grid), grid, step)
     for node in berth_nodes.tolist():
         berth = (float(lon[node]), float(lat[node]))
-        pocket = np.asarray(tree.query_ball_point(unit_vectors(*berth), chord), dtype=np.int64)
+        near = np.asarray(tree.query_ball_point(unit_vectors(*berth), chord), dtype=np.int64)
+        pocket = joined(net.all, node, near, APPROACH_M)
         for rule in ("shallow", "detour"):
             if _try(finder, rule, node, berth, pocket):
                 break
