@@ -188,3 +188,24 @@ def test_deep_approaches__a_lane_starts_only_from_a_node_joined_to_the_port() ->
     ends = set(added.u.tolist() + added.v.tolist())
     assert 5 not in ends
     assert 6 not in ends
+
+
+def test_deep_approaches__nodes_wrapped_at_the_antimeridian() -> None:
+    # The first test's sea moved 179 degrees east: the berth at 179.5 E, the bank across 180.
+    lon, lat, u, v, least = network(5.0)
+    lon = (lon + 179.0 + 180.0) % 360.0 - 180.0
+    base = sea()
+    added = deep_approaches(
+        lon,
+        lat,
+        u,
+        v,
+        least,
+        np.array([[lon[0], lat[0]]]),
+        CorridorIndex([]),
+        Grid(base.z, lon0=179.0, lat0=0.0, step=0.1),
+        cast(Coastline, BoxCoast([])),
+    )
+    assert added.lon.size > 0
+    assert ((added.lon >= -180.0) & (added.lon < 180.0)).all()
+    assert (added.least >= 25.0).all()  # measured as deep across the wrap, too

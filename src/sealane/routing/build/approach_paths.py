@@ -15,7 +15,7 @@ from .coast import Coastline, sample_geodesics
 from .corridors import CorridorIndex
 from .depth import APPROACH_M, least_depths
 from .depth_grid import Grid, Layers
-from .grid import Water, Window, cell_graph
+from .grid import Water, Window, cell_graph, normalised
 from .waterpath import Grid as WaterGrid
 
 #: Half size of the window searched round a berth, metres.
@@ -235,13 +235,15 @@ def pulled_lane(
     bound: float | None,
 ) -> tuple[list[tuple[float, float]], np.ndarray]:
     """The pulled lane between the nodes ``ends`` (positions in ``xy``) over the raster water
-    (only as deep as ``bound``, if given) and its legs' depths (no lane: an empty list)."""
+    (only as deep as ``bound``, if given) and its legs' depths (no lane: an empty list). Its
+    points' longitudes are wrapped into [-180, 180): the window's run past 180 near it."""
     route = [(float(xy[i, 0]), float(xy[i, 1])) for i in ends]
     made = fine_path(leg, grid, berth, route, ends, xy, bound)
     if made is None:
         return [], np.zeros(0)
     points, floor = made
-    lane = [points[k] for k in pull(points, floor, leg)]
+    kept = normalised(np.array([points[k] for k in pull(points, floor, leg)]))
+    lane = [(float(x), float(y)) for x, y in kept]
     depths = np.array([leg.least(a, b) for a, b in pairwise(lane)])
     return lane, depths
 
