@@ -170,24 +170,23 @@ class Cells(NamedTuple):
 
 
 def coarse_cells(
-    coast: Coastline,
-    corridors: CorridorIndex,
+    leg: Leg,
     grid: Grid | Layers,
     berth: tuple[float, float],
     step: float,
     forced: np.ndarray,
     bound: float | None = None,
 ) -> Cells:
-    """The cells round ``berth``, passable where the raster shows no land at the centre and the
-    centre lies in no corridor, or a node of ``forced`` ((M, 2) lon/lat) lies. Each costs its
-    length times ``1 + PENALTY`` per band its depth falls under; with a ``bound``, only cells as
-    deep are passable, at their length."""
+    """The cells round ``berth``, passable where the raster (``leg.coast``) shows no land at the
+    centre and the centre lies in none of ``leg.corridors``, or a node of ``forced`` ((M, 2)
+    lon/lat) lies. Each costs its length times ``1 + PENALTY`` per band its depth falls under;
+    with a ``bound``, only cells as deep are passable, at their length."""
     window = Window.around(np.array([berth[0]]), np.array([berth[1]]), WINDOW_M, step)
     grid_lon, grid_lat = window.centres()
     lon, lat = grid_lon.ravel(), grid_lat.ravel()
     depth, _ = grid.cell_depth(normalize_lon(lon), lat)
-    passable = (depth > 0.0) & ~coast.maybe_land(lon, lat)
-    passable &= ~corridors.contains(normalize_lon(lon), lat)
+    passable = (depth > 0.0) & ~leg.coast.maybe_land(lon, lat)
+    passable &= ~leg.corridors.contains(normalize_lon(lon), lat)
     near = lengths_between_m(lon, lat, np.full_like(lon, berth[0]), np.full_like(lat, berth[1]))
     depth = np.where(near <= APPROACH_M, np.inf, depth)
     forced_cells = node_cells(window, forced)

@@ -176,10 +176,7 @@ class _Finder:
         """A coarse search from the pocket's cells: cell depths, costs, predecessors, and each
         network node's cell (None when no pocket node lies in the window)."""
         xy = self.net.xy[: self.net.base]
-        leg = self.leg
-        cells = coarse_cells(
-            leg.coast, leg.corridors, self.grid, berth, self.step, xy[pocket], bound
-        )
+        cells = coarse_cells(self.leg, self.grid, berth, self.step, xy[pocket], bound)
         where = node_cells(cells.window, xy)
         starts = np.unique(where[pocket][where[pocket] >= 0])
         if starts.size == 0:
