@@ -9,6 +9,7 @@ from typing import cast
 import numpy as np
 import numpy.typing as npt
 
+from sealane.routing.build.approach_paths import Leg, coarse_cells
 from sealane.routing.build.approaches import Approaches, deep_approaches
 from sealane.routing.build.coast import Coastline, sample_geodesics
 from sealane.routing.build.corridors import Corridor, CorridorIndex
@@ -209,3 +210,17 @@ def test_deep_approaches__nodes_wrapped_at_the_antimeridian() -> None:
     assert added.lon.size > 0
     assert ((added.lon >= -180.0) & (added.lon < 180.0)).all()
     assert (added.least >= 25.0).all()  # measured as deep across the wrap, too
+
+
+def test_coarse_cells__no_cell_in_a_corridor_is_passable() -> None:
+    corridors = CorridorIndex(
+        [Corridor("canal", None, 6_000.0, np.array([[1.0, 0.0], [1.0, 1.5]]))]
+    )
+    coast = cast(Coastline, BoxCoast([]))
+    leg = Leg(coast, np.array([BERTH]), corridors, sea())
+    cells = coarse_cells(leg, sea(), BERTH, 0.1, np.array([BERTH]))
+    inside = np.flatnonzero(corridors.contains(cells.lon, cells.lat))
+    assert inside.size > 0
+    graph = cells.graph.tocoo()
+    assert not np.isin(graph.row, inside).any()
+    assert not np.isin(graph.col, inside).any()
