@@ -60,17 +60,29 @@ def network(
     return lon, lat, u, v, np.array([first_edge_m, 40.0, 40.0, 40.0])
 
 
-def run(coast: BoxCoast, first_edge_m: float = 5.0) -> Approaches:
-    lon, lat, u, v, least = network(first_edge_m)
+Graph = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]
+
+
+def run(
+    coast: BoxCoast,
+    first_edge_m: float = 5.0,
+    *,
+    graph: Graph | None = None,
+    berth: tuple[float, float] = BERTH,
+    corridors: CorridorIndex | None = None,
+    grid: Grid | None = None,
+) -> Approaches:
+    """The step on ``graph`` (default: :func:`network`) with one port at ``berth``."""
+    lon, lat, u, v, least = network(first_edge_m) if graph is None else graph
     return deep_approaches(
         lon,
         lat,
         u,
         v,
         least,
-        np.array([BERTH]),
-        CorridorIndex([]),
-        sea(),
+        np.array([berth]),
+        CorridorIndex([]) if corridors is None else corridors,
+        sea() if grid is None else grid,
         cast(Coastline, coast),
     )
 
@@ -121,17 +133,7 @@ def test_deep_approaches__a_deep_way_where_the_bands_send_the_network_round() ->
     lat = np.array([BERTH[1], 0.5, 0.5, 0.5, 1.4, 1.4])
     u, v = np.array([0, 1, 0, 3, 4, 5]), np.array([1, 2, 3, 4, 5, 2])
     least = np.array([13.0, 40.0, 40.0, 40.0, 40.0, 40.0])
-    added = deep_approaches(
-        lon,
-        lat,
-        u,
-        v,
-        least,
-        np.array([BERTH]),
-        CorridorIndex([]),
-        sea(),
-        cast(Coastline, BoxCoast([])),
-    )
+    added = run(BoxCoast([]), graph=(lon, lat, u, v, least))
     assert added.u.size >= 2
     assert (added.least >= 25.0).all()
     ends = set(added.u.tolist() + added.v.tolist())
@@ -148,18 +150,8 @@ def test_deep_approaches__no_lane_through_a_corridor() -> None:
             Corridor("south", None, 3_000.0, np.array([[1.0, -0.2], [1.0, BANK[1]]])),
         ]
     )
-    lon, lat, u, v, least = network(5.0)
-    added = deep_approaches(
-        lon,
-        lat,
-        u,
-        v,
-        least,
-        np.array([BERTH]),
-        corridors,
-        sea(),
-        cast(Coastline, BoxCoast([])),
-    )
+    lon, lat, *_ = network(5.0)
+    added = run(BoxCoast([]), corridors=corridors)
     nodes = np.vstack([np.stack([lon, lat], 1), np.stack([added.lon, added.lat], 1)])
     s_lon, s_lat, _, _ = sample_geodesics(
         nodes[added.u, 0], nodes[added.u, 1], nodes[added.v, 0], nodes[added.v, 1], 100.0
@@ -175,17 +167,8 @@ def test_deep_approaches__a_lane_starts_only_from_a_node_joined_to_the_port() ->
     lat = np.array([berth[1], 0.5, 0.5, 0.5, 1.2, 0.53, 0.53])
     u, v = np.array([0, 1, 2, 3, 5]), np.array([1, 2, 3, 4, 6])
     least = np.array([5.0, 40.0, 40.0, 40.0, 40.0])
-    added = deep_approaches(
-        lon,
-        lat,
-        u,
-        v,
-        least,
-        np.array([berth]),
-        CorridorIndex([]),
-        sea(),
-        cast(Coastline, BoxCoast([(0.3, 0.47, 0.7, 0.51)])),
-    )
+    coast = BoxCoast([(0.3, 0.47, 0.7, 0.51)])
+    added = run(coast, graph=(lon, lat, u, v, least), berth=berth)
     ends = set(added.u.tolist() + added.v.tolist())
     assert 5 not in ends
     assert 6 not in ends
@@ -195,18 +178,9 @@ def test_deep_approaches__nodes_wrapped_at_the_antimeridian() -> None:
     # The first test's sea moved 179 degrees east: the berth at 179.5 E, the bank across 180.
     lon, lat, u, v, least = network(5.0)
     lon = (lon + 179.0 + 180.0) % 360.0 - 180.0
-    base = sea()
-    added = deep_approaches(
-        lon,
-        lat,
-        u,
-        v,
-        least,
-        np.array([[lon[0], lat[0]]]),
-        CorridorIndex([]),
-        Grid(base.z, lon0=179.0, lat0=0.0, step=0.1),
-        cast(Coastline, BoxCoast([])),
-    )
+    moved = Grid(sea().z, lon0=179.0, lat0=0.0, step=0.1)
+    graph = (lon, lat, u, v, least)
+    added = run(BoxCoast([]), graph=graph, berth=(lon[0], lat[0]), grid=moved)
     assert added.lon.size > 0
     assert ((added.lon >= -180.0) & (added.lon < 180.0)).all()
     assert (added.least >= 25.0).all()  # measured as deep across the wrap, too
