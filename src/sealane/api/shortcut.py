@@ -72,12 +72,13 @@ class Shortcut:
         # Starlette gives these to its outermost layer, not to the router's exception layer.
         self.handlers = {k: v for k, v in handlers.items() if k not in (500, Exception)}
         self.operations = [_operation(route, prefix) for route in routes]
+        #: Where the routes' own ``dependency_overrides`` are (the app, when it made them).
+        self.providers = [r.dependency_overrides_provider for r in routes]
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] == "http" and scope["method"] == "GET" and not scope.get("root_path"):
+        plain = scope["type"] == "http" and scope["method"] == "GET" and not scope.get("root_path")
+        if plain and not self._overridden(scope):
             for operation in self.operations:
-                if _overridden(operation.route, scope):
-                    break
                 found = operation.pattern.match(scope["path"])
                 if found is None:
                     continue
@@ -93,6 +94,13 @@ class Shortcut:
                 await self._answer(operation.route.dependant, request, values, send)
                 return
         await self.app(scope, receive, send)
+
+    def _overridden(self, scope: Scope) -> bool:
+        """Whether dependencies are replaced now (FastAPI's ``dependency_overrides``, which only
+        the router applies): by the app answering (``scope["app"]``; a router's own routes, as
+        the app is given them, have no provider) or by the provider of an operation's route."""
+        providers = (scope.get("app"), *self.providers)
+        return any(getattr(provider, "dependency_overrides", None) for provider in providers)
 
     async def _answer(
         self, dependant: Dependant, request: Request, values: dict[str, Any], send: Send
@@ -115,14 +123,6 @@ class Shortcut:
                 raise
             answer: Response = await handler(request, error)
             await answer(request.scope, request.receive, send)
-
-
-def _overridden(route: APIRoute, scope: Scope) -> bool:
-    """Whether dependencies are replaced now (FastAPI's ``dependency_overrides``, which only
-    the router applies): by the app answering (``scope["app"]``; a router's own routes, as the
-    app is given them, have no provider) or by the provider of ``route``."""
-    providers = (scope.get("app"), route.dependency_overrides_provider)
-    return any(getattr(provider, "dependency_overrides", None) for provider in providers)
 
 
 def _operation(route: APIRoute, prefix: str) -> _Operation:

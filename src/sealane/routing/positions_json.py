@@ -8,7 +8,7 @@ renderer with.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Protocol
+from typing import Final, Protocol
 
 import numpy as np
 import numpy.typing as npt
@@ -104,6 +104,10 @@ class PositionsJson:
     (2, True, True)
     """
 
+    #: Bytes in every record (its comma included): records of one width repeat most of the one
+    #: before them, which a deflater can use.
+    record_width: Final = len(_TEMPLATE)
+
     def __init__(self, positions: Written, *, head: bytes = b"", tail: bytes = b"") -> None:
         self._seconds = positions.seconds().astype(np.int64)
         columns = (positions.lats, positions.lons, positions.headings_deg)
@@ -113,13 +117,10 @@ class PositionsJson:
         self.head, self.tail = head, tail
         #: Positions (records) in the array.
         self.count = int(self._lats.size)
-        #: Bytes in every record (its comma included): records of one width repeat most of the
-        #: one before them, which a deflater can use.
-        self.record_width = len(_TEMPLATE)
 
     def __len__(self) -> int:
         """Bytes of the whole document."""
-        body = 1 + self.count * len(_TEMPLATE) if self.count else 2
+        body = 1 + self.count * self.record_width if self.count else 2
         return len(self.head) + body + len(self.tail)
 
     def whole(self) -> bytes:
@@ -145,7 +146,7 @@ class PositionsJson:
         if self.count == 0:
             yield self.whole()
             return
-        width = len(_TEMPLATE)
+        width = self.record_width
         stop = min(max(1, (first_bytes - len(self.head)) // width), self.count)
         yield self.rows(0, stop)
         step = max(1, piece_bytes // width)
