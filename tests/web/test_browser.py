@@ -13,6 +13,7 @@ import base64
 import json
 import os
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
@@ -50,8 +51,8 @@ def artefacts() -> Path:
     return path
 
 
-@pytest.fixture(scope="module")
-def browser() -> Iterator[WebDriver]:
+@contextmanager
+def started_browser() -> Iterator[WebDriver]:
     """Headless Chromium with a fresh profile, logging every network request."""
     binary, driver = chromium.ensure_chromium()
     options = webdriver.ChromeOptions()
@@ -66,6 +67,21 @@ def browser() -> Iterator[WebDriver]:
         yield chrome
     finally:
         chrome.quit()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[WebDriver]:
+    """One browser for the module's tests (starting Chromium is the slow part)."""
+    with started_browser() as chrome:
+        yield chrome
+
+
+@pytest.fixture
+def fresh_browser() -> Iterator[WebDriver]:
+    """A browser of its own, for a test that must see every request: nothing in its caches
+    and nothing in its log from the tests before it."""
+    with started_browser() as chrome:
+        yield chrome
 
 
 def requested_urls(browser: WebDriver) -> list[str]:
@@ -217,23 +233,24 @@ def test_map__account_without_routing_sees_ports_and_a_note(
     assert "routing feature" in browser.find_element(By.CSS_SELECTOR, "p.note").text
 
 
-def test_pages__no_request_leaves_127_0_0_1(browser: WebDriver, live_server: LiveServer) -> None:
+def test_pages__no_request_leaves_127_0_0_1(
+    fresh_browser: WebDriver, live_server: LiveServer
+) -> None:
+    browser = fresh_browser
     sign_in(browser, live_server, live_server.demo.routing_key)
-    # A script kept in the browser's memory cache from an earlier test is reused without a
-    # request in the DevTools log; with the cache off every asset is asked for again.
+    # A script kept in the browser's memory cache is reused without a request in the DevTools
+    # log: a browser of its own (a shared one failed this in CI twice) with its cache off asks
+    # for every asset again.
     browser.execute_cdp_cmd("Network.enable", {})
     browser.execute_cdp_cmd("Network.setCacheDisabled", {"cacheDisabled": True})
-    try:
-        requested_urls(browser)  # forget what came before
-        for path in ("/sign-in", "/shipments", "/track", "/v2/docs", "/v2/redoc"):
-            browser.get(live_server.url + path)
-        browser.get(tracking_page(live_server, "TESTDEMO0002"))
-        WebDriverWait(browser, 20).until(
-            lambda b: b.execute_script("return document.readyState") == "complete"
-        )
-        urls = requested_urls(browser)
-    finally:
-        browser.execute_cdp_cmd("Network.setCacheDisabled", {"cacheDisabled": False})
+    requested_urls(browser)  # forget the sign-in
+    for path in ("/sign-in", "/shipments", "/track", "/v2/docs", "/v2/redoc"):
+        browser.get(live_server.url + path)
+    browser.get(tracking_page(live_server, "TESTDEMO0002"))
+    WebDriverWait(browser, 20).until(
+        lambda b: b.execute_script("return document.readyState") == "complete"
+    )
+    urls = requested_urls(browser)
     assert any(url.endswith("/static/land.svg") for url in urls)
     assert any("swagger-ui-bundle.js" in url for url in urls)
     outside = [
