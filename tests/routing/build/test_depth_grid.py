@@ -124,6 +124,13 @@ def test_band_masks__cumulative() -> None:
     ]
 
 
+def test_band_masks__only_shortcuts_carry_the_shallowest_band() -> None:
+    # Two edges 5 m deep: a lane (the default vessel's band left off) and a shortcut.
+    masks = band_masks(np.array([5.0, 5.0]), NAMES, np.array([False, True]))
+    bits = [[bool(m >> NAMES.index(name) & 1) for name in BAND_NAMES] for m in masks.tolist()]
+    assert bits == [[False, True, True, True], [True, True, True, True]]
+
+
 def test_open_fairways__a_port_cut_off_keeps_its_least_shallow_way_out() -> None:
     # 0 - 1 - 2 deep; port 4 reaches 2 by a shallow edge (4-3, 3-2) or a longer one (4-5, 5-0)
     # that is shallow too but shorter in shallow water.

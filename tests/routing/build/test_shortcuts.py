@@ -16,7 +16,7 @@ from sealane.routing.build.clearance import Clearance, dense_samples, great_circ
 from sealane.routing.build.coast import coastline
 from sealane.routing.build.corridors import Corridor, CorridorIndex, read_geojson
 from sealane.routing.build.lanegraph import LaneGraph
-from sealane.routing.build.shortcuts import PER_SECTOR, Training, _each_way, _training, pull
+from sealane.routing.build.shortcuts import PER_SECTOR, Training, _each_way, pull, training_pairs
 from sealane.routing.data import data_dir, mapped_npz
 from sealane.routing.data.formats import MARNET, Marnet
 from sealane.routing.geodesy import GEOD, densify, drawn_parts, segment_lengths_m, unit_vectors
@@ -248,7 +248,7 @@ def test_training__every_port_is_routed_to_the_busiest_ports(
     busiest = points[10 * 15 + 7]
     lon, lat = (np.array(c) for c in zip(*points, strict=True))
     middle = points.index(busiest)
-    plain = _training(lon, lat, Training(joined=points, busiest=[]))[1]
+    plain = training_pairs(lon, lat, Training(joined=points, busiest=[]))[1]
     assert not all(middle in plain[node] for node in range(len(points)) if node != middle)
-    nodes, targets = _training(lon, lat, Training(joined=points, busiest=[busiest]))
+    nodes, targets = training_pairs(lon, lat, Training(joined=points, busiest=[busiest]))
     assert all(middle in targets[node] for node in nodes if node != middle)

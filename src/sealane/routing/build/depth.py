@@ -26,6 +26,13 @@ How an edge is measured, sampled every ``SPACING_M`` along its geodesic:
   from the shore: they are measured only in cells whose four corners are all under water.
 * Before the edges are measured, ports whose lanes leave them over shallower water than the grid
   shows beside them get a lane along the grid's deepest way out (:mod:`.approaches`).
+* The shallowest band (the default vessel's, 9.2 m) is carried by the build's straight
+  shortcuts only. searoute's lanes are where ships sail, and along shallow coasts (the Pearl
+  River estuary, Hangzhou Bay, the Gulf of Thailand off Ca Mau) the grid's cells read the water
+  feeders use there as under 9.2 m; a shortcut is the build's own line, which no ship drew
+  (the shortcuts through Nantucket and Vineyard Sounds).
+* Where closing a band makes port-to-port paths longer, the build adds straight legs over water
+  at least that deep (:mod:`.deep_shortcuts`).
 * A port left with no way to the open network for the deepest band keeps its approach open: the
   lanes on its shortest way out (shallow lengths counted ``FAIRWAY_PENALTY`` times, so the way
   out crosses as little shallow water as it can) are taken as its charted fairway and carry no
@@ -207,11 +214,17 @@ def open_fairways(
     return exempt
 
 
-def band_masks(least: np.ndarray, names: tuple[str, ...]) -> np.ndarray:
-    """Per edge, the bits over ``names`` of the bands its least depth falls below."""
+def band_masks(
+    least: np.ndarray, names: tuple[str, ...], shortcut: np.ndarray | None = None
+) -> np.ndarray:
+    """Per edge, the bits over ``names`` of the bands its least depth falls below; with
+    ``shortcut`` (per edge), only shortcuts carry the shallowest band."""
     masks = np.zeros(least.size, dtype=np.uint32)
-    for bound, name in zip(BANDS_M, BAND_NAMES, strict=True):
-        masks[least < bound] |= np.uint32(1 << names.index(name))
+    for k, (bound, name) in enumerate(zip(BANDS_M, BAND_NAMES, strict=True)):
+        under = least < bound
+        if k == 0 and shortcut is not None:
+            under &= shortcut
+        masks[under] |= np.uint32(1 << names.index(name))
     return masks
 
 
@@ -225,12 +238,14 @@ def depth_bands(
     names: tuple[str, ...],
     measured: np.ndarray,
     added: np.ndarray | None = None,
+    shortcut: np.ndarray | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:
     """Per edge, its least depth in metres (NaN: a charted fairway, not measured on the grid;
     inf: nothing measured) and the bits of the bands it carries, from the depths ``measured``
     (:func:`least_depths`) and the berths ``ports`` (their fairways kept open). A port's
     fairway is its way out both with and without the edges ``added`` (the deep approaches):
-    a lane added never closes a fairway the network had."""
+    a lane added never closes a fairway the network had. With ``shortcut`` (per edge), only
+    shortcuts carry the shallowest band."""
     from scipy.spatial import cKDTree
 
     least = measured.copy()
@@ -242,7 +257,7 @@ def depth_bands(
         before = open_fairways(lon.size, u[kept], v[kept], lengths[kept], least[kept], berths)
         fairway[kept[before]] = True
     least[fairway] = np.nan
-    masks = band_masks(np.where(fairway, np.inf, least), names)
+    masks = band_masks(np.where(fairway, np.inf, least), names, shortcut)
     counts = {name: int(np.count_nonzero(masks & (1 << names.index(name)))) for name in BAND_NAMES}
     log(f"depth: edges per band {counts}")
     return least, masks

@@ -20,11 +20,12 @@ from .approaches import deep_approaches
 from .chains import core_arrays
 from .coast import coastline
 from .corridors import CorridorIndex, read_geojson
+from .deep_shortcuts import deep_shortcuts
 from .depth import charted_boxes, depth_bands, depth_wanted, least_depths, load_layers
 from .hierarchies import hierarchy_arrays
 from .joins import log
 from .lanegraph import LaneGraph
-from .portfile import read_ports
+from .portfile import read_ports, training
 from .search_tables import CELL_DEG, landmark_distances, snapping_index
 from .tags import tag_passages
 
@@ -151,6 +152,50 @@ def with_approaches(
     return grown, np.concatenate([least, add.least]), added
 
 
+def with_deep_shortcuts(
+    out: Path, lanes: Lanes, least: np.ndarray, added: np.ndarray, spec: dict[str, Any]
+) -> tuple[Lanes, np.ndarray, np.ndarray]:
+    """The lanes with the deep shortcuts added (:mod:`.deep_shortcuts`, flagged as shortcuts),
+    their least depths after those of ``least``, and which edges are added ones (``added``'s
+    and the new)."""
+    lon, lat = normalize_lon(lanes.lon), lanes.lat
+    names: tuple[str, ...] = (*spec["passages"], *BAND_NAMES)
+    lengths = lengths_between_m(lon[lanes.u], lat[lanes.u], lon[lanes.v], lat[lanes.v])
+    berths = _joined_ports(out)
+    shortcut = np.zeros(lanes.u.size, dtype=bool) if lanes.shortcut is None else lanes.shortcut
+    _, bands = depth_bands(
+        lon, lat, lanes.u, lanes.v, lengths, berths, names, least, added, shortcut
+    )
+    masks = _tagged(lanes, spec) | bands
+    corridors = CorridorIndex(read_geojson(out / "corridors.geojson"))
+    ports = training(read_ports(out))
+    found = deep_shortcuts(
+        lon,
+        lat,
+        lanes.u,
+        lanes.v,
+        masks,
+        names,
+        spec["passages"],
+        ports,
+        berths,
+        corridors,
+        load_layers(),
+        coastline(),
+    )
+    log(f"deep shortcuts: {found.u.size} added")
+    grown = Lanes(
+        lanes.lon,
+        lanes.lat,
+        np.concatenate([lanes.u, found.u]),
+        np.concatenate([lanes.v, found.v]),
+        np.concatenate([lanes.masks, found.masks.astype(lanes.masks.dtype)]),
+        np.concatenate([shortcut, np.ones(found.u.size, dtype=bool)]),
+    )
+    now = np.concatenate([added, np.ones(found.u.size, dtype=bool)])
+    return grown, np.concatenate([least, found.least]), now
+
+
 def write_lanes(out: Path, lanes: Lanes, spec: dict[str, Any]) -> None:
     """``marnet.npz`` from the lanes (shortcuts kept flagged, so that ``--only shortcuts`` can
     re-derive them), written uncompressed: the engine memory-maps it, so a cold start reads only
@@ -160,6 +205,7 @@ def write_lanes(out: Path, lanes: Lanes, spec: dict[str, Any]) -> None:
     least = added = None
     if depth_wanted():
         lanes, least, added = with_approaches(out, lanes, spec)
+        lanes, least, added = with_deep_shortcuts(out, lanes, least, added, spec)
     u, v = lanes.u, lanes.v
     coords = np.stack([normalize_lon(lanes.lon), lanes.lat], axis=1)
     lengths = lengths_between_m(coords[u, 0], coords[u, 1], coords[v, 0], coords[v, 1])
@@ -169,8 +215,9 @@ def write_lanes(out: Path, lanes: Lanes, spec: dict[str, Any]) -> None:
     depth: dict[str, np.ndarray] = {}
     if least is not None:
         names = (*names, *BAND_NAMES)
+        berths = _joined_ports(out)
         depth_m, bands = depth_bands(
-            coords[:, 0], coords[:, 1], u, v, lengths, _joined_ports(out), names, least, added
+            coords[:, 0], coords[:, 1], u, v, lengths, berths, names, least, added, shortcut
         )
         masks = masks | bands
         depth[Marnet.EDGE_DEPTH_M.key] = depth_m

@@ -157,24 +157,35 @@ def _paths(
 ) -> Iterator[tuple[list[int], np.ndarray]]:
     """Shortest paths (default passages) from each port to its training partners, with the
     distances from the path's first node."""
+    lon, lat, u, v, masks = net.arrays()
+    closed = passage_mask(closed_passages((), allow_arctic=False), tuple(spec))
+    yield from port_paths(lon, lat, u, v, (masks & np.uint32(closed)) == 0, ports)
+
+
+def port_paths(
+    lon: FloatArray,
+    lat: FloatArray,
+    u: np.ndarray,
+    v: np.ndarray,
+    open_: np.ndarray,
+    ports: Training,
+) -> Iterator[tuple[list[int], np.ndarray]]:
+    """Shortest paths over the ``open_`` edges from each port to its training partners, with
+    the distances from the path's first node."""
     from scipy.sparse import coo_matrix
     from scipy.sparse.csgraph import dijkstra
 
-    lon, lat, u, v, masks = net.arrays()
-    names = tuple(spec)
-    closed = passage_mask(closed_passages((), allow_arctic=False), names)
-    open_ = (masks & np.uint32(closed)) == 0
     lengths = lengths_between_m(lon[u], lat[u], lon[v], lat[v])
     n = lon.size
     matrix = coo_matrix((lengths[open_], (u[open_], v[open_])), shape=(n, n)).tocsr()
-    sources, targets = _training(lon, lat, ports)
+    sources, targets = training_pairs(lon, lat, ports)
     for start in range(0, len(sources), BATCH):
         batch = sources[start : start + BATCH]
         dist, pred = dijkstra(matrix, directed=False, indices=batch, return_predecessors=True)
         for row, source in enumerate(batch):
             for target in targets[source].tolist():
                 if np.isfinite(dist[row, target]):
-                    yield _walk(pred[row], target), dist[row]
+                    yield walk(pred[row], target), dist[row]
 
 
 def _accept(
@@ -205,7 +216,7 @@ def _accept(
     return added
 
 
-def _walk(pred: np.ndarray, target: int) -> list[int]:
+def walk(pred: np.ndarray, target: int) -> list[int]:
     """The node path from a Dijkstra tree's root to ``target``."""
     path = [target]
     node = int(pred[target])
@@ -216,7 +227,7 @@ def _walk(pred: np.ndarray, target: int) -> list[int]:
     return path
 
 
-def _training(
+def training_pairs(
     lon: FloatArray, lat: FloatArray, ports: Training
 ) -> tuple[list[int], dict[int, np.ndarray]]:
     """Port nodes, and for each the nodes of its nearest ports and of the hub ports."""

@@ -1,0 +1,211 @@
+"""Deep shortcuts: straight legs for a deep ship where the default routes' shortcuts cross shallow
+water.
+
+The build's shortcuts (:mod:`.shortcuts`) straighten the default routes. Measured for depth, some
+of them fall under a band, and a ship that closes it is left the zigzag of the lanes they replaced
+or a detour round them (Rotterdam -> Hamburg out west of the Maas approach; Durban -> Mombasa far
+out in the Mozambique Channel). This step routes the same port pairs again with a band closed,
+pulls each path that the band makes longer tight with legs that keep off land, out of the
+corridors and over water at least the band's depth, and adds them as shortcuts. Build-time only.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from itertools import pairwise
+from typing import Any
+
+import numpy as np
+
+from ..depth import band_name
+from ..geodesy import MEAN_EARTH_RADIUS_M, FloatArray, lengths_between_m, unit_vectors
+from ..passages import closed_passages, passage_mask
+from .clearance import Clearance, great_circle
+from .coast import Coastline
+from .corridors import CorridorIndex
+from .depth import APPROACH_M, SPACING_M, least_depths
+from .depth_grid import Grid, Layers
+from .joins import log
+from .shortcuts import BATCH, MIN_GAIN_M, Candidates, Training, pull, training_pairs, walk
+from .tags import tag_passages
+
+#: The bands the step straightens routes for: the need of a 12 m draft (the distance set's).
+DEEP_BOUNDS_M = (13.5,)
+#: A port pair's path is pulled when closing the band makes it at least this much longer.
+LONGER_BY = 1.0005
+
+
+@dataclass(frozen=True)
+class DeepLegs:
+    """The legs added: node pairs, the passage bits each carries, and its least depth."""
+
+    u: np.ndarray
+    v: np.ndarray
+    masks: np.ndarray
+    least: np.ndarray
+
+
+@dataclass
+class DepthClearance:
+    """Whether the great circle between two nodes keeps over water at least ``bound_m`` deep
+    where a shortcut is measured (beyond the berths' approaches), sampled as the band step
+    samples: the steering test, cached per node pair."""
+
+    lon: FloatArray
+    lat: FloatArray
+    berths: Any  # scipy's cKDTree over the berths' unit vectors
+    grid: Grid | Layers
+    bound_m: float
+    _seen: dict[tuple[int, int], bool] = field(default_factory=dict)
+
+    def deep(self, a: int, b: int) -> bool:
+        """Whether no sample of the leg from ``a`` to ``b`` beyond a berth's approach lies in a
+        cell shallower than the bound (a cell holding land is)."""
+        key = (a, b) if a < b else (b, a)
+        hit = self._seen.get(key)
+        if hit is None:
+            lon, lat, _, _ = great_circle(
+                self.lon[a], self.lat[a], self.lon[b], self.lat[b], SPACING_M
+            )
+            depth, _ = self.grid.cell_depth(lon, lat)
+            near, _ = self.berths.query(unit_vectors(lon, lat))
+            measured = near > 2.0 * np.sin(APPROACH_M / MEAN_EARTH_RADIUS_M / 2.0)
+            hit = not bool((depth[measured] < self.bound_m).any())
+            self._seen[key] = hit
+        return hit
+
+
+def deep_shortcuts(
+    lon: FloatArray,
+    lat: FloatArray,
+    u: np.ndarray,
+    v: np.ndarray,
+    masks: np.ndarray,
+    names: tuple[str, ...],
+    spec: dict[str, Any],
+    ports: Training,
+    berths: np.ndarray,
+    corridors: CorridorIndex,
+    grid: Grid | Layers,
+    coast: Coastline,
+) -> DeepLegs:
+    """The legs that straighten, for each band of ``DEEP_BOUNDS_M``, the port-to-port paths
+    closing the band makes longer; ``masks`` are the edges' passage and band bits over
+    ``names``, ``spec`` the passages, ``berths`` (N, 2) lon/lat of the joined ports' berths."""
+    from scipy.spatial import cKDTree
+
+    clear = Clearance(lon, lat, coast, corridors)
+    berth_tree = cKDTree(unit_vectors(berths[:, 0], berths[:, 1]))
+    passage_bits = np.uint32((1 << len(spec)) - 1)
+    bits = dict(zip(zip(u.tolist(), v.tolist(), strict=True), masks.tolist(), strict=True))
+    closed = passage_mask(closed_passages((), allow_arctic=False), names)
+    found = Candidates()
+    for bound in DEEP_BOUNDS_M:
+        band = 1 << names.index(band_name(bound))
+        depth = DepthClearance(lon, lat, berth_tree, grid, bound)
+
+        def sailable(a: int, b: int, depth: DepthClearance = depth) -> bool:
+            return clear.coarse(a, b) and depth.deep(a, b)
+
+        pulled = 0
+        for path, dist in _longer_paths(lon, lat, u, v, masks, closed, band, ports):
+            pulled += 1
+            _pull_into(found, path, dist, sailable, bits, int(passage_bits))
+        log(f"deep shortcuts: {pulled} port-to-port paths longer under {band_name(bound)}")
+    legs = _accepted(found, clear, lon, lat, spec, berths, corridors, grid, min(DEEP_BOUNDS_M))
+    new = [(a, b) not in bits and (b, a) not in bits for a, b in zip(legs.u, legs.v, strict=True)]
+    keep = np.array(new, dtype=bool)
+    return DeepLegs(legs.u[keep], legs.v[keep], legs.masks[keep], legs.least[keep])
+
+
+def _longer_paths(
+    lon: FloatArray,
+    lat: FloatArray,
+    u: np.ndarray,
+    v: np.ndarray,
+    masks: np.ndarray,
+    closed: int,
+    band: int,
+    ports: Training,
+) -> Any:
+    """The training paths with ``band`` closed, with their distances from the path's start, of
+    the port pairs whose way with it open (the default passages closed) is shorter."""
+    from scipy.sparse import coo_matrix
+    from scipy.sparse.csgraph import dijkstra
+
+    lengths = lengths_between_m(lon[u], lat[u], lon[v], lat[v])
+    n = lon.size
+
+    def matrix(shut: int) -> Any:
+        open_ = (masks & np.uint32(shut)) == 0
+        return coo_matrix((lengths[open_], (u[open_], v[open_])), shape=(n, n)).tocsr()
+
+    wide, narrow = matrix(closed), matrix(closed | band)
+    sources, targets = training_pairs(lon, lat, ports)
+    for start in range(0, len(sources), BATCH):
+        batch = sources[start : start + BATCH]
+        base = dijkstra(wide, directed=False, indices=batch)
+        dist, pred = dijkstra(narrow, directed=False, indices=batch, return_predecessors=True)
+        for row, source in enumerate(batch):
+            for target in targets[source].tolist():
+                if np.isfinite(dist[row, target]) and (
+                    dist[row, target] > LONGER_BY * base[row, target]
+                ):
+                    yield walk(pred[row], target), dist[row]
+
+
+def _pull_into(
+    found: Candidates,
+    path: list[int],
+    dist: np.ndarray,
+    sailable: Callable[[int, int], bool],
+    bits: dict[tuple[int, int], int],
+    passage_bits: int,
+) -> None:
+    """Pull ``path`` tight with legs ``sailable`` allows and record each leg with the passage
+    bits of the run it replaces."""
+    for i, j in pull(path, sailable):
+        mask = 0
+        for a, b in pairwise(path[i : j + 1]):
+            mask |= bits.get((a, b), 0) | bits.get((b, a), 0)
+        found.add(path[i], path[j], float(dist[path[j]] - dist[path[i]]), mask & passage_bits)
+
+
+def _accepted(
+    found: Candidates,
+    clear: Clearance,
+    lon: FloatArray,
+    lat: FloatArray,
+    spec: dict[str, Any],
+    berths: np.ndarray,
+    corridors: CorridorIndex,
+    grid: Grid | Layers,
+    bound_m: float,
+) -> DeepLegs:
+    """The candidates that save ``MIN_GAIN_M``, cross the gates of a run they replace, pass the
+    exact land test and measure at least ``bound_m`` deep as a shortcut is measured."""
+    keys = list(found.runs)
+    empty = np.zeros(0, dtype=np.int64)
+    if not keys:
+        return DeepLegs(empty, empty, np.zeros(0, dtype=np.uint32), np.zeros(0))
+    pairs = np.array(keys, dtype=np.int64)
+    a, b = pairs[:, 0], pairs[:, 1]
+    gains = np.array([min(found.runs[k].values()) for k in keys])
+    gains -= lengths_between_m(lon[a], lat[a], lon[b], lat[b])
+    keep = np.flatnonzero(gains >= MIN_GAIN_M)
+    tags = tag_passages(lon, lat, a[keep], b[keep], spec)
+    same = np.array([int(t) in found.runs[keys[k]] for k, t in zip(keep, tags, strict=True)])
+    keep, tags = keep[same], tags[same]
+    clear_ok = clear.exact([keys[k] for k in keep]) if keep.size else np.zeros(0, dtype=bool)
+    keep, tags = keep[clear_ok], tags[clear_ok]
+    shortcut = np.ones(keep.size, dtype=bool)
+    least = least_depths(lon, lat, a[keep], b[keep], shortcut, berths, corridors, grid)
+    deep = least >= bound_m
+    log(
+        f"deep shortcuts: {len(keys)} pulled legs, {int(np.count_nonzero(gains >= MIN_GAIN_M))} "
+        f"save {MIN_GAIN_M:.0f} m, {int(same.sum())} keep their gates, {int(clear_ok.sum())} "
+        f"clear, {int(deep.sum())} deep enough"
+    )
+    keep = keep[deep]
+    return DeepLegs(a[keep], b[keep], tags[deep].astype(np.uint32), least[deep])
