@@ -57,7 +57,7 @@ def read_lanes(out: Path) -> Lanes:
     """The lanes of the ``marnet.npz`` in ``out`` (of any format version: re-deriving the rest
     is how an older file is brought up to date)."""
     with np.load(out / MARNET.name) as graph:
-        return Lanes(
+        lanes = Lanes(
             Marnet.NODE_LON.read(graph),
             Marnet.NODE_LAT.read(graph),
             Marnet.EDGE_U.read(graph).astype(np.int64),
@@ -65,6 +65,27 @@ def read_lanes(out: Path) -> Lanes:
             Marnet.EDGE_PASSAGES.read(graph).copy(),
             Marnet.EDGE_SHORTCUT.read(graph) if Marnet.EDGE_SHORTCUT.present(graph) else None,
         )
+        if Marnet.EDGE_DERIVED.present(graph):
+            return without_edges(lanes, Marnet.EDGE_DERIVED.read(graph))
+        return lanes
+
+
+def without_edges(lanes: Lanes, drop: np.ndarray) -> Lanes:
+    """The lanes without the edges ``drop`` marks, and without the nodes only they used (the
+    others renumbered in order)."""
+    keep = ~np.asarray(drop, dtype=bool)
+    u, v = lanes.u[keep], lanes.v[keep]
+    used = np.zeros(lanes.lon.size, dtype=bool)
+    used[u] = used[v] = True
+    number = np.cumsum(used) - 1
+    return Lanes(
+        lanes.lon[used],
+        lanes.lat[used],
+        number[u],
+        number[v],
+        lanes.masks[keep],
+        None if lanes.shortcut is None else lanes.shortcut[keep],
+    )
 
 
 def write_graph(
@@ -221,6 +242,8 @@ def write_lanes(out: Path, lanes: Lanes, spec: dict[str, Any]) -> None:
         )
         masks = masks | bands
         depth[Marnet.EDGE_DEPTH_M.key] = depth_m
+        if added is not None:
+            depth[Marnet.EDGE_DERIVED.key] = added
     # Ends snap onto the lanes only: a shortcut can run thousands of kilometres past a point
     # without leading anywhere near where it is going (the search takes shortcuts from the lanes).
     snappable = np.flatnonzero(~shortcut)

@@ -107,6 +107,9 @@ class Marnet:
     #: Each edge's least depth in metres on the build's bathymetry grid (inf: nothing measured,
     #: NaN: a port's charted fairway; see ``routing.build.depth``).
     EDGE_DEPTH_M = _array("edge_depth_m", np.float32, optional=True)
+    #: Whether each edge was added by the depth step (deep approaches and deep shortcuts): the
+    #: next retag drops them and derives them again.
+    EDGE_DERIVED = _array("edge_derived", np.bool_, optional=True)
     PASSAGE_NAMES = _array("passage_names", np.str_)
     #: Snapping index: cell size in degrees, and per cell the edges that can be nearest in it.
     CELL_DEG = _array("cell_deg", np.float64)
