@@ -7,13 +7,15 @@ from __future__ import annotations
 from typing import cast
 
 import numpy as np
+from scipy.spatial import cKDTree
 
 from sealane.routing.build.coast import Coastline, sample_geodesics
 from sealane.routing.build.corridors import CorridorIndex
-from sealane.routing.build.deep_shortcuts import DeepLegs, deep_shortcuts
-from sealane.routing.build.depth import band_masks
+from sealane.routing.build.deep_shortcuts import DeepLegs, deep_shortcuts, least_mean_depths
+from sealane.routing.build.depth import band_masks, least_depths
 from sealane.routing.build.shortcuts import Training
 from sealane.routing.depth import BAND_NAMES
+from sealane.routing.geodesy import unit_vectors
 
 from .test_approaches import BANK, BoxCoast, sea
 
@@ -75,3 +77,28 @@ def test_deep_shortcuts__never_over_land() -> None:
     assert legs.u.size >= 1  # C - E, north of the land
     assert not BoxCoast([(0.3, 0.75, 1.7, 1.15)]).is_land(s_lon, s_lat).any()
     assert not over_bank(legs)
+
+
+def test_least_mean_depths__a_cell_deep_at_one_corner_only_is_shallow() -> None:
+    # A 3 m shelf east of 1.0 E but for one 40 m corner (1.1 E, 0.6 N): the deepest-corner
+    # reading of a shortcut calls the cells round it 40 m, a deep shortcut's reading does not.
+    grid = sea()
+    _, lon = np.meshgrid(np.arange(16) / 10.0, np.arange(21) / 10.0, indexing="ij")
+    grid.z[lon >= 1.0] = -3.0
+    grid.z[6, 11] = -40.0
+    lon_n, lat_n = np.array([1.05, 1.15]), np.array([0.55, 0.55])
+    one, two = np.array([0]), np.array([1])
+    berths = cKDTree(unit_vectors(np.array([0.0]), np.array([0.0])))
+    mean = least_mean_depths(lon_n, lat_n, one, two, berths, CorridorIndex([]), grid)
+    deepest = least_depths(
+        lon_n,
+        lat_n,
+        one,
+        two,
+        np.ones(1, dtype=bool),
+        np.array([[0.0, 0.0]]),
+        CorridorIndex([]),
+        grid,
+    )
+    assert deepest[0] == 40.0
+    assert mean[0] == (40.0 + 3.0 * 3) / 4

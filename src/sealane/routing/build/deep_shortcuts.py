@@ -21,8 +21,8 @@ import numpy as np
 from ..depth import band_name
 from ..geodesy import MEAN_EARTH_RADIUS_M, FloatArray, lengths_between_m, unit_vectors
 from ..passages import closed_passages, passage_mask
-from .clearance import Clearance, great_circle
-from .coast import Coastline
+from .clearance import Clearance
+from .coast import Coastline, sample_geodesics
 from .corridors import CorridorIndex
 from .depth import APPROACH_M, SPACING_M, least_depths
 from .depth_grid import Grid, Layers
@@ -46,32 +46,51 @@ class DeepLegs:
     least: np.ndarray
 
 
+def least_mean_depths(
+    lon: FloatArray,
+    lat: FloatArray,
+    u: np.ndarray,
+    v: np.ndarray,
+    berths: Any,
+    corridors: CorridorIndex,
+    grid: Grid | Layers,
+) -> np.ndarray:
+    """Per leg (``u``, ``v`` node pairs), the least of its cells' mean corner depths along its
+    geodesic, beyond the berths' approaches and outside the corridors (inf where nothing is
+    measured): stricter than a shortcut's measure (the cells' deepest corners), as a deep
+    shortcut is the build's own line where neither a lane nor a shortcut ran before."""
+    s_lon, s_lat, leg, _ = sample_geodesics(lon[u], lat[u], lon[v], lat[v], SPACING_M)
+    near, _ = berths.query(unit_vectors(s_lon, s_lat))
+    measured = near > 2.0 * np.sin(APPROACH_M / MEAN_EARTH_RADIUS_M / 2.0)
+    measured[measured] = ~corridors.contains(s_lon[measured], s_lat[measured])
+    least = np.full(u.size, np.inf)
+    np.minimum.at(least, leg[measured], grid.mean_depth(s_lon[measured], s_lat[measured]))
+    return least
+
+
 @dataclass
 class DepthClearance:
-    """Whether the great circle between two nodes keeps over water at least ``bound_m`` deep
-    where a shortcut is measured (beyond the berths' approaches), sampled as the band step
-    samples: the steering test, cached per node pair."""
+    """Whether a leg between two nodes keeps over water at least ``bound_m`` deep
+    (:func:`least_mean_depths`), cached per node pair: the steering test of the pull."""
 
     lon: FloatArray
     lat: FloatArray
     berths: Any  # scipy's cKDTree over the berths' unit vectors
+    corridors: CorridorIndex
     grid: Grid | Layers
     bound_m: float
     _seen: dict[tuple[int, int], bool] = field(default_factory=dict)
 
     def deep(self, a: int, b: int) -> bool:
-        """Whether no sample of the leg from ``a`` to ``b`` beyond a berth's approach lies in a
-        cell shallower than the bound (a cell holding land is)."""
+        """Whether the leg from ``a`` to ``b`` is deep enough."""
         key = (a, b) if a < b else (b, a)
         hit = self._seen.get(key)
         if hit is None:
-            lon, lat, _, _ = great_circle(
-                self.lon[a], self.lat[a], self.lon[b], self.lat[b], SPACING_M
+            ends = np.array([a]), np.array([b])
+            least = least_mean_depths(
+                self.lon, self.lat, *ends, self.berths, self.corridors, self.grid
             )
-            depth, _ = self.grid.cell_depth(lon, lat)
-            near, _ = self.berths.query(unit_vectors(lon, lat))
-            measured = near > 2.0 * np.sin(APPROACH_M / MEAN_EARTH_RADIUS_M / 2.0)
-            hit = not bool((depth[measured] < self.bound_m).any())
+            hit = bool(least[0] >= self.bound_m)
             self._seen[key] = hit
         return hit
 
@@ -103,7 +122,7 @@ def deep_shortcuts(
     found = Candidates()
     for bound in DEEP_BOUNDS_M:
         band = 1 << names.index(band_name(bound))
-        depth = DepthClearance(lon, lat, berth_tree, grid, bound)
+        depth = DepthClearance(lon, lat, berth_tree, corridors, grid, bound)
 
         def sailable(a: int, b: int, depth: DepthClearance = depth) -> bool:
             return clear.coarse(a, b) and depth.deep(a, b)
@@ -113,7 +132,7 @@ def deep_shortcuts(
             pulled += 1
             _pull_into(found, path, dist, sailable, bits, int(passage_bits))
         log(f"deep shortcuts: {pulled} port-to-port paths longer under {band_name(bound)}")
-    legs = _accepted(found, clear, lon, lat, spec, berths, corridors, grid, min(DEEP_BOUNDS_M))
+    legs = _accepted(found, clear, lon, lat, spec, berths, berth_tree, corridors, grid)
     new = [(a, b) not in bits and (b, a) not in bits for a, b in zip(legs.u, legs.v, strict=True)]
     keep = np.array(new, dtype=bool)
     return DeepLegs(legs.u[keep], legs.v[keep], legs.masks[keep], legs.least[keep])
@@ -179,12 +198,13 @@ def _accepted(
     lat: FloatArray,
     spec: dict[str, Any],
     berths: np.ndarray,
+    berth_tree: Any,
     corridors: CorridorIndex,
     grid: Grid | Layers,
-    bound_m: float,
 ) -> DeepLegs:
     """The candidates that save ``MIN_GAIN_M``, cross the gates of a run they replace, pass the
-    exact land test and measure at least ``bound_m`` deep as a shortcut is measured."""
+    exact land test and measure at least the shallowest ``DEEP_BOUNDS_M`` deep
+    (:func:`least_mean_depths`), with their least depths as a shortcut is measured."""
     keys = list(found.runs)
     empty = np.zeros(0, dtype=np.int64)
     if not keys:
@@ -199,9 +219,10 @@ def _accepted(
     keep, tags = keep[same], tags[same]
     clear_ok = clear.exact([keys[k] for k in keep]) if keep.size else np.zeros(0, dtype=bool)
     keep, tags = keep[clear_ok], tags[clear_ok]
+    mean = least_mean_depths(lon, lat, a[keep], b[keep], berth_tree, corridors, grid)
+    deep = mean >= min(DEEP_BOUNDS_M)
     shortcut = np.ones(keep.size, dtype=bool)
     least = least_depths(lon, lat, a[keep], b[keep], shortcut, berths, corridors, grid)
-    deep = least >= bound_m
     log(
         f"deep shortcuts: {len(keys)} pulled legs, {int(np.count_nonzero(gains >= MIN_GAIN_M))} "
         f"save {MIN_GAIN_M:.0f} m, {int(same.sum())} keep their gates, {int(clear_ok.sum())} "

@@ -62,6 +62,16 @@ class Grid(NamedTuple):
         """Per point, the depth of its cell's deepest corner, and whether all four corners lie
         under water (metres; a negative depth is land). Points off a regional grid take its
         edge cells: ask :meth:`covers` first."""
+        corners = self._corners(lon, lat)
+        return -corners.min(axis=0), corners.max(axis=0) < 0.0
+
+    def mean_depth(self, lon: np.ndarray, lat: np.ndarray) -> np.ndarray:
+        """Per point, the mean depth of its cell's four corners (metres; negative: land), a
+        stricter reading than :meth:`cell_depth`'s deepest corner."""
+        return np.asarray(-self._corners(lon, lat).mean(axis=0))
+
+    def _corners(self, lon: np.ndarray, lat: np.ndarray) -> np.ndarray:
+        """The elevations of each point's cell's four corners, shape (4, N)."""
         x, y = self._offsets(lon, lat)
         rows, cols = self.z.shape
         row = np.clip(np.floor(y).astype(np.int64), 0, rows - 2)
@@ -72,8 +82,7 @@ class Grid(NamedTuple):
             col = np.clip(np.floor(x).astype(np.int64), 0, cols - 2)
             east = col + 1
         z = self.z
-        corners = np.stack([z[row, col], z[row, east], z[row + 1, col], z[row + 1, east]])
-        return -corners.min(axis=0), corners.max(axis=0) < 0.0
+        return np.stack([z[row, col], z[row, east], z[row + 1, col], z[row + 1, east]])
 
 
 class Layers(NamedTuple):
@@ -93,6 +102,17 @@ class Layers(NamedTuple):
                 depth[take], water[take] = grid.cell_depth(lon[take], lat[take])
             left &= ~take
         return depth, water
+
+    def mean_depth(self, lon: np.ndarray, lat: np.ndarray) -> np.ndarray:
+        """As :meth:`Grid.mean_depth`, each point from the first grid covering it."""
+        depth = np.full(lon.shape, -np.inf)
+        left = np.ones(lon.shape, dtype=bool)
+        for grid in self.grids:
+            take = left & grid.covers(lon, lat)
+            if take.any():
+                depth[take] = grid.mean_depth(lon[take], lat[take])
+            left &= ~take
+        return depth
 
 
 def _regular(axis: np.ndarray, name: str) -> tuple[float, float]:
