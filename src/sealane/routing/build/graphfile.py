@@ -18,6 +18,7 @@ from ..depth import BAND_NAMES
 from ..geodesy import lengths_between_m, normalize_lon
 from .approaches import deep_approaches
 from .chains import core_arrays
+from .closed_waters import crossing_closed_waters
 from .coast import coastline
 from .corridors import CorridorIndex, read_geojson
 from .deep_shortcuts import deep_shortcuts
@@ -217,16 +218,29 @@ def with_deep_shortcuts(
     return grown, np.concatenate([least, found.least]), now
 
 
+def open_waters(lanes: Lanes, spec: dict[str, Any]) -> tuple[Lanes, np.ndarray]:
+    """The lanes without the edges crossing into ``spec``'s closed waters, and per edge given,
+    whether it is kept."""
+    cut = crossing_closed_waters(normalize_lon(lanes.lon), lanes.lat, lanes.u, lanes.v, spec)
+    if cut.any():
+        log(f"closed waters: {int(cut.sum())} edges crossing into them dropped")
+    return without_edges(lanes, cut), ~cut
+
+
 def write_lanes(out: Path, lanes: Lanes, spec: dict[str, Any]) -> None:
     """``marnet.npz`` from the lanes (shortcuts kept flagged, so that ``--only shortcuts`` can
     re-derive them), written uncompressed: the engine memory-maps it, so a cold start reads only
     what it uses. With ``SEALANE_DEPTH_BANDS=1`` it carries the depth bands (:mod:`.depth`),
     measured against the ports and corridors of ``ports.csv`` and ``corridors.geojson`` in
-    ``out``, so those are written first."""
+    ``out``, so those are written first. No edge crosses into closed waters
+    (:mod:`.closed_waters`)."""
+    lanes, _ = open_waters(lanes, spec)
     least = added = None
     if depth_wanted():
         lanes, least, added = with_approaches(out, lanes, spec)
         lanes, least, added = with_deep_shortcuts(out, lanes, least, added, spec)
+        lanes, kept = open_waters(lanes, spec)
+        least, added = least[kept], added[kept]
     u, v = lanes.u, lanes.v
     coords = np.stack([normalize_lon(lanes.lon), lanes.lat], axis=1)
     lengths = lengths_between_m(coords[u, 0], coords[u, 1], coords[v, 0], coords[v, 1])
