@@ -11,7 +11,10 @@ closes the shallowest band at or above that need, so an edge it may not use is a
 (and an edge a little deeper than the need may be closed too: four bands are all the mask has
 room for). A need beyond the deepest band (a draft over 22.7 m) closes that band, the most the
 bands can tell. Without a draft the route is the default vessel's (a feeder of 7.7 m draft,
-see the README), which needs 9.2 m: the shallowest band is closed on every route.
+see the README), which needs 9.2 m: the shallowest band is closed on every route. Only the
+build's straight shortcuts carry that band (searoute's lanes along shallow coasts are where
+feeders sail, though the 0.1 degree grid reads them shallower), so it keeps the default routes
+off the build's own lines over shallow water.
 """
 
 from __future__ import annotations

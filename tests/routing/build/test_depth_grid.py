@@ -16,6 +16,7 @@ from sealane.routing.build.depth import (
     Grid,
     band_masks,
     charted_boxes,
+    depth_bands,
     least_depths,
     open_fairways,
 )
@@ -138,8 +139,29 @@ def test_open_fairways__a_port_cut_off_keeps_its_least_shallow_way_out() -> None
     v = np.array([1, 2, 3, 2, 5, 0])
     lengths = np.array([10.0, 10.0, 5.0, 5.0, 1.0, 20.0])
     least = np.array([50.0, 50.0, 5.0, 5.0, 5.0, 50.0])
-    exempt = open_fairways(6, u, v, lengths, least, np.array([4, 0]))
+    exempt = open_fairways(6, u, v, lengths, least < 25.0, np.array([4, 0]))
     assert exempt.tolist() == [False, False, False, False, True, False]
+
+
+def test_depth_bands__a_port_keeps_a_fairway_for_each_band_that_cuts_it_off() -> None:
+    # Port 0 leaves west (0-6 at 12 m, 6-1 at 20 m) to the 25 m network (1-2), or north (0-5 at
+    # 10 m) to water of 18 m (5-3-4) that reaches it the long way. The three deeper bands cut
+    # the port off; the 25 m band's fairway is the west way (least shallow length), the 13.5 and
+    # 17.6 m bands' the north one: a 12 m ship may leave by either (Jakarta's deepest fairway
+    # runs far west, to the Sunda Strait).
+    u = np.array([0, 5, 3, 4, 0, 6, 1])
+    v = np.array([5, 3, 4, 1, 6, 1, 2])
+    lengths = np.array([1.0, 1.0, 10.0, 10.0, 2.0, 5.0, 10.0])
+    measured = np.array([10.0, 18.0, 18.0, 18.0, 12.0, 20.0, 40.0])
+    lon = np.array([0.0, -0.5, -0.9, 0.2, 0.4, 0.0, -0.2])
+    lat = np.array([0.0, 0.0, 0.0, 0.3, 0.1, 0.2, 0.0])
+    least, masks = depth_bands(lon, lat, u, v, lengths, np.array([[0.0, 0.0]]), NAMES, measured)
+    bits = [[bool(m >> NAMES.index(name) & 1) for name in BAND_NAMES] for m in masks.tolist()]
+    assert bits[0] == [False, False, False, True]  # 0-5: the 13.5 and 17.6 m bands' fairway
+    assert bits[4] == bits[5] == [False, False, False, False]  # the 25 m band's
+    assert bits[1] == [False, False, False, True]  # 18 m water off the fairways
+    assert np.isnan(least[[0, 4, 5]]).all()
+    assert least[1] == 18.0
 
 
 def test_shipped_charted_straits__have_a_charted_draft_or_none_published() -> None:

@@ -178,15 +178,15 @@ def open_fairways(
     u: np.ndarray,
     v: np.ndarray,
     lengths: np.ndarray,
-    least: np.ndarray,
+    shallow: np.ndarray,
     port_nodes: np.ndarray,
 ) -> np.ndarray:
-    """Edges to exempt: for each port cut off from the network's largest piece by the deepest
-    band, the edges of its way out (shallow ones ``FAIRWAY_PENALTY`` times as long)."""
+    """Edges to exempt: for each port cut off from the network's largest piece by the
+    ``shallow`` edges (one band's), the edges of its way out (shallow ones ``FAIRWAY_PENALTY``
+    times as long)."""
     from scipy.sparse import coo_matrix
     from scipy.sparse.csgraph import connected_components, dijkstra
 
-    shallow = least < BANDS_M[-1]
     open_ = ~shallow
     graph = coo_matrix((np.ones(int(open_.sum())), (u[open_], v[open_])), shape=(nodes, nodes))
     _, label = connected_components(graph, directed=False)
@@ -210,22 +210,35 @@ def open_fairways(
             found = edge_of.get((back, node))
             exempt[edge_of[(node, back)] if found is None else found] = True
             node = back
-    log(f"depth: {cut.size} ports cut off by depth keep a fairway of {int(exempt.sum())} edges")
+    log(f"depth: {cut.size} ports cut off keep a fairway of {int(exempt.sum())} edges")
     return exempt
 
 
 def band_masks(
-    least: np.ndarray, names: tuple[str, ...], shortcut: np.ndarray | None = None
+    least: np.ndarray,
+    names: tuple[str, ...],
+    shortcut: np.ndarray | None = None,
+    exempt: list[np.ndarray] | None = None,
 ) -> np.ndarray:
     """Per edge, the bits over ``names`` of the bands its least depth falls below; with
-    ``shortcut`` (per edge), only shortcuts carry the shallowest band."""
+    ``shortcut`` (per edge), only shortcuts carry the shallowest band; an edge ``exempt`` for a
+    band (one array per band, shallowest first: a port's fairway) carries neither that band nor
+    a shallower one."""
     masks = np.zeros(least.size, dtype=np.uint32)
-    for k, (bound, name) in enumerate(zip(BANDS_M, BAND_NAMES, strict=True)):
-        under = least < bound
-        if k == 0 and shortcut is not None:
-            under &= shortcut
+    for k, name in enumerate(BAND_NAMES):
+        under = _under(least, k, shortcut)
+        for deeper in (exempt or [])[k:]:
+            under &= ~deeper
         masks[under] |= np.uint32(1 << names.index(name))
     return masks
+
+
+def _under(least: np.ndarray, band: int, shortcut: np.ndarray | None) -> np.ndarray:
+    """Per edge, whether it falls under band number ``band`` (the shallowest: shortcuts only)."""
+    under: np.ndarray = least < BANDS_M[band]
+    if band == 0 and shortcut is not None:
+        under &= shortcut
+    return under
 
 
 def depth_bands(
@@ -240,24 +253,29 @@ def depth_bands(
     added: np.ndarray | None = None,
     shortcut: np.ndarray | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:
-    """Per edge, its least depth in metres (NaN: a charted fairway, not measured on the grid;
-    inf: nothing measured) and the bits of the bands it carries, from the depths ``measured``
-    (:func:`least_depths`) and the berths ``ports`` (their fairways kept open). A port's
-    fairway is its way out both with and without the edges ``added`` (the deep approaches):
-    a lane added never closes a fairway the network had. With ``shortcut`` (per edge), only
+    """Per edge, its least depth in metres (NaN: a port's charted fairway for some band, not
+    measured on the grid; inf: nothing measured) and the bits of the bands it carries, from the
+    depths ``measured`` (:func:`least_depths`) and the berths ``ports``. For each band, a port
+    the band cuts off from the network's largest piece keeps its way out open (that band and
+    the shallower ones), both with and without the edges ``added`` (the deep approaches): a
+    lane added never closes a fairway the network had. With ``shortcut`` (per edge), only
     shortcuts carry the shallowest band."""
     from scipy.spatial import cKDTree
 
     least = measured.copy()
     found = cKDTree(unit_vectors(lon, lat)).query(unit_vectors(ports[:, 0], ports[:, 1]))[1]
     berths = np.asarray(found, dtype=np.int64)
-    fairway = open_fairways(lon.size, u, v, lengths, least, berths)
-    if added is not None and added.any():
-        kept = np.flatnonzero(~added)
-        before = open_fairways(lon.size, u[kept], v[kept], lengths[kept], least[kept], berths)
-        fairway[kept[before]] = True
-    least[fairway] = np.nan
-    masks = band_masks(np.where(fairway, np.inf, least), names, shortcut)
+    exempt = []
+    for band in range(len(BANDS_M)):
+        shallow = _under(least, band, shortcut)
+        fairway = open_fairways(lon.size, u, v, lengths, shallow, berths)
+        if added is not None and added.any():
+            kept = np.flatnonzero(~added)
+            before = open_fairways(lon.size, u[kept], v[kept], lengths[kept], shallow[kept], berths)
+            fairway[kept[before]] = True
+        exempt.append(fairway)
+    masks = band_masks(least, names, shortcut, exempt)
+    least[np.logical_or.reduce(exempt)] = np.nan
     counts = {name: int(np.count_nonzero(masks & (1 << names.index(name)))) for name in BAND_NAMES}
     log(f"depth: edges per band {counts}")
     return least, masks
