@@ -64,9 +64,11 @@ def call_estimates(plan: ShipmentPlan, now: datetime) -> tuple[CallEstimate, ...
     """The carrier's estimated arrival at and departure from each port, as it would state them
     at ``now`` (the port of lading has no arrival, the port of discharge no departure).
 
-    Sailed legs count as sailed; on the leg at sea, the engine's distance from the vessel's
-    position to the leg's end at the nominal speed; legs to come at the nominal speed after the
-    planned dwell, never leaving before their planned departure. After arrival, the actual one.
+    Sailed legs count as sailed; on the leg at sea, the distance left along the leg's sea route
+    (the one the vessel sails: a route from its position would snap it onto the nearest lane,
+    which need not be the way it is going) at the nominal speed; legs to come at the nominal
+    speed after the planned dwell, never leaving before their planned departure. After arrival,
+    the actual one.
     The estimate on the leg at sea is stated to the nearest minute (:func:`to_minute`): it moves
     by the difference between the actual and the nominal speed, a fraction of a second every few
     seconds, which a carrier does not publish; the later ones follow from it. The plan's own
@@ -81,9 +83,9 @@ def call_estimates(plan: ShipmentPlan, now: datetime) -> tuple[CallEstimate, ...
         if leg.arrive_at <= now:
             estimate = leg.arrive_at
         elif leg.depart_at <= now:
-            position = vessel_position(plan, now)
-            lon, lat = (position[1], position[2]) if position else (0.0, 0.0)
-            remaining_nm = route((lon, lat), leg.destination).distance_m / METRES_PER_NM
+            _, cumulative = _leg_route(leg.origin, leg.destination)
+            left = 1.0 - (now - leg.depart_at) / (leg.arrive_at - leg.depart_at)
+            remaining_nm = left * float(cumulative[-1]) / METRES_PER_NM
             estimate = to_minute(now + timedelta(hours=remaining_nm / leg.nominal_speed_kn))
         else:
             departs = max(leg.depart_at, estimate + dwell) if index else leg.depart_at
