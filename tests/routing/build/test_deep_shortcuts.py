@@ -14,6 +14,7 @@ from sealane.routing.build.corridors import CorridorIndex
 from sealane.routing.build.deep_shortcuts import DeepLegs, deep_shortcuts, least_mean_depths
 from sealane.routing.build.depth import band_masks, least_depths
 from sealane.routing.build.shortcuts import Training
+from sealane.routing.build.tags import tag_passages
 from sealane.routing.depth import BAND_NAMES
 from sealane.routing.geodesy import unit_vectors
 
@@ -62,7 +63,30 @@ def test_deep_shortcuts__a_straight_leg_round_the_bank() -> None:
     # A leg skips at least one node of the zigzag, from a port's end.
     ends = {frozenset(pair) for pair in zip(legs.u.tolist(), legs.v.tolist(), strict=True)}
     assert ends & {frozenset({0, 5}), frozenset({3, 2}), frozenset({0, 4}), frozenset({4, 2})}
-    assert (legs.masks == 0).all()  # no passage crossed, and bands are measured later
+
+
+def test_deep_shortcuts__a_leg_carries_the_passages_of_the_run_it_replaces_not_its_bands() -> None:
+    # A gate north of the bank crosses the zigzag at D; C - D is 20 m deep (the 25 m band's).
+    spec = {"strait": {"gates": [[[1.0, 0.75], [1.0, 2.0]]]}}
+    names = ("strait", *BAND_NAMES)
+    least = np.array([5.0, 5.0, 40.0, 20.0, 40.0, 40.0])
+    masks = band_masks(least, names) | tag_passages(LON, LAT, U, V, spec)
+    legs = deep_shortcuts(
+        LON,
+        LAT,
+        U,
+        V,
+        masks,
+        names,
+        spec,
+        Training(joined=PORTS, busiest=[]),
+        np.array(PORTS),
+        CorridorIndex([]),
+        sea(),
+        cast(Coastline, BoxCoast([])),
+    )
+    assert legs.u.size >= 1
+    assert (legs.masks == 1 << names.index("strait")).all()
 
 
 def test_deep_shortcuts__nothing_where_the_band_changes_no_path() -> None:
