@@ -27,8 +27,7 @@ from .corridors import CorridorIndex
 from .depth import APPROACH_M, SPACING_M, least_depths
 from .depth_grid import Grid, Layers
 from .joins import log
-from .shortcuts import BATCH, MIN_GAIN_M, Candidates, Training, pull, training_pairs, walk
-from .tags import tag_passages
+from .shortcuts import BATCH, Candidates, Training, accepted_legs, pull, training_pairs, walk
 
 #: The bands the step straightens routes for: the need of a 12 m draft (the distance set's).
 DEEP_BOUNDS_M = (13.5,)
@@ -132,10 +131,8 @@ def deep_shortcuts(
             pulled += 1
             _pull_into(found, path, dist, sailable, bits, int(passage_bits))
         log(f"deep shortcuts: {pulled} port-to-port paths longer under {band_name(bound)}")
-    legs = _accepted(found, clear, lon, lat, spec, berths, berth_tree, corridors, grid)
-    new = [(a, b) not in bits and (b, a) not in bits for a, b in zip(legs.u, legs.v, strict=True)]
-    keep = np.array(new, dtype=bool)
-    return DeepLegs(legs.u[keep], legs.v[keep], legs.masks[keep], legs.least[keep])
+    known = {(a, b) if a < b else (b, a) for a, b in bits}
+    return _accepted(found, clear, spec, known, berths, berth_tree, corridors, grid)
 
 
 def _longer_paths(
@@ -194,39 +191,27 @@ def _pull_into(
 def _accepted(
     found: Candidates,
     clear: Clearance,
-    lon: FloatArray,
-    lat: FloatArray,
     spec: dict[str, Any],
+    known: set[tuple[int, int]],
     berths: np.ndarray,
     berth_tree: Any,
     corridors: CorridorIndex,
     grid: Grid | Layers,
 ) -> DeepLegs:
-    """The candidates that save ``MIN_GAIN_M``, cross the gates of a run they replace, pass the
-    exact land test and measure at least the shallowest ``DEEP_BOUNDS_M`` deep
-    (:func:`least_mean_depths`), with their least depths as a shortcut is measured."""
-    keys = list(found.runs)
-    empty = np.zeros(0, dtype=np.int64)
+    """The candidates that are no edge ``known``, pass :func:`.shortcuts.accepted_legs` (the
+    gain, the gates of a run they replace, the exact land test) and measure at least the
+    shallowest ``DEEP_BOUNDS_M`` deep (:func:`least_mean_depths`), with their least depths as
+    a shortcut is measured."""
+    keys, tags = accepted_legs(found, clear, spec, known, "deep shortcuts")
     if not keys:
+        empty = np.zeros(0, dtype=np.int64)
         return DeepLegs(empty, empty, np.zeros(0, dtype=np.uint32), np.zeros(0))
     pairs = np.array(keys, dtype=np.int64)
     a, b = pairs[:, 0], pairs[:, 1]
-    gains = np.array([min(found.runs[k].values()) for k in keys])
-    gains -= lengths_between_m(lon[a], lat[a], lon[b], lat[b])
-    keep = np.flatnonzero(gains >= MIN_GAIN_M)
-    tags = tag_passages(lon, lat, a[keep], b[keep], spec)
-    same = np.array([int(t) in found.runs[keys[k]] for k, t in zip(keep, tags, strict=True)])
-    keep, tags = keep[same], tags[same]
-    clear_ok = clear.exact([keys[k] for k in keep]) if keep.size else np.zeros(0, dtype=bool)
-    keep, tags = keep[clear_ok], tags[clear_ok]
-    mean = least_mean_depths(lon, lat, a[keep], b[keep], berth_tree, corridors, grid)
+    lon, lat = clear.lon, clear.lat
+    mean = least_mean_depths(lon, lat, a, b, berth_tree, corridors, grid)
     deep = mean >= min(DEEP_BOUNDS_M)
-    shortcut = np.ones(keep.size, dtype=bool)
-    least = least_depths(lon, lat, a[keep], b[keep], shortcut, berths, corridors, grid)
-    log(
-        f"deep shortcuts: {len(keys)} pulled legs, {int(np.count_nonzero(gains >= MIN_GAIN_M))} "
-        f"save {MIN_GAIN_M:.0f} m, {int(same.sum())} keep their gates, {int(clear_ok.sum())} "
-        f"clear, {int(deep.sum())} deep enough"
-    )
-    keep = keep[deep]
-    return DeepLegs(a[keep], b[keep], tags[deep].astype(np.uint32), least[deep])
+    shortcut = np.ones(a.size, dtype=bool)
+    least = least_depths(lon, lat, a, b, shortcut, berths, corridors, grid)
+    log(f"deep shortcuts: {int(deep.sum())} deep enough")
+    return DeepLegs(a[deep], b[deep], tags[deep].astype(np.uint32), least[deep])

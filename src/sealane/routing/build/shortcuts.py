@@ -11,7 +11,7 @@ a shortcut carries the passage bits of the run it replaces. Build-time only.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Container, Iterable, Iterator
 from dataclasses import dataclass, field
 from itertools import pairwise
 from typing import Any
@@ -192,9 +192,25 @@ def _accept(
     net: LaneGraph, found: Candidates, clear: Clearance, spec: dict[str, Any]
 ) -> set[tuple[int, int]]:
     """Add the candidates that save ``MIN_GAIN_M``, stay clear and cross the gates of a run."""
-    keys = [k for k in found.runs if k not in net.edges]
+    keys, tags = accepted_legs(found, clear, spec, net.edges, "shortcuts")
+    for (a, b), tag in zip(keys, tags.tolist(), strict=True):
+        net.add_edge(a, b, int(tag))
+    return set(keys)
+
+
+def accepted_legs(
+    found: Candidates,
+    clear: Clearance,
+    spec: dict[str, Any],
+    known: Container[tuple[int, int]],
+    step: str,
+) -> tuple[list[tuple[int, int]], np.ndarray]:
+    """The candidates not ``known`` (node pairs, lower node first) that save ``MIN_GAIN_M``,
+    cross the gates of a run they replace and pass the exact land test, with their passage
+    bits over ``spec``; logged under ``step``."""
+    keys = [k for k in found.runs if k not in known]
     if not keys:
-        return set()
+        return [], np.zeros(0, dtype=np.uint32)
     pairs = np.array(keys, dtype=np.int64)
     a, b = pairs[:, 0], pairs[:, 1]
     lon, lat = clear.lon, clear.lat
@@ -206,14 +222,10 @@ def _accept(
     keep, tags = keep[same], tags[same]
     ok = clear.exact([keys[k] for k in keep]) if keep.size else np.zeros(0, dtype=bool)
     log(
-        f"shortcuts: {len(keys)} pulled legs, {int(np.count_nonzero(gains >= MIN_GAIN_M))} "
+        f"{step}: {len(keys)} pulled legs, {int(np.count_nonzero(gains >= MIN_GAIN_M))} "
         f"save {MIN_GAIN_M:.0f} m, {int(same.sum())} keep their gates, {int(ok.sum())} clear"
     )
-    added = set()
-    for k, tag in zip(keep[ok], tags[ok], strict=True):
-        net.add_edge(keys[k][0], keys[k][1], int(tag))
-        added.add(keys[k])
-    return added
+    return [keys[k] for k in keep[ok]], tags[ok]
 
 
 def walk(pred: np.ndarray, target: int) -> list[int]:
