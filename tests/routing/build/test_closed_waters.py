@@ -9,6 +9,8 @@ import pytest
 
 from sealane.routing.build.closed_waters import crossing_closed_waters
 from sealane.routing.build.coast import coastline
+from sealane.routing.build.lanegraph import LaneGraph
+from sealane.routing.build.pipeline import close_waters
 from sealane.routing.data import data_dir
 
 SPEC = {"closed_waters": [{"name": "a sound", "gates": [[[1.0, 0.0], [1.0, 1.0]]]}]}
@@ -24,6 +26,14 @@ def test_crossing__an_edge_across_a_gate_is_cut_one_beside_it_is_not() -> None:
 def test_crossing__no_closed_waters_cut_nothing() -> None:
     lon, lat = np.array([0.5, 1.5]), np.array([0.5, 0.5])
     assert not crossing_closed_waters(lon, lat, np.array([0]), np.array([1]), {}).any()
+
+
+def test_close_waters__the_network_loses_the_edges_across_a_gate_before_its_shortcuts() -> None:
+    net = LaneGraph([0.5, 1.5, 0.5, 0.5], [0.5, 0.5, 0.2, 0.8])
+    net.add_edge(0, 1, 4)
+    net.add_edge(2, 3, 8)
+    close_waters(net, SPEC)
+    assert net.edges == {(2, 3): 8}
 
 
 @pytest.mark.slow

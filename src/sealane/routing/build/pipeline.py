@@ -12,7 +12,9 @@ from typing import Any
 
 import numpy as np
 
+from ..geodesy import normalize_lon
 from .canals import straighten_corridors
+from .closed_waters import crossing_closed_waters
 from .coast import coastline
 from .corridors import Corridor, CorridorIndex, read_geojson, trace, write_geojson
 from .deadends import close_dead_ends
@@ -76,6 +78,17 @@ def reshortcut(out: Path, spec: dict[str, Any]) -> None:
     write_graph(out, net, spec, added)
 
 
+def close_waters(net: LaneGraph, spec: dict[str, Any]) -> None:
+    """Drop the edges of ``net`` crossing into ``spec``'s closed waters (:mod:`.closed_waters`)
+    before the shortcuts are pulled, so a full build pulls them over the network that
+    ``--only shortcuts`` reads back (the graph file's writer drops the same edges)."""
+    lon, lat, u, v, _ = net.arrays()
+    cut = crossing_closed_waters(normalize_lon(lon), lat, u, v, spec)
+    for a, b in zip(u[cut].tolist(), v[cut].tolist(), strict=True):
+        del net.edges[(a, b)]
+    log(f"closed waters: {int(cut.sum())} edges crossing into them dropped before the shortcuts")
+
+
 def checkpointed(path: Path | None, make: Callable[[], LaneGraph]) -> LaneGraph:
     """``make()``, or the network pickled at ``path`` by an earlier run (a build-time shortcut
     when only the later steps changed)."""
@@ -112,6 +125,7 @@ def build_network(out: Path, spec: dict[str, Any], checkpoint: Path | None = Non
     sites = flag_unjoined(net, sites)  # on the berths' own coordinates, before merging
     net = net.merged()
     ports = training([(s.locode, s.lon, s.lat, s.status != "inland") for s in sites])
+    close_waters(net, spec)
     verify(net, corridors)  # the shortcuts pass the same test as they are added
     added = straighten_corridors(net, corridors)
     log(f"corridors: {len(added)} straightened legs")
