@@ -132,6 +132,19 @@ def test_band_masks__only_shortcuts_carry_the_shallowest_band() -> None:
     assert bits == [[False, True, True, True], [True, True, True, True]]
 
 
+def test_band_masks__stay_cumulative_with_shortcuts_and_each_bands_fairways() -> None:
+    # Whatever the depths, shortcut flags and per-band fairways: an edge in a band is in every
+    # deeper band, as a vessel closes one band bit only.
+    rng = np.random.default_rng(31)
+    least = rng.uniform(0.0, 30.0, 400)
+    shortcut = rng.random(400) < 0.5
+    exempt = [rng.random(400) < 0.2 for _ in BAND_NAMES]
+    masks = band_masks(least, NAMES, shortcut, exempt)
+    bits = np.array([(masks >> NAMES.index(name)) & 1 for name in BAND_NAMES], dtype=bool)
+    assert bits.any(axis=1).all()
+    assert (bits[:-1] <= bits[1:]).all()
+
+
 def test_open_fairways__a_port_cut_off_keeps_its_least_shallow_way_out() -> None:
     # 0 - 1 - 2 deep; port 4 reaches 2 by a shallow edge (4-3, 3-2) or a longer one (4-5, 5-0)
     # that is shallow too but shorter in shallow water.
