@@ -33,10 +33,11 @@ How an edge is measured, sampled every ``SPACING_M`` along its geodesic:
   (the shortcuts through Nantucket and Vineyard Sounds).
 * Where closing a band makes port-to-port paths longer, the build adds straight legs over water
   at least that deep (:mod:`.deep_shortcuts`).
-* A port left with no way to the open network for the deepest band keeps its approach open: the
+* A port a band cuts off from the open network keeps its approach open for that band: the
   lanes on its shortest way out (shallow lengths counted ``FAIRWAY_PENALTY`` times, so the way
-  out crosses as little shallow water as it can) are taken as its charted fairway and carry no
-  band. The grid cannot tell a dredged channel from the banks beside it.
+  out crosses as little shallow water as it can) are taken as its charted fairway and carry
+  neither that band nor a shallower one. The grid cannot tell a dredged channel from the banks
+  beside it.
 
 Build-time only.
 """
@@ -257,9 +258,9 @@ def depth_bands(
     measured on the grid; inf: nothing measured) and the bits of the bands it carries, from the
     depths ``measured`` (:func:`least_depths`) and the berths ``ports``. For each band, a port
     the band cuts off from the network's largest piece keeps its way out open (that band and
-    the shallower ones), both with and without the edges ``added`` (the deep approaches): a
-    lane added never closes a fairway the network had. With ``shortcut`` (per edge), only
-    shortcuts carry the shallowest band."""
+    the shallower ones), both with and without the edges ``added`` (the depth step's deep
+    approaches and deep shortcuts): a lane added never closes a fairway the network had. With
+    ``shortcut`` (per edge), only shortcuts carry the shallowest band."""
     from scipy.spatial import cKDTree
 
     least = measured.copy()
