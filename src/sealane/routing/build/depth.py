@@ -67,9 +67,7 @@ GRID_MEMBER = "pybacktrack/bundle_data/topography/ETOPO1_0.1.grd"
 #: A grid file to use instead (its path), and where the downloaded one is kept.
 GRID_ENV = "SEALANE_DEPTH_GRID"
 GRID_CACHE = Path.home() / ".cache" / "sealane" / "ETOPO1_0.1.grd"
-#: Set to 1 to write the depth bands: off by default, as the grid still closes lanes ships use
-#: outside the charted straits (Jakarta's approach, shallow coasts the default feeder sails:
-#: the Pearl River estuary, Hangzhou Bay, off Ca Mau; data/README.md, "Depth").
+#: Set to 0 to write no depth bands (a network for a point, not a ship: the shipped one has them).
 BANDS_ENV = "SEALANE_DEPTH_BANDS"
 #: Finer grids to read before the global one where they cover a sample: paths, separated by
 #: ``os.pathsep`` (netCDF 4 or 3 files; see :mod:`.depth_grid`). None by default: no finer grid
@@ -96,8 +94,8 @@ def in_boxes(lon: np.ndarray, lat: np.ndarray, boxes: np.ndarray) -> np.ndarray:
 
 
 def depth_wanted() -> bool:
-    """Whether this build writes the depth bands (``$SEALANE_DEPTH_BANDS`` is 1)."""
-    return os.environ.get(BANDS_ENV, "") == "1"
+    """Whether this build writes the depth bands (unless ``$SEALANE_DEPTH_BANDS`` is 0)."""
+    return os.environ.get(BANDS_ENV, "") != "0"
 
 
 def grid_file() -> Path:

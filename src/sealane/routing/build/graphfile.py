@@ -230,7 +230,7 @@ def open_waters(lanes: Lanes, spec: dict[str, Any]) -> tuple[Lanes, np.ndarray]:
 def write_lanes(out: Path, lanes: Lanes, spec: dict[str, Any]) -> None:
     """``marnet.npz`` from the lanes (shortcuts kept flagged, so that ``--only shortcuts`` can
     re-derive them), written uncompressed: the engine memory-maps it, so a cold start reads only
-    what it uses. With ``SEALANE_DEPTH_BANDS=1`` it carries the depth bands (:mod:`.depth`),
+    what it uses. Unless ``SEALANE_DEPTH_BANDS=0``, it carries the depth bands (:mod:`.depth`),
     measured against the ports and corridors of ``ports.csv`` and ``corridors.geojson`` in
     ``out``, so those are written first. No edge crosses into closed waters
     (:mod:`.closed_waters`)."""
