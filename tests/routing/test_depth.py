@@ -24,12 +24,11 @@ NANTUCKET_AND_VINEYARD_SOUNDS = (-70.95, 41.25, -69.95, 41.65)
 RIAU_AND_DURIAN = (103.3, 0.3, 104.6, 1.05)
 
 
-#: The engine tests below need a graph file built with the bands (``SEALANE_DEPTH_BANDS=1``); the
-#: shipped one is not yet (data/README.md, "Depth": built so, the lanes of the charted straits
-#: were closed too).
+#: The engine tests below need a graph file built with the bands, as the shipped one is (a build
+#: with ``SEALANE_DEPTH_BANDS=0`` writes none).
 BANDED = pytest.mark.skipif(
     BAND_NAMES[0] not in default_graph().passage_names,
-    reason="the shipped marnet.npz carries no depth bands yet (data/README.md, 'Depth')",
+    reason="this marnet.npz was built without depth bands (data/README.md, 'Depth')",
 )
 
 
@@ -94,6 +93,22 @@ def test_route__antwerp_rotterdam_at_12m_keeps_off_the_voordelta_banks() -> None
 @pytest.mark.parametrize("origin", ["CAHAL", "FRBES"])
 def test_route__to_new_york_at_12m_passes_south_of_the_nantucket_shoals(origin: str) -> None:
     assert not inside(sealane.route(origin, "USNYC", draft_m=12.0), NANTUCKET_AND_VINEYARD_SOUNDS)
+
+
+@pytest.mark.parametrize("origin", ["CAHAL", "FRBES"])
+def test_route__default_vessel_to_new_york_passes_south_of_the_nantucket_shoals(
+    origin: str,
+) -> None:
+    # Closed waters (passages.json): no route passes through Nantucket or Vineyard Sound.
+    assert not inside(sealane.route(origin, "USNYC"), NANTUCKET_AND_VINEYARD_SOUNDS)
+
+
+@BANDED
+def test_route__jakarta_at_12m_by_its_own_fairway_not_round_java() -> None:
+    # The grid shows no channel into Jakarta Bay; the port's 13.5 m fairway leads north.
+    assert (
+        abs(sealane.route("SGSIN", "IDJKT", draft_m=12.0).distance_nm / 526.0 - 1.0) <= 0.05
+    )  # NGA Pub. 151
 
 
 @BANDED

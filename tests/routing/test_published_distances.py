@@ -34,11 +34,7 @@ DRAFT_M = 12.0
 
 #: Pairs the network does not yet measure within PAIR_TOLERANCE, and why: expected failures,
 #: strict, so each one fails the suite as soon as it is fixed and must then leave this list.
-KNOWN_OFF = {
-    ("BEANR", "NLRTM"): "11 % short: from Vlissingen the route runs straight along the Zeeland "
-    "coast to Hoek van Holland over the shallow Voordelta banks, which ships keep outside "
-    "(on searoute's own lane; the shipped network carries no depth bands yet, data/README.md)",
-}
+KNOWN_OFF: dict[tuple[str, str], str] = {}
 
 
 def rows() -> list[dict[str, str]]:
@@ -114,13 +110,6 @@ def test_route__published_distances_median() -> None:
     assert statistics.median(errors) <= MEDIAN_TARGET
 
 
-@pytest.mark.xfail(
-    reason="target not met yet: at 12 m draft 48 of the 51 pairs (94 %) are within 5 % (target "
-    "49, 95 %); off are Antwerp-Rotterdam (-11.4 %) and Dalian-Incheon (-9.0 %), short over "
-    "shallow water that the shipped network's lanes cross (it carries no depth bands yet), and "
-    "Rotterdam-Le Havre (-5.0 %, straight through the Dover Strait, not along its traffic lanes)",
-    strict=True,
-)
 def test_route__published_distances_within_5_percent() -> None:
     errors = [abs(error(row)) for row in rows()]
     within = sum(e <= 0.05 for e in errors) / len(errors)
