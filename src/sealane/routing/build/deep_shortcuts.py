@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 
 from ..depth import band_name
-from ..geodesy import MEAN_EARTH_RADIUS_M, FloatArray, lengths_between_m, unit_vectors
+from ..geodesy import MEAN_EARTH_RADIUS_M, FloatArray, unit_vectors
 from ..passages import closed_passages, passage_mask
 from .clearance import Clearance
 from .coast import Coastline, sample_geodesics
@@ -27,7 +27,7 @@ from .corridors import CorridorIndex
 from .depth import APPROACH_M, SPACING_M, least_depths
 from .depth_grid import Grid, Layers
 from .joins import log
-from .shortcuts import BATCH, Candidates, Training, accepted_legs, pull, training_pairs, walk
+from .shortcuts import Candidates, Training, accepted_legs, port_paths, pull
 
 #: The bands the step straightens routes for: the need of a 12 m draft (the distance set's).
 DEEP_BOUNDS_M = (13.5,)
@@ -127,48 +127,13 @@ def deep_shortcuts(
             return clear.coarse(a, b) and depth.deep(a, b)
 
         pulled = 0
-        for path, dist in _longer_paths(lon, lat, u, v, masks, closed, band, ports):
+        narrow, wide = (masks & np.uint32(closed | band)) == 0, (masks & np.uint32(closed)) == 0
+        for path, dist in port_paths(lon, lat, u, v, narrow, ports, wide, LONGER_BY):
             pulled += 1
             _pull_into(found, path, dist, sailable, bits, int(passage_bits))
         log(f"deep shortcuts: {pulled} port-to-port paths longer under {band_name(bound)}")
     known = {(a, b) if a < b else (b, a) for a, b in bits}
     return _accepted(found, clear, spec, known, berths, berth_tree, corridors, grid)
-
-
-def _longer_paths(
-    lon: FloatArray,
-    lat: FloatArray,
-    u: np.ndarray,
-    v: np.ndarray,
-    masks: np.ndarray,
-    closed: int,
-    band: int,
-    ports: Training,
-) -> Any:
-    """The training paths with ``band`` closed, with their distances from the path's start, of
-    the port pairs whose way with it open (the default passages closed) is shorter."""
-    from scipy.sparse import coo_matrix
-    from scipy.sparse.csgraph import dijkstra
-
-    lengths = lengths_between_m(lon[u], lat[u], lon[v], lat[v])
-    n = lon.size
-
-    def matrix(shut: int) -> Any:
-        open_ = (masks & np.uint32(shut)) == 0
-        return coo_matrix((lengths[open_], (u[open_], v[open_])), shape=(n, n)).tocsr()
-
-    wide, narrow = matrix(closed), matrix(closed | band)
-    sources, targets = training_pairs(lon, lat, ports)
-    for start in range(0, len(sources), BATCH):
-        batch = sources[start : start + BATCH]
-        base = dijkstra(wide, directed=False, indices=batch)
-        dist, pred = dijkstra(narrow, directed=False, indices=batch, return_predecessors=True)
-        for row, source in enumerate(batch):
-            for target in targets[source].tolist():
-                if np.isfinite(dist[row, target]) and (
-                    dist[row, target] > LONGER_BY * base[row, target]
-                ):
-                    yield walk(pred[row], target), dist[row]
 
 
 def _pull_into(

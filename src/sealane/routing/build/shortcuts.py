@@ -169,23 +169,34 @@ def port_paths(
     v: np.ndarray,
     open_: np.ndarray,
     ports: Training,
+    wider: np.ndarray | None = None,
+    longer_by: float = 1.0,
 ) -> Iterator[tuple[list[int], np.ndarray]]:
     """Shortest paths over the ``open_`` edges from each port to its training partners, with
-    the distances from the path's first node."""
+    the distances from the path's first node; with ``wider`` (edges open, per edge), only the
+    paths more than ``longer_by`` times as long as the way over those."""
     from scipy.sparse import coo_matrix
     from scipy.sparse.csgraph import dijkstra
 
     lengths = lengths_between_m(lon[u], lat[u], lon[v], lat[v])
     n = lon.size
-    matrix = coo_matrix((lengths[open_], (u[open_], v[open_])), shape=(n, n)).tocsr()
+
+    def matrix(edges: np.ndarray) -> Any:
+        return coo_matrix((lengths[edges], (u[edges], v[edges])), shape=(n, n)).tocsr()
+
+    graph = matrix(open_)
+    baseline = None if wider is None else matrix(wider)
     sources, targets = training_pairs(lon, lat, ports)
     for start in range(0, len(sources), BATCH):
         batch = sources[start : start + BATCH]
-        dist, pred = dijkstra(matrix, directed=False, indices=batch, return_predecessors=True)
+        dist, pred = dijkstra(graph, directed=False, indices=batch, return_predecessors=True)
+        base = None if baseline is None else dijkstra(baseline, directed=False, indices=batch)
         for row, source in enumerate(batch):
             for target in targets[source].tolist():
-                if np.isfinite(dist[row, target]):
-                    yield walk(pred[row], target), dist[row]
+                if not np.isfinite(dist[row, target]):
+                    continue
+                if base is None or dist[row, target] > longer_by * base[row, target]:
+                    yield _walk(pred[row], target), dist[row]
 
 
 def _accept(
@@ -228,7 +239,7 @@ def accepted_legs(
     return [keys[k] for k in keep[ok]], tags[ok]
 
 
-def walk(pred: np.ndarray, target: int) -> list[int]:
+def _walk(pred: np.ndarray, target: int) -> list[int]:
     """The node path from a Dijkstra tree's root to ``target``."""
     path = [target]
     node = int(pred[target])
