@@ -21,6 +21,18 @@ def test_docs__assets_are_local(client: TestClient) -> None:
     assert "validatorUrl" in client.get("/v2/docs").text
 
 
+def test_docs__redoc_bundle_names_no_other_host(client: TestClient) -> None:
+    bundle = client.get("/v2/docs/assets/redoc.standalone.js")
+    assert bundle.status_code == 200
+    assert bundle.headers["content-type"].startswith("text/javascript")
+    assert "cdn.redoc.ly" not in bundle.text
+    assert "data:image/svg+xml," in bundle.text  # the logo, empty
+    again = client.get(
+        "/v2/docs/assets/redoc.standalone.js", headers={"If-None-Match": bundle.headers["etag"]}
+    )
+    assert again.status_code == 304 and again.content == b""
+
+
 def test_docs__openapi_has_no_web_pages(client: TestClient) -> None:
     paths = client.get("/v2/openapi.json").json()["paths"]
     assert all(path.startswith("/v2/") for path in paths)
