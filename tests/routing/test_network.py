@@ -58,7 +58,7 @@ def core_path(graph: SeaGraph, origin: Snap, destination: Snap, blocked: int) ->
         np.array([o_at, graph.core_length_m[o_core] - o_at]),
         graph.core_ends[d_core],
         np.array([d_at, graph.core_length_m[d_core] - d_at]),
-        destination,
+        (destination.lon, destination.lat),
         blocked,
     )
     return None if found is None else as_int32(found[1])

@@ -22,7 +22,7 @@ from .network import LegPath as LegPath
 from .network import as_leg, untrimmed_leg
 from .network import trim as trim
 from .passages import names_from_mask
-from .paths import SeaPath, shortest_path
+from .paths import SeaPath, shortest_path_among
 from .snapping import Snap
 
 #: A point this much farther from the open network than from a closed passage lies in that passage.
@@ -78,25 +78,14 @@ def sail_trimmed(graph: SeaGraph, start: Location, end: Location, blocked: int) 
 def _search(
     graph: SeaGraph, start: Location, end: Location, blocked: int
 ) -> tuple[Snap, Snap, SeaPath]:
+    """Both ends snapped to the open lanes and, when one lies off them, also onto a shortcut
+    nearer than its lane: the one search takes whichever pair of snaps makes the shorter leg."""
     a = snap_open(graph, start, blocked, "origin")
     b = snap_open(graph, end, blocked, "destination")
-    found = shortest_path(graph, a, b, blocked)
     starts, ends = _on_shortcut(graph, start, a, blocked), _on_shortcut(graph, end, b, blocked)
-    if starts is None and ends is None:
-        return a, b, found
-    best = (a.distance_m + found.network_m + b.distance_m, a, b, found)
-    for s in (a, starts):
-        for e in (b, ends):
-            if s is None or e is None or (s is a and e is b):
-                continue
-            try:
-                path = shortest_path(graph, s, e, blocked)
-            except NoRouteError:
-                continue
-            total = s.distance_m + path.network_m + e.distance_m
-            if total < best[0]:
-                best = (total, s, e, path)
-    return best[1], best[2], best[3]
+    origins = (a,) if starts is None else (a, starts)
+    destinations = (b,) if ends is None else (b, ends)
+    return shortest_path_among(graph, origins, destinations, (end.lon, end.lat), blocked)
 
 
 def _on_shortcut(graph: SeaGraph, where: Location, lane: Snap, blocked: int) -> Snap | None:
@@ -132,10 +121,12 @@ def snap_open(graph: SeaGraph, where: Location, blocked: int, what: str) -> Snap
     if not graph.edge_passages[nearest.edge] & blocked:
         return nearest
     open_snap = graph.snap(where.lon, where.lat, blocked=blocked)
+    if open_snap.distance_m <= nearest.distance_m + IN_PASSAGE_MARGIN_M:
+        return open_snap
     names = names_from_mask(int(graph.edge_passages[nearest.edge]) & blocked, graph.passage_names)
     # Only too shallow for the vessel (no passage in the way): it sails out to the nearest lane
     # deep enough, however far that is.
-    if names and open_snap.distance_m > nearest.distance_m + IN_PASSAGE_MARGIN_M:
+    if names:
         raise NoRouteError(
             f"{what} ({where.lon}, {where.lat}) lies on the closed passage(s) {', '.join(names)}"
             + (

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from enum import StrEnum
+from functools import lru_cache
 
 from .depth import is_band
 from .errors import UnknownPassageError
@@ -150,4 +151,13 @@ def passage_mask(closed: Iterable[Passage], bit_names: tuple[str, ...]) -> int:
 def names_from_mask(mask: int, bit_names: tuple[str, ...]) -> list[str]:
     """Passage names whose bit is set in ``mask``, in bit order (depth bands left out: they are
     no passage a route sails, see :mod:`.depth`)."""
-    return [name for bit, name in enumerate(bit_names) if mask >> bit & 1 and not is_band(name)]
+    mask &= _passage_bits(bit_names)
+    if not mask:
+        return []
+    return [name for bit, name in enumerate(bit_names) if mask >> bit & 1]
+
+
+@lru_cache(maxsize=16)
+def _passage_bits(bit_names: tuple[str, ...]) -> int:
+    """The bits of ``bit_names`` that name passages (not depth bands): a route asks this often."""
+    return sum(1 << bit for bit, name in enumerate(bit_names) if not is_band(name))

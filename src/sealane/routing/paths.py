@@ -9,6 +9,7 @@ chain may also go straight along it. The path found is unfolded to every node it
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import NamedTuple
 
 import numpy as np
@@ -37,22 +38,85 @@ def shortest_path(graph: SeaGraph, origin: Snap, destination: Snap, blocked: int
     ``edges`` the edge between each two of them (the unfolding knows them, so no lookup by node
     pair is needed).
     """
-    o_core, d_core = int(graph.edge_core[origin.edge]), int(graph.edge_core[destination.edge])
-    o_at, d_at = graph.along_chain_m(origin), graph.along_chain_m(destination)
-    sources = graph.core_ends[o_core]
-    source_costs = np.array([o_at, graph.core_length_m[o_core] - o_at])
-    targets = graph.core_ends[d_core]
-    target_costs = np.array([d_at, graph.core_length_m[d_core] - d_at])
-    found = _search(graph, sources, source_costs, targets, target_costs, destination, blocked)
-    direct = abs(o_at - d_at) if o_core == d_core else np.inf
-    if found is None and not np.isfinite(direct):
+    goal = (destination.lon, destination.lat)
+    return shortest_path_among(graph, (origin,), (destination,), goal, blocked)[2]
+
+
+def shortest_path_among(
+    graph: SeaGraph,
+    origins: Sequence[Snap],
+    destinations: Sequence[Snap],
+    goal: tuple[float, float],
+    blocked: int,
+) -> tuple[Snap, Snap, SeaPath]:
+    """The origin snap, destination snap and path of the shortest way between a point snapped
+    several ways (onto a lane, onto a shortcut) and another, each snap's ``distance_m`` from
+    its point counted: one search from all the origins' chain ends at once, so a second way of
+    snapping costs no second search. ``goal`` is the destination point (the search's bound)."""
+    starts = [_OnChain.of(graph, snap) for snap in origins]
+    ends = [_OnChain.of(graph, snap) for snap in destinations]
+    sources, source_costs = _chain_ends(graph, starts)
+    targets, target_costs = _chain_ends(graph, ends)
+    direct = (np.inf, starts[0], ends[0])
+    for o in starts:  # two snaps on one chain may also go straight along it
+        for d in ends:
+            if o.core == d.core:
+                total = o.snap.distance_m + abs(o.at - d.at) + d.snap.distance_m
+                if total < direct[0]:
+                    direct = (total, o, d)
+    found = _search(graph, sources, source_costs, targets, target_costs, goal, blocked)
+    if found is None and not np.isfinite(direct[0]):
         raise NoRouteError("no sea route joins these points with the passages left open")
-    if found is None or direct <= found[0]:
-        nodes, edges = _along_one_chain(graph, origin, destination)
-        return SeaPath(nodes=nodes, edges=edges, network_m=float(direct))
+    if found is None or direct[0] <= found[0]:
+        _, o, d = direct
+        nodes, edges = _along_one_chain(graph, o.snap, d.snap)
+        return o.snap, d.snap, SeaPath(nodes=nodes, edges=edges, network_m=abs(o.at - d.at))
     cost, core_path = found
-    unfolded = graph.network.unfold(core_path, blocked, origin.edge, o_at, destination.edge, d_at)
-    return SeaPath(as_int32(unfolded[0]), as_int32(unfolded[1]), float(cost))
+    if len(starts) > 1 or len(ends) > 1:
+        path = np.frombuffer(core_path, np.int32) if isinstance(core_path, bytes) else core_path
+        o, d = _nearest_to(graph, starts, int(path[0])), _nearest_to(graph, ends, int(path[-1]))
+    else:
+        o, d = starts[0], ends[0]
+    unfolded = graph.network.unfold(core_path, blocked, o.snap.edge, o.at, d.snap.edge, d.at)
+    network_m = float(cost) - o.snap.distance_m - d.snap.distance_m
+    return o.snap, d.snap, SeaPath(as_int32(unfolded[0]), as_int32(unfolded[1]), network_m)
+
+
+class _OnChain(NamedTuple):
+    """A snap with its core chain and metres along it from the chain's u end."""
+
+    snap: Snap
+    core: int
+    at: float
+
+    @classmethod
+    def of(cls, graph: SeaGraph, snap: Snap) -> _OnChain:
+        return cls(snap, int(graph.edge_core[snap.edge]), graph.along_chain_m(snap))
+
+
+def _chain_ends(graph: SeaGraph, snaps: list[_OnChain]) -> tuple[IntArray, FloatArray]:
+    """The core ends of each snap's chain, with the metres from the snap's point to each end
+    (its distance off the network, then along the chain)."""
+    if len(snaps) == 1:
+        (snap, core, at), off = snaps[0], snaps[0].snap.distance_m
+        return graph.core_ends[core], np.array([off + at, off + graph.core_length_m[core] - at])
+    ends, costs = [], []
+    for snap, core, at in snaps:
+        ends.extend(graph.core_ends[core].tolist())
+        costs.extend((snap.distance_m + at, snap.distance_m + graph.core_length_m[core] - at))
+    return np.array(ends, dtype=np.int32), np.array(costs)
+
+
+def _nearest_to(graph: SeaGraph, snaps: list[_OnChain], node: int) -> _OnChain:
+    """Of the snaps whose chain ends at core node ``node``, the one nearest to it (the one the
+    search started or ended from)."""
+    best, best_cost = snaps[0], np.inf
+    for on in snaps:
+        u, v = graph.core_ends[on.core].tolist()
+        for end, along in ((u, on.at), (v, graph.core_length_m[on.core] - on.at)):
+            if end == node and on.snap.distance_m + along < best_cost:
+                best, best_cost = on, on.snap.distance_m + along
+    return best
 
 
 def _search(
@@ -61,20 +125,19 @@ def _search(
     source_costs: FloatArray,
     targets: IntArray,
     target_costs: FloatArray,
-    destination: Snap,
+    goal: tuple[float, float],
     blocked: int,
 ) -> tuple[float, bytes | IntArray] | None:
     """Cost and core path between the ends: by the default passages' own hierarchy when they are
     the ones closed, else by the masked hierarchy (any closed passages), and by A* with the
-    tightest landmark table that holds for a graph file without hierarchies."""
+    tightest landmark table that holds for a graph file without hierarchies. The A* bound is
+    the distance to ``goal``, which each target's cost reaches at least."""
     for hierarchy in (graph.hierarchy, graph.masked_hierarchy):
         if hierarchy is not None and hierarchy.serves(blocked):
             return hierarchy.shortest(sources, source_costs, targets, target_costs, blocked)
-    goal = unit_vector(destination.lon, destination.lat)
+    goal_xyz = unit_vector(*goal)
     landmarks = graph.landmarks_for(blocked)
-    goal_landmarks = np.fmin(
-        landmarks[targets[0]] + target_costs[0], landmarks[targets[1]] + target_costs[1]
-    )
+    goal_landmarks = np.fmin.reduce(landmarks[targets] + target_costs[:, None], axis=0)
     return astar(
         graph.indptr,
         graph.indices,
@@ -88,9 +151,9 @@ def _search(
         source_costs,
         targets,
         target_costs,
-        float(goal[0]),
-        float(goal[1]),
-        float(goal[2]),
+        float(goal_xyz[0]),
+        float(goal_xyz[1]),
+        float(goal_xyz[2]),
         landmarks,
         goal_landmarks,
     )
