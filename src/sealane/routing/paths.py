@@ -100,7 +100,8 @@ def _chain_ends(graph: SeaGraph, snaps: list[_OnChain]) -> tuple[IntArray, Float
     if len(snaps) == 1:
         (snap, core, at), off = snaps[0], snaps[0].snap.distance_m
         return graph.core_ends[core], np.array([off + at, off + graph.core_length_m[core] - at])
-    ends, costs = [], []
+    ends: list[int] = []
+    costs: list[float] = []
     for snap, core, at in snaps:
         ends.extend(graph.core_ends[core].tolist())
         costs.extend((snap.distance_m + at, snap.distance_m + graph.core_length_m[core] - at))
