@@ -95,6 +95,8 @@ def _sail_group(
     previous, destination, dimensions = key
     try:
         leg = _engine.leg(previous.coordinates, destination.coordinates, dimensions)
+        at = sealane.Location(destination.lon, destination.lat, destination)
+        _engine.check_port_draft(at, dict(dimensions).get("draft_m"), "destination_port")
     except sealane.RoutingError as error:
         for row in rows.tolist():
             out.errors[row] = error.code

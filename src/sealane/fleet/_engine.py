@@ -35,6 +35,7 @@ from sealane.routing.landmask import default_landmask
 from sealane.routing.legs import ZERO_LENGTH_M
 from sealane.routing.passages import names_from_mask
 from sealane.routing.placement import MIN_SEGMENT_M, kept_vertices, plan_runs
+from sealane.routing.port_limits import check_port_draft
 from sealane.routing.runs import Runs
 from sealane.routing.voyage import DEFAULT_SPEED_KN, OFF_PATH_NM, _at_sea
 
@@ -43,8 +44,8 @@ DIMENSIONS = ("draft_m", "beam_m", "length_m")
 
 __all__ = [
     "DEFAULT_SPEED_KN", "DIMENSIONS", "GEOD", "METRES_PER_NM", "MIN_SEGMENT_M", "OFF_PATH_NM",
-    "ZERO_LENGTH_M", "FloatArray", "Leg", "Runs", "at_sea", "kept_vertices", "leg", "plan_runs",
-    "project",
+    "ZERO_LENGTH_M", "FloatArray", "Leg", "Runs", "at_sea", "check_port_draft", "kept_vertices",
+    "leg", "plan_runs", "project",
 ]  # fmt: skip
 
 

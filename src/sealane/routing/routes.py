@@ -34,6 +34,7 @@ from .locations import Location as Location
 from .locations import LocationLike as LocationLike
 from .locations import resolve_location as resolve_location
 from .passages import Passage, names_from_mask
+from .port_limits import check_port_draft
 
 if TYPE_CHECKING:
     from shapely.geometry import LineString, MultiLineString
@@ -203,7 +204,8 @@ def route(
     stops = [resolve_location(origin, "origin")]
     stops += [resolve_location(point, f"via[{i}]") for i, point in enumerate(via)]
     stops.append(resolve_location(destination, "destination"))
-    for stop in stops:
+    roles = ["origin", *(f"via[{i}]" for i in range(len(via))), "destination"]
+    for stop, role in zip(stops, roles, strict=True):
         if stop.port is not None and stop.port.inland:
             raise NoRouteError(
                 f"port {stop.port.locode} ({stop.port.name}) lies inland, "
@@ -212,6 +214,7 @@ def route(
             )
         if refused:
             check_within_reach(network, stop, refused, why)
+        check_port_draft(stop, draft_m, role)  # checked by refused_for when given
     legs: list[LegPath] = []
     for start, end in pairwise(stops):
         try:

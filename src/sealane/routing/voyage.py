@@ -36,6 +36,7 @@ from .landmask import default_landmask
 from .locations import Location, LocationLike, resolve_location
 from .passages import Passage
 from .placement import Track, place_positions
+from .port_limits import check_port_draft
 from .ports import Port, registry
 from .positions import Positions
 from .routes import Route, route
@@ -101,6 +102,7 @@ def future_positions(
     origin = resolve_location(start, "start")
     previous = resolve_location(previous_port, "previous_port")
     destination = resolve_location(destination_port, "destination_port")
+    check_port_draft(destination, vessel.draft_m, "destination_port")
     closed = tuple(sorted({str(p) for p in avoid}))
     remaining = remaining_route(
         _at_sea(origin), previous, destination, closed, allow_arctic, off_path_nm, vessel

@@ -245,6 +245,10 @@ class CsvTable:
             return list(reader)
 
 
+#: Per port whose authority publishes it, the deepest draft its dredged channel takes (metres),
+#: the channel named, and the source.
+PORT_LIMITS = CsvTable("port_limits.csv", ("locode", "name", "draft_m", "source"))
+
 #: Per passage (one row per way through it, such as a canal's two sets of locks), the largest
 #: draft, beam, length and air draft it takes in metres (empty: no limit known) and the source.
 PASSAGE_LIMITS = CsvTable(

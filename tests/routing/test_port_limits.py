@@ -1,0 +1,84 @@
+"""Port limits: the shipped table reads whole, and a vessel drawing more than a port's channel
+takes is refused that port as origin, via point or destination, by every way into the engine
+(a route, future positions, an itinerary, a fleet), with the figure that refused it."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pandas as pd
+import pytest
+
+import sealane
+from sealane import fleet
+from sealane.routing.port_limits import port_limits
+from sealane.routing.ports import registry
+from sealane.routing.vessel import MAX_DRAFT_M
+
+T0 = datetime(2026, 3, 1, 6, 0, tzinfo=UTC)
+#: Off Cape Hatteras.
+AT_SEA = (-74.8, 34.5)
+
+
+def test_table__every_row_a_known_port_with_a_draft_and_a_source() -> None:
+    limits = port_limits()
+    assert len(limits) >= 9
+    for locode, limit in limits.items():
+        assert limit.locode == locode
+        registry().get(locode)  # a known port, or UnknownPortError
+        assert 8.0 <= limit.draft_m <= MAX_DRAFT_M, locode
+        assert limit.name and limit.source, locode
+
+
+@pytest.mark.parametrize(
+    ("origin", "destination", "via", "role"),
+    [
+        ("USSAV", "NLRTM", (), "origin"),
+        ("NLRTM", "USSAV", (), "destination"),
+        ("NLRTM", "USNYC", ("USSAV",), "via[0]"),
+    ],
+)
+def test_route__draft_over_the_channel_refused_naming_it(
+    origin: str, destination: str, via: tuple[str, ...], role: str
+) -> None:
+    with pytest.raises(sealane.NoRouteError) as refused:
+        sealane.route(origin, destination, via=via, draft_m=17.0)
+    message = str(refused.value)
+    assert message.startswith(f"{role} USSAV (Savannah)")
+    assert "draft 17 m exceeds the 16.73 m of Savannah Harbor's channel at high water" in message
+
+
+def test_route__a_draft_the_channel_takes_and_no_draft_sail() -> None:
+    fits = sealane.route("NLRTM", "USSAV", draft_m=16.0)
+    assert fits.distance_nm == pytest.approx(sealane.route("NLRTM", "USSAV").distance_nm, rel=0.05)
+    assert sealane.route("NLRTM", "USSAV", beam_m=50.0).distance_nm > 3_000  # no draft known
+    assert sealane.route("NLRTM", "USLGB", draft_m=20.0, allow=["panama"]).distance_nm > 0
+
+
+def test_future_positions__destination_refused_previous_port_not() -> None:
+    with pytest.raises(sealane.NoRouteError, match="destination_port USSAV"):
+        sealane.future_positions(AT_SEA, "USNYC", "USSAV", start_time=T0, draft_m=17.0)
+    # Having left Savannah the vessel is past its channel: only where it goes is checked.
+    away = sealane.future_positions(AT_SEA, "USSAV", "NLRTM", start_time=T0, draft_m=17.0)
+    assert away.eta > T0
+
+
+def test_itinerary__a_call_the_vessel_draws_too_much_for_refused() -> None:
+    calls = ["NLRTM", "USSAV", "USHOU"]
+    with pytest.raises(sealane.NoRouteError, match="USSAV"):
+        sealane.itinerary(calls, departed_at=T0, draft_m=17.0)
+    assert len(sealane.itinerary(calls, departed_at=T0, draft_m=13.5).legs) == 2
+    with pytest.raises(sealane.NoRouteError, match="USHOU"):  # the Houston Ship Channel's 13.72
+        sealane.itinerary(calls, departed_at=T0, draft_m=14.0)
+
+
+def test_fleet__rows_bound_for_a_port_too_shallow_flagged_others_computed() -> None:
+    frame = pd.DataFrame({
+        "lon": [AT_SEA[0]] * 3, "lat": [AT_SEA[1]] * 3,
+        "previous_port": "USNYC", "destination_port": ["USSAV", "USSAV", "USCHS"],
+        "draft_m": [17.0, 16.0, 17.0],
+    })  # fmt: skip
+    out = fleet.etas(frame, at=T0)
+    assert out.error.iloc[0] == "no_route" and out.error.iloc[1:].isna().all()
+    expected = sealane.future_positions(AT_SEA, "USNYC", "USSAV", start_time=T0, draft_m=16.0)
+    assert out.eta.iloc[1] == pd.Timestamp(expected.eta)
