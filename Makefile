@@ -4,7 +4,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed-stamp
 
-.PHONY: setup run test test-quick lint format bench data clean
+.PHONY: setup bytecode run test test-quick lint format bench data clean
 
 $(STAMP): pyproject.toml setup.py $(wildcard src/sealane/routing/*.c src/sealane/api/*.c)
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -14,13 +14,19 @@ $(STAMP): pyproject.toml setup.py $(wildcard src/sealane/routing/*.c src/sealane
 
 setup: $(STAMP)
 
-run: $(STAMP)
+# Byte-compile the checkout's modules, as pip does for an installed package: where
+# PYTHONDONTWRITEBYTECODE is set, every process would otherwise compile them again on import
+# (about 45 ms of a cold start). Up-to-date files are skipped.
+bytecode: $(STAMP)
+	$(PY) -m compileall -q src > /dev/null
+
+run: bytecode
 	$(VENV)/bin/sealane serve --demo
 
-test: $(STAMP)
+test: bytecode
 	$(PY) -m pytest -q -n auto
 
-test-quick: $(STAMP)
+test-quick: bytecode
 	$(PY) -m pytest -q -n auto -m "not slow"
 
 lint: $(STAMP)
@@ -33,7 +39,7 @@ format: $(STAMP)
 	$(VENV)/bin/ruff format src tests benchmarks
 	$(VENV)/bin/ruff check --fix src tests benchmarks
 
-bench: $(STAMP)
+bench: bytecode
 	$(PY) benchmarks/routes.py
 	$(PY) benchmarks/positions.py
 	$(PY) benchmarks/api.py

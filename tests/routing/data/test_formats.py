@@ -10,12 +10,14 @@ import numpy as np
 import pytest
 
 from sealane.routing.data import data_dir, mapped_npz
+from sealane.routing.data.files import ALIGN, write_aligned_npz
 from sealane.routing.data.formats import (
     LAND,
     LANDMASK,
     MARNET,
     MARNET_VERSION,
     PASSAGE_LIMITS,
+    PORT_LIMITS,
     VERSION_KEY,
     DataFormatError,
     FileFormat,
@@ -34,12 +36,51 @@ def small_mask() -> dict[str, np.ndarray]:
     }
 
 
-def test_shipped_marnet__current_version_and_stored_uncompressed() -> None:
+def data_offsets(path: Path) -> dict[str, int]:
+    """Where each member's array data starts in a ``.npz`` file (after its ``.npy`` header)."""
+    found = {}
+    with zipfile.ZipFile(path) as archive, path.open("rb") as handle:
+        for info in archive.infolist():
+            handle.seek(info.header_offset + 26)
+            name_len, extra_len = (int.from_bytes(handle.read(2), "little") for _ in range(2))
+            handle.seek(info.header_offset + 30 + name_len + extra_len)
+            if np.lib.format.read_magic(handle) == (1, 0):
+                np.lib.format.read_array_header_1_0(handle)
+            else:
+                np.lib.format.read_array_header_2_0(handle)
+            found[info.filename] = handle.tell()
+    return found
+
+
+def test_shipped_marnet__current_version_stored_uncompressed_and_aligned() -> None:
     path = data_dir() / MARNET.name
     arrays = mapped_npz(path)
     assert int(arrays[VERSION_KEY]) == MARNET_VERSION
     with zipfile.ZipFile(path) as archive:
         assert {i.compress_type for i in archive.infolist()} == {zipfile.ZIP_STORED}
+    # each array mapped where it lies, shared by every process that loads the file
+    assert all(offset % ALIGN == 0 for offset in data_offsets(path).values())
+    assert all(isinstance(array.base, np.memmap) for array in arrays.values())
+
+
+def test_write_aligned_npz__every_member_aligned_and_read_by_np_load(tmp_path: Path) -> None:
+    path = tmp_path / "some.npz"
+    members = {
+        "a": np.arange(7, dtype=np.int32),
+        "long_name_" * 5: np.linspace(0, 1, 13),
+        "c": np.array(3, dtype=np.uint32),
+        "d": np.array(["x", "yz"]),
+        "e": np.zeros((3, 4, 2), dtype=np.float32),
+    }
+    write_aligned_npz(path, members)
+    assert all(offset % ALIGN == 0 for offset in data_offsets(path).values())
+    with np.load(path) as loaded:
+        assert list(loaded.files) == list(members)
+        for key, value in members.items():
+            np.testing.assert_array_equal(loaded[key], value)
+    mapped = mapped_npz(path)
+    for key, value in members.items():
+        np.testing.assert_array_equal(mapped[key], value)
 
 
 @pytest.mark.parametrize("fmt", [MARNET, LANDMASK, LAND], ids=lambda f: f.name)
@@ -111,3 +152,8 @@ def test_csv_table__other_header_refused_naming_both(tmp_path: Path) -> None:
 def test_csv_table__shipped_passage_limits_read() -> None:
     rows = PASSAGE_LIMITS.read(data_dir() / PASSAGE_LIMITS.name)
     assert rows and set(rows[0]) == set(PASSAGE_LIMITS.columns)
+
+
+def test_csv_table__shipped_port_limits_read() -> None:
+    rows = PORT_LIMITS.read(data_dir() / PORT_LIMITS.name)
+    assert rows and set(rows[0]) == set(PORT_LIMITS.columns)

@@ -174,12 +174,15 @@ class FileFormat:
 
     def save(self, path: Path, arrays: Arrays) -> None:
         """Write ``arrays`` to ``path`` in this format (see :meth:`encode`): members in the order
-        of ``arrays`` and the version last, so adding it moves no other member in the file."""
+        of ``arrays`` and the version last, so adding it moves no other member in the file; if
+        uncompressed, each member aligned for mapping (:func:`.files.write_aligned_npz`)."""
         members: dict[str, Any] = self.encode(arrays)
         if self.compressed:
             np.savez_compressed(path, **members)
         else:
-            np.savez(path, **members)
+            from .files import write_aligned_npz
+
+            write_aligned_npz(path, members)
 
     def encode(self, arrays: Arrays) -> dict[str, np.ndarray]:
         """``arrays`` checked against the declaration (each required key present, no unknown
