@@ -86,6 +86,24 @@ def test_among__the_shortest_of_every_pair_of_snaps(
         np.testing.assert_array_equal(alone.nodes, path.nodes)
 
 
+def test_among__astar_with_two_destination_snaps_no_landmark_overestimate(
+    graph: SeaGraph, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Off Fiji to off Japan, both ends with a shortcut snap: the landmarks' distances to the
+    goal through the two destination snaps' chain ends overestimated, and A* settled for a
+    path 16 km longer than searching each pair apart."""
+    monkeypatch.setattr(graph, "hierarchy", None)
+    monkeypatch.setattr(graph, "masked_hierarchy", None)
+    blocked = default_blocked(graph)
+    (lon_a, lat_a), (lon_b, lat_b) = (176.5583, -17.1738), (142.0189, 36.7389)
+    origins = snaps_of(graph, lon_a, lat_a, blocked)
+    destinations = snaps_of(graph, lon_b, lat_b, blocked)
+    assert len(origins) == len(destinations) == 2
+    o, d, path = shortest_path_among(graph, origins, destinations, (lon_b, lat_b), blocked)
+    total = o.distance_m + path.network_m + d.distance_m
+    assert total == pytest.approx(pairwise_best(graph, origins, destinations, blocked), rel=1e-9)
+
+
 def test_among__one_snap_each_is_shortest_path(graph: SeaGraph) -> None:
     blocked = default_blocked(graph)
     a, b = graph.snap(4.0, 51.9), graph.snap(121.9, 31.0)

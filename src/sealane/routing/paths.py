@@ -138,6 +138,11 @@ def _search(
             return hierarchy.shortest(sources, source_costs, targets, target_costs, blocked)
     goal_xyz = unit_vector(*goal)
     landmarks = graph.landmarks_for(blocked)
+    if targets.size > 2:
+        # Several destination snaps: their chain ends are joined through the goal point, off
+        # the network the landmarks measure, so |d(L, node) - d(L, goal)| may overestimate;
+        # only the great-circle bound holds.
+        landmarks = landmarks[:, :0]
     goal_landmarks = np.fmin.reduce(landmarks[targets] + target_costs[:, None], axis=0)
     return astar(
         graph.indptr,
