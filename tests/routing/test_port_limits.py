@@ -5,6 +5,7 @@ takes is refused that port as origin, via point or destination, by every way int
 from __future__ import annotations
 
 from datetime import UTC, datetime
+from fractions import Fraction
 
 import pandas as pd
 import pytest
@@ -46,6 +47,12 @@ def test_route__draft_over_the_channel_refused_naming_it(
     message = str(refused.value)
     assert message.startswith(f"{role} USSAV (Savannah)")
     assert "draft 17 m exceeds the 16.73 m of Savannah Harbor's channel at high water" in message
+
+
+def test_route__a_draft_given_as_a_fraction_refused_not_a_type_error() -> None:
+    """A Fraction is a real number the vessel checks take; its message once failed to format."""
+    with pytest.raises(sealane.NoRouteError, match=r"draft 17 m exceeds the 16\.73 m"):
+        sealane.route("NLRTM", "USSAV", draft_m=Fraction(17))
 
 
 def test_route__a_draft_the_channel_takes_and_no_draft_sail() -> None:

@@ -62,6 +62,6 @@ def check_port_draft(stop: Location, draft_m: float | None, what: str) -> None:
     limit = port_limits().get(stop.port.locode)
     if limit is not None and draft_m > limit.draft_m:
         raise NoRouteError(
-            f"{what} {stop.port.locode} ({stop.port.name}): draft {draft_m:g} m exceeds the "
+            f"{what} {stop.port.locode} ({stop.port.name}): draft {float(draft_m):g} m exceeds the "
             f"{limit.draft_m:g} m of {limit.name}"
         )
