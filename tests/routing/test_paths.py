@@ -11,7 +11,7 @@ import sealane
 from sealane.routing.closures import closed_for, refused_for
 from sealane.routing.errors import NoRouteError
 from sealane.routing.graph import SeaGraph, default_graph
-from sealane.routing.paths import shortest_path, shortest_path_among
+from sealane.routing.paths import _search, shortest_path, shortest_path_among
 from sealane.routing.ports import registry
 from sealane.routing.snapping import Snap
 
@@ -104,12 +104,27 @@ def test_among__astar_with_two_destination_snaps_no_landmark_overestimate(
     assert total == pytest.approx(pairwise_best(graph, origins, destinations, blocked), rel=1e-9)
 
 
-def test_among__one_snap_each_is_shortest_path(graph: SeaGraph) -> None:
+def test_among__one_snap_each__network_m_leaves_the_snap_distances_out(graph: SeaGraph) -> None:
+    """The search counts each snap's distance off the network; ``network_m`` is the search
+    between the chains' ends without them (``shortest_path`` is this same call, no oracle)."""
     blocked = default_blocked(graph)
     a, b = graph.snap(4.0, 51.9), graph.snap(121.9, 31.0)
+    assert a.distance_m > 100 and b.distance_m > 100
     o, d, path = shortest_path_among(graph, (a,), (b,), (121.9, 31.0), blocked)
     assert (o, d) == (a, b)
-    assert path.network_m == pytest.approx(shortest_path(graph, a, b, blocked).network_m)
+    a_core, b_core = int(graph.edge_core[a.edge]), int(graph.edge_core[b.edge])
+    a_at, b_at = graph.along_chain_m(a), graph.along_chain_m(b)
+    found = _search(
+        graph,
+        graph.core_ends[a_core],
+        np.array([a_at, graph.core_length_m[a_core] - a_at]),
+        graph.core_ends[b_core],
+        np.array([b_at, graph.core_length_m[b_core] - b_at]),
+        (b.lon, b.lat),
+        blocked,
+    )
+    assert found is not None
+    assert path.network_m == pytest.approx(found[0], rel=1e-12)
 
 
 def test_among__two_snaps_on_one_chain_go_straight_along_it(graph: SeaGraph) -> None:
