@@ -18,7 +18,7 @@ setup: $(STAMP)
 # PYTHONDONTWRITEBYTECODE is set, every process would otherwise compile them again on import
 # (about 45 ms of a cold start). Up-to-date files are skipped.
 bytecode: $(STAMP)
-	$(PY) -m compileall -q src > /dev/null
+	$(PY) -m compileall -q src
 
 run: bytecode
 	$(VENV)/bin/sealane serve --demo
