@@ -424,11 +424,6 @@ def test_tick__one_failing_lookup_does_not_stop_the_others(
     assert stored_request(app, healthy).status == "created"
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="the outbox is unique per (event, object), so stopping a shipment a second time "
-    "(stop, resume, stop) changes the request's status without a tracking_stopped event",
-)
 def test_stop_tracking__second_stop_has_its_own_event(
     app: FastAPI, client: TestClient, keys: Keys
 ) -> None:

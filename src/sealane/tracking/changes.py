@@ -23,7 +23,7 @@ from ..store.models import (
 )
 from .events import status_after
 from .lifecycle import STATUS_EVENT, RequestStatus, check_transition
-from .outbox import emit
+from .outbox import emit, occurrences
 
 #: Container timestamps set by events, by event (after ``container.transport.``).
 EVENT_FIELDS = {
@@ -46,8 +46,17 @@ def set_status(
     request.status = new.value
     request.updated_at = now
     event = STATUS_EVENT.get(new)
-    if event:
-        emit(session, request.account_id, event, "tracking_request", request.id, now)
+    if event:  # a status entered again (stopped after a resume) is an event of its own
+        again = occurrences(session, event, "tracking_request", request.id)
+        emit(
+            session,
+            request.account_id,
+            event,
+            "tracking_request",
+            request.id,
+            now,
+            occurrence=again,
+        )
 
 
 def record_arrival_estimate(

@@ -4,21 +4,30 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy import select
+from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from ..store.models import OutboxEvent
 
 
 def emit(
-    session: Session, account_id: str, event: str, ref_type: str, ref_id: str, now: datetime
+    session: Session,
+    account_id: str,
+    event: str,
+    ref_type: str,
+    ref_id: str,
+    now: datetime,
+    *,
+    occurrence: int = 0,
 ) -> None:
-    """Queue ``event`` about (``ref_type``, ``ref_id``) for webhooks, once."""
+    """Queue ``event`` about (``ref_type``, ``ref_id``) for webhooks, once per ``occurrence``
+    (the database's unique key refuses a second row for the same one)."""
     exists = session.scalar(
         select(OutboxEvent.id).where(
             OutboxEvent.event == event,
             OutboxEvent.reference_type == ref_type,
             OutboxEvent.reference_id == ref_id,
+            OutboxEvent.occurrence == occurrence,
         )
     )
     if exists is None:
@@ -28,6 +37,20 @@ def emit(
                 event=event,
                 reference_type=ref_type,
                 reference_id=ref_id,
+                occurrence=occurrence,
                 created_at=now,
             )
         )
+
+
+def occurrences(session: Session, event: str, ref_type: str, ref_id: str) -> int:
+    """How many times ``event`` was queued about (``ref_type``, ``ref_id``): the occurrence
+    number of the next one."""
+    found = session.scalar(
+        select(func.count(OutboxEvent.id)).where(
+            OutboxEvent.event == event,
+            OutboxEvent.reference_type == ref_type,
+            OutboxEvent.reference_id == ref_id,
+        )
+    )
+    return int(found or 0)

@@ -25,7 +25,9 @@ class OutboxEvent(Base):
 
     __tablename__ = "outbox_events"
     __table_args__ = (
-        UniqueConstraint("event", "reference_type", "reference_id", name="uq_outbox_event"),
+        UniqueConstraint(
+            "event", "reference_type", "reference_id", "occurrence", name="uq_outbox_event"
+        ),
     )
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
@@ -35,6 +37,9 @@ class OutboxEvent(Base):
     event: Mapped[str] = mapped_column(String(80))
     reference_type: Mapped[str] = mapped_column(String(40))
     reference_id: Mapped[str] = mapped_column(String(36))
+    #: How many times this event happened to this object before (0: the first time), so an
+    #: event that can recur (a request stopped again after a resume) is queued each time.
+    occurrence: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     created_at: Mapped[datetime] = mapped_column(UTCDateTime())
     dispatched_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), nullable=True, index=True)
 
