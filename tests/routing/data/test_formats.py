@@ -81,6 +81,11 @@ def test_write_aligned_npz__every_member_aligned_and_read_by_np_load(tmp_path: P
     mapped = mapped_npz(path)
     for key, value in members.items():
         np.testing.assert_array_equal(mapped[key], value)
+    # written again: a new file renamed over it, the mapped one left whole; nothing else left
+    write_aligned_npz(path, {"a": np.arange(3)})
+    np.testing.assert_array_equal(mapped["a"], members["a"])
+    assert list(mapped_npz(path)) == ["a"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["some.npz"]
 
 
 @pytest.mark.parametrize("fmt", [MARNET, LANDMASK, LAND], ids=lambda f: f.name)

@@ -72,7 +72,22 @@ def write_aligned_npz(path: Path, members: dict[str, np.ndarray]) -> None:
     """An uncompressed ``.npz`` whose every member's data starts on a 64-byte boundary of the
     file, padded by an extra field of the member's zip header: :func:`mapped_npz` then maps each
     array where it lies instead of copying it (``np.savez`` aligns a member to the ``.npy`` file,
-    not to the archive). Any zip reader, ``np.load`` among them, reads it as usual."""
+    not to the archive). Any zip reader, ``np.load`` among them, reads it as usual.
+
+    The file is written beside ``path`` and then renamed over it: a process that has the old
+    file mapped keeps reading it (rewritten in place, its pages would change or vanish under
+    it, a crash with SIGBUS)."""
+    import os
+
+    partial = path.with_name(f".{path.name}.{os.getpid()}.partial")
+    try:
+        _write_members(partial, members)
+        os.replace(partial, path)
+    finally:
+        partial.unlink(missing_ok=True)
+
+
+def _write_members(path: Path, members: dict[str, np.ndarray]) -> None:
     import io
     import zipfile
 
