@@ -48,7 +48,7 @@ MODEL_TABLES = {
 }
 ALL_TABLES = MODEL_TABLES | {"alembic_version"}
 #: The newest migration.
-HEAD = "0012_outbox_occurrence"
+HEAD = "0013_tracking_resumed"
 
 
 def tables(engine: Engine) -> set[str]:

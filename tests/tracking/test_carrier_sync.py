@@ -436,10 +436,10 @@ def test_stop_tracking__second_stop_has_its_own_event(
     assert request_events(app, request_id)["tracking_request.tracking_stopped"] == 2
 
 
-def test_resume_tracking__after_the_window_stops_again_on_the_next_tick(
+def test_resume_tracking__after_the_window_follows_it_a_window_more(
     app: FastAPI, client: TestClient, clock: ManualClock, keys: Keys
 ) -> None:
-    # current behaviour (doubtful): a resume past the 56-day window lasts until the next pass
+    # a resume past the 56-day window used to last until the next pass, doing nothing
     request_id = create_request(client, keys.routing, SUCCEEDED)["id"]
     tick(app)
     shipment_id = stored_request(app, request_id).shipment_id
@@ -448,4 +448,8 @@ def test_resume_tracking__after_the_window_stops_again_on_the_next_tick(
     patch_json(client, keys.routing, f"/v2/shipments/{shipment_id}/resume_tracking")
     assert stored_request(app, request_id).status == "created"
     tick(app)
+    advance(app, clock, 55 * DAY)
+    assert stored_request(app, request_id).status == "created"
+    advance(app, clock, 2 * DAY)
     assert stored_request(app, request_id).status == "tracking_stopped"
+    assert request_events(app, request_id)["tracking_request.tracking_stopped"] == 2

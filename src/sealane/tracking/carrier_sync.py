@@ -26,7 +26,7 @@ from .carriers.base import AwaitingManifest, CarrierAdapter, Found, Snapshot, Un
 from .changes import set_status, stop_tracking
 from .claims import DUE_STATUSES, claim_request, claim_shipment, retried, stamp_attempts
 from .creation import create_shipment, vessel_for
-from .lifecycle import TRACKING_WINDOW, RequestStatus, next_retry_at
+from .lifecycle import RequestStatus, next_retry_at, window_ends_at
 from .outbox import emit
 from .portcalls import sync_port_calls
 from .recording import move_vessel, record_estimate, record_events, record_updates
@@ -294,7 +294,8 @@ class TrackingService:
             shipment.pod_ata_at = snapshot.pod_ata
             shipment.pod_eta_at = snapshot.pod_ata  # the estimate settles on the actual arrival
             shipment.updated_at = now
-        if shipment.pod_ata_at is not None and now >= shipment.pod_ata_at + TRACKING_WINDOW:
+        ends = window_ends_at(shipment.pod_ata_at, shipment.tracking_resumed_at)
+        if ends is not None and now >= ends:
             stop_tracking(session, shipment, now, reason="past_arrival_window")
 
     def _record_events(

@@ -203,11 +203,13 @@ def stop_tracking(
 
 
 def resume_tracking(session: Session, shipment: Shipment, now: datetime) -> None:
-    """Follow ``shipment`` again (its tracking request is created again)."""
+    """Follow ``shipment`` again (its tracking request is created again), for a whole tracking
+    window from now even when it arrived longer ago (:func:`.lifecycle.window_ends_at`)."""
     if shipment.tracking_stopped_at is None:
         return
     shipment.tracking_stopped_at = None
     shipment.tracking_stopped_reason = None
+    shipment.tracking_resumed_at = now
     shipment.updated_at = now
     for request in _requests_of(session, shipment):
         if request.status == RequestStatus.TRACKING_STOPPED:

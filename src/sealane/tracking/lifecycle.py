@@ -59,6 +59,7 @@ FAILED_REASONS = frozenset(
 
 #: Seconds to wait before each retry of a failed lookup (with up to 10 % jitter added).
 RETRY_BACKOFF_S = (300, 1_800, 7_200, 21_600)
+DAY = timedelta(days=1)
 #: Tracking stops this long after the shipment arrives at its port of discharge.
 TRACKING_WINDOW = timedelta(days=56)
 #: An awaiting-manifest request is looked up again this often.
@@ -91,3 +92,19 @@ def next_retry_at(now: datetime, retry_count: int, jitter: float) -> datetime | 
         return None
     delay = RETRY_BACKOFF_S[retry_count - 1]
     return now + timedelta(seconds=delay * (1 + 0.1 * jitter))
+
+
+def window_ends_at(arrived_at: datetime | None, resumed_at: datetime | None) -> datetime | None:
+    """When tracking stops on its own: a :data:`TRACKING_WINDOW` after the arrival at the port
+    of discharge, or after the last resume when that is later (a shipment resumed after its
+    window is followed for a window more); None before it arrives.
+
+    >>> from datetime import UTC
+    >>> arrived = datetime(2026, 1, 1, tzinfo=UTC)
+    >>> window_ends_at(arrived, None).date(), window_ends_at(arrived, arrived + 100 * DAY).date()
+    (datetime.date(2026, 2, 26), datetime.date(2026, 6, 6))
+    """
+    if arrived_at is None:
+        return None
+    start = arrived_at if resumed_at is None or resumed_at < arrived_at else resumed_at
+    return start + TRACKING_WINDOW

@@ -97,6 +97,8 @@ class Shipment(Base):
     pod_ata_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), nullable=True)
     tracking_stopped_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), nullable=True)
     tracking_stopped_reason: Mapped[str | None] = mapped_column(String(40), nullable=True)
+    #: When tracking was last resumed: the arrival window runs from it when it is later.
+    tracking_resumed_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), nullable=True)
     tags: Mapped[list[str] | None] = mapped_column(JSON, nullable=True)
     #: The first arrival estimate the carrier gave.
     pod_original_eta_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), nullable=True)
