@@ -74,7 +74,8 @@ def shortest_path_among(
     cost, core_path = found
     if len(starts) > 1 or len(ends) > 1:
         path = np.frombuffer(core_path, np.int32) if isinstance(core_path, bytes) else core_path
-        o, d = _nearest_to(graph, starts, int(path[0])), _nearest_to(graph, ends, int(path[-1]))
+        o = _nearest_to(starts, sources, source_costs, int(path[0]))
+        d = _nearest_to(ends, targets, target_costs, int(path[-1]))
     else:
         o, d = starts[0], ends[0]
     unfolded = graph.network.unfold(core_path, blocked, o.snap.edge, o.at, d.snap.edge, d.at)
@@ -108,16 +109,12 @@ def _chain_ends(graph: SeaGraph, snaps: list[_OnChain]) -> tuple[IntArray, Float
     return np.array(ends, dtype=np.int32), np.array(costs)
 
 
-def _nearest_to(graph: SeaGraph, snaps: list[_OnChain], node: int) -> _OnChain:
+def _nearest_to(snaps: list[_OnChain], ends: IntArray, costs: FloatArray, node: int) -> _OnChain:
     """Of the snaps whose chain ends at core node ``node``, the one nearest to it (the one the
-    search started or ended from)."""
-    best, best_cost = snaps[0], np.inf
-    for on in snaps:
-        u, v = graph.core_ends[on.core].tolist()
-        for end, along in ((u, on.at), (v, graph.core_length_m[on.core] - on.at)):
-            if end == node and on.snap.distance_m + along < best_cost:
-                best, best_cost = on, on.snap.distance_m + along
-    return best
+    search started or ended from): ``ends`` and ``costs`` are :func:`_chain_ends`', two per
+    snap."""
+    at = np.flatnonzero(ends == node)
+    return snaps[int(at[np.argmin(costs[at])]) // 2]
 
 
 def _search(
