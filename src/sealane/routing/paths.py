@@ -113,8 +113,9 @@ def _nearest_to(snaps: list[_OnChain], ends: IntArray, costs: FloatArray, node: 
     """Of the snaps whose chain ends at core node ``node``, the one nearest to it (the one the
     search started or ended from): ``ends`` and ``costs`` are :func:`_chain_ends`', two per
     snap."""
-    at = np.flatnonzero(ends == node)
-    return snaps[int(at[np.argmin(costs[at])]) // 2]
+    pairs = zip(ends.tolist(), costs.tolist(), strict=True)  # four items: no numpy call
+    _, first = min((cost, i) for i, (end, cost) in enumerate(pairs) if end == node)
+    return snaps[first // 2]
 
 
 def _search(
