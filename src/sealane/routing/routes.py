@@ -177,8 +177,9 @@ def route(
 
     The vessel's draft, beam, length and air draft in metres (each optional) close every passage
     it does not fit (:mod:`.limits`; ``allow`` does not reopen one), and an end lying in such a
-    passage (Hamburg on the Elbe) is out of its reach: the ``NoRouteError`` then says which limit
-    refused what. A bad dimension raises :class:`~sealane.routing.errors.InvalidVesselError`.
+    passage (Hamburg on the Elbe) is out of its reach, as is a port whose channel takes less
+    than its draft (:mod:`.port_limits`): the ``NoRouteError`` then says which limit refused
+    what. A bad dimension raises :class:`~sealane.routing.errors.InvalidVesselError`.
 
     >>> r = route("CNSHA", "NLRTM")
     >>> r.passages
