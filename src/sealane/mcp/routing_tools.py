@@ -84,7 +84,8 @@ async def get_vessel_future_positions(
     """Estimate a vessel's voyage from its last reported position (or the start coordinate) to
     the destination port along sea lanes: ETA, remaining distance and a sampled track. Ports
     left out are taken from what sealane knows of the vessel's voyage; dimensions (metres) close
-    the passages the vessel does not fit."""
+    the passages the vessel does not fit, and a destination whose channel is shallower than its
+    draft is refused."""
 
     async def work(account: Account) -> FuturePositions:
         await account.require_routing()
@@ -173,7 +174,8 @@ async def plan_sea_route(
 ) -> Annotated[CallToolResult, SeaRoute]:
     """Plan the shortest sea route between two ports or coordinates: distance, duration at a
     speed, the passages sailed (Suez, Panama, ...) and the path as GeoJSON. A vessel's
-    dimensions (metres) close the passages it does not fit (a canal's locks, a shallow strait)."""
+    dimensions (metres) close the passages it does not fit (a canal's locks, a shallow strait)
+    and refuse a port whose channel is shallower than the draft."""
 
     async def work(account: Account) -> SeaRoute:
         await account.require_routing()
