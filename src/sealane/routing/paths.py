@@ -72,12 +72,13 @@ def shortest_path_among(
         nodes, edges = _along_one_chain(graph, o.snap, d.snap)
         return o.snap, d.snap, SeaPath(nodes=nodes, edges=edges, network_m=abs(o.at - d.at))
     cost, core_path = found
+    o, d = starts[0], ends[0]
     if len(starts) > 1 or len(ends) > 1:
         path = np.frombuffer(core_path, np.int32) if isinstance(core_path, bytes) else core_path
-        o = _nearest_to(starts, sources, source_costs, int(path[0]))
-        d = _nearest_to(ends, targets, target_costs, int(path[-1]))
-    else:
-        o, d = starts[0], ends[0]
+        if len(starts) > 1:
+            o = _nearest_to(starts, sources, source_costs, int(path[0]))
+        if len(ends) > 1:
+            d = _nearest_to(ends, targets, target_costs, int(path[-1]))
     unfolded = graph.network.unfold(core_path, blocked, o.snap.edge, o.at, d.snap.edge, d.at)
     network_m = float(cost) - o.snap.distance_m - d.snap.distance_m
     return o.snap, d.snap, SeaPath(as_int32(unfolded[0]), as_int32(unfolded[1]), network_m)
