@@ -31,7 +31,12 @@ def upgrade() -> None:
 
 
 def downgrade() -> None:
-    # the older key holds only the first occurrence of each event
+    # the older key holds only the first occurrence of each event; the notifications made from
+    # the others go with them, as ON DELETE CASCADE would (SQLite migrates without foreign keys)
+    later = "SELECT id FROM outbox_events WHERE occurrence > 0"
+    notified = f"SELECT id FROM webhook_notifications WHERE outbox_event_id IN ({later})"
+    op.execute(f"DELETE FROM webhook_notification_logs WHERE notification_id IN ({notified})")
+    op.execute(f"DELETE FROM webhook_notifications WHERE outbox_event_id IN ({later})")
     op.execute("DELETE FROM outbox_events WHERE occurrence > 0")
     with op.batch_alter_table("outbox_events", schema=None) as batch_op:
         batch_op.drop_constraint("uq_outbox_event", type_="unique")
