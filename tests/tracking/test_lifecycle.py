@@ -10,10 +10,12 @@ import pytest
 from sealane.tracking.events import EVENT_NAMES, ContainerStatus, status_after
 from sealane.tracking.lifecycle import (
     RETRY_BACKOFF_S,
+    TRACKING_WINDOW,
     IllegalTransition,
     RequestStatus,
     check_transition,
     next_retry_at,
+    window_ends_at,
 )
 from sealane.tracking.vocabulary import TRANSPORT
 
@@ -31,6 +33,28 @@ ALLOWED = {
     (S.TRACKING_STOPPED, S.CREATED),
 }
 PAIRS = list(itertools.product(RequestStatus, RequestStatus))
+
+
+#: (arrived, resumed, window ends), days after NOW (None: not yet).
+WINDOWS = [
+    (None, None, None),
+    (None, 3, None),  # resumed before it arrived: no window yet
+    (10, None, 10 + TRACKING_WINDOW.days),
+    (10, 3, 10 + TRACKING_WINDOW.days),  # resumed before the arrival: it runs from the arrival
+    (10, 10, 10 + TRACKING_WINDOW.days),
+    (10, 30, 30 + TRACKING_WINDOW.days),  # resumed within the window: a whole one from then
+    (10, 100, 100 + TRACKING_WINDOW.days),  # resumed after it: a whole one from then
+]
+
+
+@pytest.mark.parametrize(("arrived", "resumed", "ends"), WINDOWS)
+def test_window_ends_at__from_the_later_of_arrival_and_resume(
+    arrived: int | None, resumed: int | None, ends: int | None
+) -> None:
+    def day(n: int | None) -> datetime | None:
+        return None if n is None else NOW + timedelta(days=n)
+
+    assert window_ends_at(day(arrived), day(resumed)) == day(ends)
 
 
 @pytest.mark.parametrize(("current", "new"), sorted(ALLOWED))
