@@ -59,7 +59,6 @@ FAILED_REASONS = frozenset(
 
 #: Seconds to wait before each retry of a failed lookup (with up to 10 % jitter added).
 RETRY_BACKOFF_S = (300, 1_800, 7_200, 21_600)
-DAY = timedelta(days=1)
 #: Tracking stops this long after the shipment arrives at its port of discharge.
 TRACKING_WINDOW = timedelta(days=56)
 #: An awaiting-manifest request is looked up again this often.
@@ -101,7 +100,8 @@ def window_ends_at(arrived_at: datetime | None, resumed_at: datetime | None) -> 
 
     >>> from datetime import UTC
     >>> arrived = datetime(2026, 1, 1, tzinfo=UTC)
-    >>> window_ends_at(arrived, None).date(), window_ends_at(arrived, arrived + 100 * DAY).date()
+    >>> later = arrived + timedelta(days=100)
+    >>> window_ends_at(arrived, None).date(), window_ends_at(arrived, later).date()
     (datetime.date(2026, 2, 26), datetime.date(2026, 6, 6))
     """
     if arrived_at is None:
