@@ -13,12 +13,14 @@ from typing import Any
 import httpx
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
+from sqlalchemy import func, select
 
 from sealane.api.app import create_app
 from sealane.clock import ManualClock
 from sealane.config import Settings
 from sealane.store.accounts import create_account
 from sealane.store.database import transaction
+from sealane.store.models import OutboxEvent
 from sealane.tracking.events import EVENT_NAMES
 from tests.api.conftest import START, auth
 from tests.api.jsonapi_asserts import JSONAPI
@@ -62,10 +64,22 @@ class World:
         return data
 
     def tick(self, days: float = 0.0) -> None:
-        """Move time on, then let tracking and webhook delivery do one pass each."""
+        """Move time on, let tracking do one pass, then webhook delivery until the outbox is
+        dispatched: a pass fans out a batch of the oldest events, and the world's earlier
+        tests (which differ with the order a test worker runs them in) can leave more."""
         self.clock.advance(days * 86_400)
         self.app.state.sealane.tracking.tick()
-        self.app.state.sealane.webhooks.run_once()
+        for _ in range(1_000):
+            self.app.state.sealane.webhooks.run_once()
+            if not self.undispatched():
+                return
+        raise AssertionError("webhook delivery left the outbox undispatched")
+
+    def undispatched(self) -> int:
+        """Outbox events not yet turned into notifications."""
+        with self.app.state.sealane.sessions() as session:
+            query = select(func.count(OutboxEvent.id)).where(OutboxEvent.dispatched_at.is_(None))
+            return int(session.scalar(query) or 0)
 
 
 def fresh(prefix: str) -> str:
