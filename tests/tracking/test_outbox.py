@@ -1,4 +1,5 @@
-"""The outbox: exactly one row per event and object, and ticks at the same time add nothing."""
+"""The outbox: one row per event, object and occurrence, and ticks at the same time add
+nothing."""
 
 from __future__ import annotations
 

@@ -44,13 +44,14 @@ def emit(
 
 
 def occurrences(session: Session, event: str, ref_type: str, ref_id: str) -> int:
-    """How many times ``event`` was queued about (``ref_type``, ``ref_id``): the occurrence
-    number of the next one."""
-    found = session.scalar(
-        select(func.count(OutboxEvent.id)).where(
+    """The occurrence number of the next ``event`` about (``ref_type``, ``ref_id``): one past
+    the last queued (not a count, so it stays new if old rows are ever pruned), 0 for the
+    first."""
+    last = session.scalar(
+        select(func.max(OutboxEvent.occurrence)).where(
             OutboxEvent.event == event,
             OutboxEvent.reference_type == ref_type,
             OutboxEvent.reference_id == ref_id,
         )
     )
-    return int(found or 0)
+    return 0 if last is None else int(last) + 1
