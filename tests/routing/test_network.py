@@ -45,14 +45,16 @@ def port_snaps(graph: SeaGraph, count: int, seed: int) -> list[tuple[Snap, Snap]
     ]
 
 
-def core_path(graph: SeaGraph, origin: Snap, destination: Snap, blocked: int) -> np.ndarray | None:
-    """The core nodes of the path between two snaps, searched as ``paths`` does (None when no
-    open path joins them)."""
+def core_search(
+    graph: SeaGraph, origin: Snap, destination: Snap, blocked: int
+) -> tuple[float, bytes | np.ndarray] | None:
+    """Cost and core path between the chain ends of two snaps (their distances off the network
+    left out), searched as ``paths`` does; None when no open path joins them."""
     from sealane.routing.paths import _search
 
     o_core, d_core = int(graph.edge_core[origin.edge]), int(graph.edge_core[destination.edge])
     o_at, d_at = graph.along_chain_m(origin), graph.along_chain_m(destination)
-    found = _search(
+    return _search(
         graph,
         graph.core_ends[o_core],
         np.array([o_at, graph.core_length_m[o_core] - o_at]),
@@ -61,6 +63,11 @@ def core_path(graph: SeaGraph, origin: Snap, destination: Snap, blocked: int) ->
         (destination.lon, destination.lat),
         blocked,
     )
+
+
+def core_path(graph: SeaGraph, origin: Snap, destination: Snap, blocked: int) -> np.ndarray | None:
+    """The core nodes of the path between two snaps (None when no open path joins them)."""
+    found = core_search(graph, origin, destination, blocked)
     return None if found is None else as_int32(found[1])
 
 

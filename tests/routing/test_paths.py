@@ -11,9 +11,10 @@ import sealane
 from sealane.routing.closures import closed_for, refused_for
 from sealane.routing.errors import NoRouteError
 from sealane.routing.graph import SeaGraph, default_graph
-from sealane.routing.paths import _search, shortest_path, shortest_path_among
+from sealane.routing.paths import shortest_path, shortest_path_among
 from sealane.routing.ports import registry
 from sealane.routing.snapping import Snap
+from tests.routing.test_network import core_search
 
 
 @pytest.fixture(scope="module")
@@ -112,17 +113,7 @@ def test_among__one_snap_each__network_m_leaves_the_snap_distances_out(graph: Se
     assert a.distance_m > 100 and b.distance_m > 100
     o, d, path = shortest_path_among(graph, (a,), (b,), (121.9, 31.0), blocked)
     assert (o, d) == (a, b)
-    a_core, b_core = int(graph.edge_core[a.edge]), int(graph.edge_core[b.edge])
-    a_at, b_at = graph.along_chain_m(a), graph.along_chain_m(b)
-    found = _search(
-        graph,
-        graph.core_ends[a_core],
-        np.array([a_at, graph.core_length_m[a_core] - a_at]),
-        graph.core_ends[b_core],
-        np.array([b_at, graph.core_length_m[b_core] - b_at]),
-        (b.lon, b.lat),
-        blocked,
-    )
+    found = core_search(graph, a, b, blocked)
     assert found is not None
     assert path.network_m == pytest.approx(found[0], rel=1e-12)
 
