@@ -287,3 +287,17 @@ def test_future__a_reported_draught_no_route_takes_is_set_aside(
     assert "elbe" in dimensions["reported_set_aside"]
     refused = assert_error(setup.future(client, port="DEHAM", draft_m="16"), 422)
     assert "elbe" in refused["detail"]
+
+
+def test_future__a_port_shallower_than_the_draft__parameter_422_report_set_aside(
+    setup: Setup, client: TestClient
+) -> None:
+    """Savannah's channel takes 16.73 m at high water (``data/port_limits.csv``): a 17 m
+    parameter is a JSON:API 422 naming it, a 17 m AIS draught routes as unknown."""
+    setup.sail(client, draught_meters=17.0)
+    refused = assert_error(setup.future(client, port="USSAV", draft_m="17"), 422)
+    assert "Savannah Harbor's channel" in refused["detail"] and "16.73 m" in refused["detail"]
+    count, dimensions = answer(setup.future(client, port="USSAV"))
+    assert count == engine_positions("USSAV")
+    assert (dimensions["source"], dimensions["draft_m"]) == ("default", None)
+    assert "Savannah" in dimensions["reported_set_aside"]
