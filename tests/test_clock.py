@@ -27,3 +27,16 @@ def test_utc_iso(moment: datetime, expected: str) -> None:
 
 def test_utc_iso__none() -> None:
     assert utc_iso(None) is None
+
+
+@pytest.mark.parametrize(
+    ("moment", "expected"),
+    [
+        (datetime(1, 1, 1, tzinfo=UTC), "0001-01-01T00:00:00Z"),
+        (datetime(999, 12, 31, 23, 59, 59), "0999-12-31T23:59:59Z"),
+        (datetime(9999, 12, 31, 23, 59, 59, 999_999, tzinfo=UTC), "9999-12-31T23:59:59Z"),
+    ],
+    ids=["year 1", "year 999", "year 9999"],
+)
+def test_utc_iso__years_zero_padded_to_four_digits(moment: datetime, expected: str) -> None:
+    assert utc_iso(moment) == expected

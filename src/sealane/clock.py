@@ -8,9 +8,6 @@ import time
 from datetime import UTC, datetime, timedelta
 from typing import Protocol, overload
 
-#: ISO 8601, UTC, to the second: ``2026-11-21T13:00:00Z``.
-UTC_FORMAT = "%Y-%m-%dT%H:%M:%SZ"
-
 
 class Clock(Protocol):
     """Source of the current time (UTC) and of a monotonic reading in seconds."""
@@ -66,17 +63,20 @@ def utc_iso(moment: None) -> None: ...
 @overload
 def utc_iso(moment: datetime | None) -> str | None: ...
 def utc_iso(moment: datetime | None) -> str | None:
-    """``moment`` as ISO 8601 UTC to the second (None stays None). An aware moment in another
-    zone is converted to UTC; a naive one is taken to be UTC already (as stored times are).
+    """``moment`` as ISO 8601 / RFC 3339 UTC to the second (None stays None). An aware moment in
+    another zone is converted to UTC; a naive one is taken to be UTC already (as stored times
+    are). Years before 1000 are zero-padded to four digits (glibc's ``strftime("%Y")`` does not).
 
     >>> from datetime import timezone
     >>> utc_iso(datetime(2026, 11, 21, 14, 0, 30, 999, tzinfo=timezone(timedelta(hours=1))))
     '2026-11-21T13:00:30Z'
     >>> utc_iso(datetime(2026, 11, 21, 14, 0)), utc_iso(None)
     ('2026-11-21T14:00:00Z', None)
+    >>> utc_iso(datetime(1, 1, 1)), utc_iso(datetime(9999, 12, 31, 23, 59, 59, 999999))
+    ('0001-01-01T00:00:00Z', '9999-12-31T23:59:59Z')
     """
     if moment is None:
         return None
     if moment.tzinfo is not None:
         moment = moment.astimezone(UTC)
-    return moment.strftime(UTC_FORMAT)
+    return moment.replace(tzinfo=None).isoformat(timespec="seconds") + "Z"

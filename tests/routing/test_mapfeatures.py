@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import copy
 import json
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime, timedelta, timezone
 from functools import cache
 from itertools import pairwise
 from pathlib import Path
@@ -16,6 +16,7 @@ import pytest
 from pyproj import Geod
 
 import sealane
+from sealane.routing import mapfeatures
 
 GEOD = Geod(ellps="WGS84")
 T0 = datetime(2026, 3, 1, tzinfo=UTC)
@@ -191,3 +192,17 @@ def test_progress_features__trans_pacific_split_at_the_antimeridian(stage: str) 
     assert len(at_meridian) == 1  # one crossing, and the next part starts on the other side
     crossing = pieces.index(at_meridian[0])
     assert pieces[crossing + 1][0] == [-pieces[crossing][-1][0], pieces[crossing][-1][1]]
+
+
+@pytest.mark.parametrize(
+    ("moment", "expected"),
+    [
+        (datetime(1, 1, 1), "0001-01-01T00:00:00Z"),
+        (datetime(9999, 12, 31, 23, 59, 59, tzinfo=UTC), "9999-12-31T23:59:59Z"),
+        (datetime(2026, 3, 1, 1, 30, tzinfo=timezone(timedelta(hours=2))), "2026-02-28T23:30:00Z"),
+        (None, None),
+    ],
+    ids=["year 1 padded", "year 9999", "converted to utc", "none"],
+)
+def test_iso(moment: datetime | None, expected: str | None) -> None:
+    assert mapfeatures.iso(moment) == expected

@@ -11,7 +11,7 @@ names and actual times are for the caller to add. Times are ISO 8601 UTC to the 
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 from .geodesy import drawn_parts
@@ -146,5 +146,10 @@ def _point(coordinates: tuple[float, float], properties: dict[str, Any]) -> dict
 
 
 def iso(moment: datetime | None) -> str | None:
-    """``2026-03-01T00:00:00Z`` (UTC, to the second), or None."""
-    return None if moment is None else moment.strftime("%Y-%m-%dT%H:%M:%SZ")
+    """``2026-03-01T00:00:00Z`` (UTC, to the second; years zero-padded to four digits), or None.
+    A naive moment is taken to be UTC."""
+    if moment is None:
+        return None
+    if moment.tzinfo is not None:
+        moment = moment.astimezone(UTC).replace(tzinfo=None)
+    return moment.isoformat(timespec="seconds") + "Z"
