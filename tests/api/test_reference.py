@@ -193,6 +193,27 @@ def test_list_terminals__one_unknown_among_known_includes_400(
     assert_error(response, 400, parameter="include", code="unknown_include")
 
 
+@pytest.mark.parametrize("include", [",", "port,", ",port", "port,,port", " , "])
+def test_list_terminals__empty_include_path_400(
+    shared_client: Client, shared_keys: Keys, include: str
+) -> None:
+    response = shared_client.get(
+        "/v2/terminals", params={"include": include}, headers=auth(shared_keys.plain)
+    )
+    assert_error(response, 400, parameter="include", code="unknown_include")
+
+
+@pytest.mark.parametrize("include", ["", " "])
+def test_list_terminals__blank_include_includes_nothing(
+    shared_client: Client, shared_keys: Keys, include: str
+) -> None:
+    response = shared_client.get(
+        "/v2/terminals", params={"include": include}, headers=auth(shared_keys.plain)
+    )
+    assert response.status_code == 200, response.text
+    assert "included" not in response.json()
+
+
 def test_get_terminal__by_firms_code(shared_client: Client, shared_keys: Keys) -> None:
     body = get(shared_client, shared_keys, "/v2/terminals/W185")
     terminal = body["data"]

@@ -25,11 +25,20 @@ def parse_include(
     raw: str | None, allowed: Collection[str], default: Collection[str] = ()
 ) -> list[str]:
     """The paths an ``include`` value names (``default`` when it is absent, none when it is
-    empty); a path outside ``allowed`` is a 400."""
+    blank, as JSON:API lets a client turn default includes off); a path outside ``allowed``, or
+    an empty path in a list (``include=,`` or ``include=shipment,``), is a 400."""
     if raw is None:
         return list(default)
-    paths = [part.strip() for part in raw.split(",") if part.strip()]
+    if not raw.strip():
+        return []
+    paths = [part.strip() for part in raw.split(",")]
     for path in paths:
+        if not path:
+            raise BadRequest(
+                f"include {raw[:80]!r} names an empty relationship path",
+                parameter="include",
+                code="unknown_include",
+            )
         if path not in allowed:
             choices = ", ".join(sorted(allowed)) or "none"
             raise BadRequest(
