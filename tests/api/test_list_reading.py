@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
-from sqlalchemy import select
+from sqlalchemy import select, update
 
 from sealane.api.app import create_app
 from sealane.clock import ManualClock
@@ -103,6 +103,34 @@ def test_kept_objects__a_change_is_rendered(tracked: tuple[FastAPI, TestClient, 
     assert kept.reused > 0  # the unchanged resources were not rendered again
 
 
+@pytest.mark.parametrize("rewritten", [True, 1.0], ids=["1 to true", "1 to 1.0"])
+def test_kept_page__a_json_value_whose_type_alone_changed_is_shown(
+    tracked: tuple[FastAPI, TestClient, str], rewritten: object
+) -> None:
+    """Another program rewrites a container's fees from ``1`` to a value Python finds equal
+    (``True``, ``1.0``): the kept page and the kept resource objects show the new value."""
+    app, client, key = tracked
+    engine = app.state.sealane.engine
+
+    def write_fees(amount: object) -> None:
+        with engine.begin() as connection:
+            fees = [{"type": "demurrage", "amount": amount}]
+            connection.execute(update(Container).values(fees_at_pod_terminal=fees))
+
+    def shown() -> list[object]:
+        body = get_json(client, key, "/v2/containers")
+        return [item["attributes"]["fees_at_pod_terminal"][0]["amount"] for item in body["data"]]
+
+    write_fees(1)
+    first = shown()
+    assert first and first == [1] * len(first) and shown() == first
+    assert app.state.pages.reused >= 1  # the second read was the kept page
+    write_fees(rewritten)
+    amounts = shown()
+    assert amounts == [rewritten] * len(first)
+    assert all(type(amount) is type(rewritten) for amount in amounts)
+
+
 def test_rendered_resources__equal_record_same_object_else_rendered() -> None:
     kept = RenderedResources(max_entries=2)
     first = kept.resource(("t", "1"), ("record", 1), lambda: {"n": 1})
@@ -112,6 +140,14 @@ def test_rendered_resources__equal_record_same_object_else_rendered() -> None:
     kept.resource(("t", "3"), ("record", 1), lambda: {"n": 5})
     assert len(kept) == 2  # the least recently used went
     assert kept.resource(("t", "1"), ("record", 2), lambda: {"n": 6}) == {"n": 6}
+
+
+@pytest.mark.parametrize("other", [True, 1.0, {"n": True}], ids=["true", "1.0", "nested"])
+def test_rendered_resources__a_record_equal_only_across_types_is_rendered(other: object) -> None:
+    kept = RenderedResources()
+    one = {"n": 1} if isinstance(other, dict) else 1
+    kept.resource(("t", "1"), ("record", one), lambda: {"n": "first"})
+    assert kept.resource(("t", "1"), ("record", other), lambda: {"n": "again"}) == {"n": "again"}
 
 
 def test_loader__reads_what_the_session_has_not_flushed_yet(

@@ -1,10 +1,11 @@
-"""Rendered resource objects kept beside the record they were rendered from, reused while the
-record a request reads is equal to it.
+"""Rendered resource objects kept beside the fingerprint of the record they were rendered from,
+reused while the record a request reads has the same fingerprint.
 
 A page of 30 shipments with their containers is about a hundred resource objects of some forty
 members each; building them again for every request cost more than reading their rows. A record
 is a frozen value of everything its resource shows (its row and what the loader found for it),
-so an equal record renders to an equal object: the object kept is handed out again, and
+so a record of the same fingerprint (equal values of the same types) renders to an equal
+object: the object kept is handed out again, and
 rendering happens only for what changed. The objects are shared between requests and must not be
 changed by whoever receives them (documents are only serialised). Each is kept serialised too:
 :meth:`RenderedResources.serialised` gives a document its bytes to copy as they are.
@@ -19,6 +20,8 @@ from typing import Any
 
 import orjson
 
+from ..fingerprint import fingerprint
+
 #: Resource objects kept at most, least recently used dropped first (a shipment or container
 #: object is one to two kB).
 MAX_ENTRIES = 8192
@@ -29,7 +32,8 @@ class RenderedResources:
 
     def __init__(self, max_entries: int = MAX_ENTRIES) -> None:
         self.max_entries = max_entries
-        self._kept: OrderedDict[Hashable, tuple[object, dict[str, Any]]] = OrderedDict()
+        #: Each key's record fingerprint and the object rendered from it.
+        self._kept: OrderedDict[Hashable, tuple[bytes, dict[str, Any]]] = OrderedDict()
         #: The JSON of each object kept, by the object's id (removed with the object).
         self._json: dict[int, orjson.Fragment] = {}
         self._lock = threading.Lock()
@@ -43,11 +47,12 @@ class RenderedResources:
     def resource(
         self, key: Hashable, record: object, render: Callable[[], dict[str, Any]]
     ) -> dict[str, Any]:
-        """The object kept for ``key`` if it was rendered from a record equal to ``record``,
-        else ``render()``, kept from now on."""
+        """The object kept for ``key`` if it was rendered from a record of the same
+        :func:`fingerprint` as ``record``, else ``render()``, kept from now on."""
+        printed = fingerprint(record)
         with self._lock:
             found = self._kept.get(key)
-            if found is not None and found[0] == record:
+            if found is not None and found[0] == printed:
                 self._kept.move_to_end(key)
                 self.reused += 1
                 return found[1]
@@ -57,7 +62,7 @@ class RenderedResources:
             replaced = self._kept.pop(key, None)
             if replaced is not None:
                 self._json.pop(id(replaced[1]), None)
-            self._kept[key] = (record, obj)
+            self._kept[key] = (printed, obj)
             self._json[id(obj)] = serialised
             self.rendered += 1
             while len(self._kept) > self.max_entries:
