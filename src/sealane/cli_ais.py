@@ -27,7 +27,7 @@ def cmd_ais(args: argparse.Namespace) -> int:
     options = {"all_vessels": args.all_vessels, "batch_size": args.batch_size}
     if key is not None:
         summary = ais_feeds.follow_aisstream(
-            ctx, args.address, key, args.box, args.mmsi, **options
+            ctx, args.address, key, args.box, args.mmsi, insecure=args.insecure, **options
         ).summary()
     elif args.ais_command == "connect":
         summary = ais_feeds.follow_tcp(ctx, args.address, **options).summary()
@@ -126,6 +126,11 @@ def add_ais_commands(commands: argparse._SubParsersAction[argparse.ArgumentParse
         action="append",
         default=[],
         help="AISStream: only this vessel's messages, 9 digits (repeatable)",
+    )
+    p_connect.add_argument(
+        "--insecure",
+        action="store_true",
+        help="AISStream: allow a ws:// URL, which sends the API key unencrypted (local tests)",
     )
     p_listen = ais.add_parser("listen", help="receive NMEA over UDP (AIS-catcher, rtl-ais, ...)")
     p_listen.add_argument("--udp", required=True, help="HOST:PORT to listen on")

@@ -11,6 +11,7 @@ import logging
 from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
+from http import HTTPStatus
 from pathlib import Path
 from typing import Any
 
@@ -105,6 +106,7 @@ def follow(
     clock: ManualClock | None = None,
     delays: list[float] | None = None,
     backoff: Backoff | None = None,
+    **options: Any,
 ) -> tuple[StreamReport, Server]:
     """Run a local AISStream with ``handler`` and the client until ``done(client)``, then
     cancel the client as Ctrl-C does; the client's report and what the server saw."""
@@ -127,11 +129,12 @@ def follow(
                 f"ws://127.0.0.1:{port}/v0/stream",
                 subscription or Subscription(KEY),
                 ingestor,
-                batch_size=4,
                 max_delay_s=0.05,
                 backoff=backoff,
                 draw=lambda: 1.0,
                 sleep=sleep,
+                insecure=True,
+                **{"batch_size": 4, **options},
             )
             task = asyncio.create_task(client.run())
             await until(lambda: done(client) or task.done())
@@ -321,7 +324,12 @@ def test_refused__nobody_listening_is_retried(sqlite_sessions: sessionmaker[Sess
         await probe.wait_closed()
         ingestor = Ingestor(sqlite_sessions, ManualClock(T0))
         client = AISStreamClient(
-            f"ws://127.0.0.1:{port}", Subscription(KEY), ingestor, draw=lambda: 0.0, sleep=sleep
+            f"ws://127.0.0.1:{port}",
+            Subscription(KEY),
+            ingestor,
+            draw=lambda: 0.0,
+            sleep=sleep,
+            insecure=True,
         )
         task = asyncio.create_task(client.run())
         await until(lambda: len(delays) >= 2)
@@ -352,6 +360,208 @@ def test_bad_input__counted_and_never_fatal(sqlite_sessions: sessionmaker[Sessio
     report, _ = follow(sqlite_sessions, handler, lambda c: c.report.received == 16)
     assert stored(sqlite_sessions) == 10
     assert report.run.ingest.drops == {Drop.MALFORMED: 5, Drop.UNKNOWN_TYPE: 1}
+
+
+NESTED = "[" * 30_000 + "]" * 30_000
+
+
+@pytest.mark.parametrize(
+    "hostile",
+    [
+        NESTED,
+        '{"error": ' + NESTED + "}",
+        '{"error": ' + "[" * 15 + "1" + "]" * 15 + "}",
+        TRACK[0].replace('"MessageType": "PositionReport"', '"MessageType": ' + NESTED),
+    ],
+    ids=["nested arrays", "nested error", "error of depth 15", "nested type"],
+)
+def test_hostile_json__counted_and_never_fatal(
+    sqlite_sessions: sessionmaker[Session], hostile: str
+) -> None:
+    """Nesting that would exhaust the stack (a 60 kB frame, under the frame limit) is a
+    malformed message or a server error, and the messages after it are stored."""
+    add_vessel(sqlite_sessions)
+
+    async def handler(server: Server, connection: ServerConnection) -> None:
+        await send_all(server, connection, [hostile, *TRACK])
+
+    report, _ = follow(sqlite_sessions, handler, lambda c: c.report.received == 11)
+    assert stored(sqlite_sessions) == 10 and report.disconnects == 0
+    drops = report.run.ingest.drops
+    assert drops[Drop.MALFORMED] + drops[Drop.SERVER_ERROR] == 1
+
+
+@pytest.mark.parametrize("kind", ["position", "static"])
+@pytest.mark.parametrize(
+    "time_utc", ["0001-01-01 00:00:00 +2359 UTC", "9999-12-31 23:59:59 -2359 UTC"]
+)
+def test_time_out_of_range__the_time_of_receipt_stands_for_it(
+    sqlite_sessions: sessionmaker[Session], kind: str, time_utc: str
+) -> None:
+    """A ``time_utc`` whose offset would leave year 1 (or pass year 9999) is read as unreadable:
+    the message is stored at the time it was received, and the client goes on."""
+    add_vessel(sqlite_sessions)
+    last = ship_static(MMSI) if kind == "static" else TRACK[9]
+    document = json.loads(last)
+    document["MetaData"]["time_utc"] = time_utc
+
+    async def handler(server: Server, connection: ServerConnection) -> None:
+        await send_all(server, connection, [*TRACK[:9], json.dumps(document)])
+
+    report, _ = follow(sqlite_sessions, handler, lambda c: c.report.received == 10)
+    assert not report.run.ingest.drops
+    assert stored(sqlite_sessions) == (10 if kind == "position" else 9)
+
+
+def test_commit_failure__retried_then_dropped_and_the_client_goes_on(
+    sqlite_sessions: sessionmaker[Session], caplog: pytest.LogCaptureFixture
+) -> None:
+    """While the positions table cannot be written, each batch is tried in three commits and
+    then dropped (counted ``write_failed``); once it can, the next messages are stored."""
+    add_vessel(sqlite_sessions)
+    engine = sqlite_sessions.kw["bind"]
+
+    def positions_table(name: str, to: str) -> None:
+        with engine.begin() as connection:
+            connection.exec_driver_sql(f"ALTER TABLE {name} RENAME TO {to}")
+
+    positions_table("vessel_positions", "vessel_positions_away")
+    later = [position(MMSI, 4.5, 52.0 + k * 0.1 * NM, T0_S + 600.0 + 60 * k) for k in range(4)]
+
+    async def handler(server: Server, connection: ServerConnection) -> None:
+        await server.subscribed(connection)
+        for message in TRACK[:4]:  # one batch, which cannot be written
+            await connection.send(message)
+        for message in TRACK[4:6]:  # two commits more: then the batch is dropped
+            await connection.send(message)
+            await delivered(connection)
+        await until(lambda: "dropped" in caplog.text)
+        positions_table("vessel_positions_away", "vessel_positions")
+        for message in later:
+            await connection.send(message)
+        await connection.wait_closed()
+
+    report, _ = follow(sqlite_sessions, handler, lambda c: c.report.run.ingest.stored == 4)
+    assert stored(sqlite_sessions) == 4
+    assert report.run.ingest.drops[Drop.WRITE_FAILED] == 6
+    assert "commit failed 3 times" in caplog.text and KEY not in caplog.text
+    assert report.disconnects == 0  # the connection itself was never given up
+
+
+def test_idle_connection__dropped_and_made_again(sqlite_sessions: sessionmaker[Session]) -> None:
+    """An upstream that sends a message one byte-sized fragment at a time, answering pings,
+    never delivers it: after the idle timeout the client drops the connection and connects
+    again, and the second connection's messages are stored."""
+    add_vessel(sqlite_sessions)
+
+    async def trickle() -> Any:
+        for character in TRACK[0]:
+            yield character
+            await asyncio.sleep(0.05)
+
+    async def handler(server: Server, connection: ServerConnection) -> None:
+        await server.subscribed(connection)
+        if len(server.subscriptions) == 1:
+            with contextlib.suppress(Exception):
+                await connection.send(trickle())
+        else:
+            for message in TRACK:
+                await connection.send(message)
+        await connection.wait_closed()
+
+    report, server = follow(
+        sqlite_sessions, handler, lambda c: c.report.received == 10, idle_timeout_s=0.5
+    )
+    assert stored(sqlite_sessions) == 10
+    assert len(server.subscriptions) == 2 and report.disconnects >= 1
+
+
+def test_batch_bytes__a_batch_is_committed_at_its_byte_bound(
+    sqlite_sessions: sessionmaker[Session],
+) -> None:
+    """With room for a thousand messages but only two messages' bytes, batches are written two
+    messages at a time."""
+    add_vessel(sqlite_sessions)
+    bound = len(TRACK[0]) * 2
+
+    async def handler(server: Server, connection: ServerConnection) -> None:
+        await send_all(server, connection, TRACK)
+
+    report, _ = follow(
+        sqlite_sessions,
+        handler,
+        lambda c: stored(sqlite_sessions) == 10,
+        batch_size=1000,
+        batch_bytes=bound,
+    )
+    assert report.run.batches == 5
+
+
+def test_redirect__refused_naming_the_target_and_the_key_never_sent(
+    sqlite_sessions: sessionmaker[Session], caplog: pytest.LogCaptureFixture
+) -> None:
+    """A handshake answered with a redirect is refused: the target is named in the log, and the
+    host redirected to never receives the subscription."""
+    caplog.set_level(logging.INFO)
+    elsewhere = Server()
+    delays: list[float] = []
+
+    async def scenario() -> StreamReport:
+        async def other(connection: ServerConnection) -> None:
+            await elsewhere.subscribed(connection)
+
+        async with serve(other, "127.0.0.1", 0, logger=SERVER_LOG) as target:
+            target_url = f"ws://127.0.0.1:{target.sockets[0].getsockname()[1]}/v0/stream"
+
+            def redirect(connection: ServerConnection, request: Any) -> Any:
+                response = connection.respond(HTTPStatus.FOUND, "moved\n")
+                response.headers["Location"] = target_url
+                return response
+
+            async def never(connection: ServerConnection) -> None:  # pragma: no cover
+                await connection.wait_closed()
+
+            async with serve(
+                never, "127.0.0.1", 0, process_request=redirect, logger=SERVER_LOG
+            ) as first:
+                port = first.sockets[0].getsockname()[1]
+
+                async def sleep(seconds: float) -> None:
+                    delays.append(seconds)
+                    await asyncio.sleep(0)
+
+                client = AISStreamClient(
+                    f"ws://127.0.0.1:{port}/v0/stream",
+                    Subscription(KEY),
+                    Ingestor(sqlite_sessions, ManualClock(AFTER_TRACK)),
+                    draw=lambda: 1.0,
+                    sleep=sleep,
+                    insecure=True,
+                )
+                task = asyncio.create_task(client.run())
+                await until(lambda: len(delays) >= 2)
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
+                return client.report
+
+    report = asyncio.run(scenario())
+    assert report.connections == 0 and elsewhere.subscriptions == []
+    assert "refused a redirect (HTTP 302) to ws://127.0.0.1:" in caplog.text
+    assert KEY not in caplog.text
+
+
+def test_plain_ws__refused_with_a_key_unless_insecure(
+    sqlite_sessions: sessionmaker[Session],
+) -> None:
+    ingestor = Ingestor(sqlite_sessions, ManualClock(T0))
+    with pytest.raises(ValueError, match="unencrypted"):
+        AISStreamClient("ws://stream.example.org/v0/stream", Subscription(KEY), ingestor)
+    allowed = AISStreamClient(
+        "ws://stream.example.org/v0/stream", Subscription(KEY), ingestor, insecure=True
+    )
+    assert allowed.url.startswith("ws://")
+    assert AISStreamClient("wss://stream.example.org/v0/stream", Subscription(KEY), ingestor)
 
 
 def test_oversized_message__ends_the_connection_not_the_client(

@@ -66,6 +66,7 @@ def test_connect__follows_aisstream_reconnects_and_commits_on_sigint(
     command = [
         *(sys.executable, "-m", "sealane.cli", "ais", "connect"),
         f"ws://127.0.0.1:{stream.port}/v0/stream",
+        "--insecure",
         *("--api-key-env", "SEALANE_TEST_AISSTREAM_KEY"),
         "--box=3.5,51,5,53",
         *("--mmsi", str(MMSI), "--database", url),
@@ -141,6 +142,7 @@ def test_connect__bad_aisstream_arguments(
         ("127.0.0.1:10110", ["--mmsi", str(MMSI)], "for ws:// or wss:// URLs"),
         ("ws://", ["--api-key-env", "SEALANE_TEST_KEY"], "not a ws:// or wss:// URL"),
         ("wss://a:b@host/", ["--api-key-env", "SEALANE_TEST_KEY"], "user or password"),
+        ("ws://127.0.0.1:1/v0/stream", ["--api-key-env", "SEALANE_TEST_KEY"], "unencrypted"),
     ],
 )
 def test_connect__aisstream_options_need_a_websocket_url(

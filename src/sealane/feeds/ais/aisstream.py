@@ -15,22 +15,29 @@ received but not yet committed when the process dies is lost (at most one batch)
 connection is retried with exponential backoff and jitter, capped, the count reset after a
 connection that stayed up for a healthy period. The API key appears in the subscription only:
 never in a log line, an exception, a repr or a report; what the server says is logged with the
-key masked.
+key masked. The key is sent only where the URL says: a redirect at the handshake is refused
+(naming its target), and a ``ws://`` URL, which would send it in the clear, needs ``insecure``.
+
+Nothing the upstream sends ends the client: a bad message is counted and dropped
+(:mod:`.aisstream_messages`); a connection that delivers no whole message for
+``idle_timeout_s`` (one that trickles a message in fragments, answering pings) is dropped and
+made again; a batch is committed at ``batch_size`` messages or ``batch_bytes`` bytes, whichever
+comes first; a batch whose commit fails is kept and tried again at the next commit, and dropped
+(logged and counted) after :data:`COMMIT_ATTEMPTS` tries. It stops when cancelled.
 """
 
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import random
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 
 from websockets.asyncio.client import ClientConnection, connect
-from websockets.exceptions import WebSocketException
+from websockets.exceptions import InvalidStatus, SecurityError
 
-from .aisstream_messages import decode_messages, server_error
+from .aisstream_messages import decode_messages, parse_message, server_error
 from .aisstream_subscription import Subscription, check_url
 from .ingest import Ingestor
 from .pipeline import RunReport
@@ -49,9 +56,29 @@ class _NoFrameLog(logging.LoggerAdapter[logging.Logger]):
 
 _CONNECTION_LOG = _NoFrameLog(logging.getLogger("sealane.feeds.websocket"))
 
-#: The largest message accepted (AISStream's are about a kB; a larger one ends the connection),
-#: which bounds a full batch's memory too.
+#: The largest message accepted (AISStream's are about a kB; a larger one ends the connection).
 MAX_MESSAGE_BYTES = 1 << 16
+#: The bytes of messages a batch holds at most before it is committed (with ``batch_size``, the
+#: bound of the memory a batch takes).
+BATCH_BYTES = 4 << 20
+#: Seconds a connection may deliver no whole message before it is dropped and made again
+#: (AISStream's world feed delivers hundreds a second).
+IDLE_TIMEOUT_S = 60.0
+#: Commits a batch is tried in before it is dropped.
+COMMIT_ATTEMPTS = 3
+
+
+class _NoRedirects(connect):
+    """``connect`` refusing every redirect at the handshake: following one would send the
+    subscription, key and all, to a host the operator did not name."""
+
+    def process_redirect(self, exc: Exception) -> Exception | str:
+        if isinstance(exc, InvalidStatus) and 300 <= exc.response.status_code < 400:
+            target = exc.response.headers.get("Location", "nowhere")
+            return SecurityError(
+                f"refused a redirect (HTTP {exc.response.status_code}) to {target[:200]}"
+            )
+        return exc
 
 
 @dataclass(frozen=True)
@@ -104,22 +131,35 @@ class AISStreamClient:
         ingestor: Ingestor,
         *,
         batch_size: int = 5000,
+        batch_bytes: int = BATCH_BYTES,
         max_delay_s: float = 1.0,
+        idle_timeout_s: float = IDLE_TIMEOUT_S,
         backoff: Backoff | None = None,
         open_timeout_s: float = 10.0,
+        insecure: bool = False,
         draw: Callable[[], float] = random.random,
         sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
     ) -> None:
         self.url = check_url(url)
+        if self.url.lower().startswith("ws://") and subscription.api_key and not insecure:
+            raise ValueError(
+                "a ws:// URL would send the API key unencrypted: use wss://, or allow it "
+                "explicitly (--insecure)"
+            )
         self.subscription = subscription
         self.ingestor = ingestor
         self.batch_size = max(1, batch_size)
+        self.batch_bytes = max(1, batch_bytes)
         self.max_delay_s = max_delay_s
+        self.idle_timeout_s = idle_timeout_s
         self.backoff = backoff or Backoff()
         self.open_timeout_s = open_timeout_s
         self.draw, self.sleep = draw, sleep
         self.report = StreamReport()
         self._batch: list[tuple[str | bytes, float]] = []
+        self._batch_size_bytes = 0
+        #: Commits the batch at hand has failed in.
+        self._failed_commits = 0
         self._opened = 0.0
         #: The checkpoint's source, and the newest report's time committed (milliseconds).
         self.source = f"aisstream:{self.url}"[:512]
@@ -149,7 +189,7 @@ class AISStreamClient:
     async def _connection(self) -> str:
         """One connection, until it ends; why it ended (the key masked)."""
         try:
-            async with connect(
+            async with _NoRedirects(
                 self.url,
                 open_timeout=self.open_timeout_s,
                 max_size=MAX_MESSAGE_BYTES,
@@ -159,25 +199,33 @@ class AISStreamClient:
                 self.report.connections += 1
                 log.info("AISStream %s: connected and subscribed", self.url)
                 return await self._receive(socket)
-        except (WebSocketException, OSError, TimeoutError) as error:
+        except Exception as error:  # nothing the upstream does ends the client
             return self._masked(f"{type(error).__name__}: {error}")
 
     async def _receive(self, socket: ClientConnection) -> str:
-        """Messages into the batch until the connection ends (ConnectionClosed); a batch is
-        committed when full or ``max_delay_s`` after its first message, even if none follows."""
-        clock = self.ingestor.clock
+        """Messages into the batch until the connection ends (ConnectionClosed) or stays idle
+        for ``idle_timeout_s``; a batch is committed when full or ``max_delay_s`` after its
+        first message, even if none follows."""
+        clock, loop = self.ingestor.clock, asyncio.get_running_loop()
+        heard = loop.time()  # the idle timeout is the network's, in real time like open_timeout
         while True:
-            wait_s = None
+            idle_ends = heard + self.idle_timeout_s
+            if loop.time() >= idle_ends:
+                return f"no message for {self.idle_timeout_s:g} s"
+            wait_s = idle_ends - loop.time()
             if self._batch:
-                wait_s = max(0.0, self._opened + self.max_delay_s - clock.monotonic())
+                batch_due = self._opened + self.max_delay_s - clock.monotonic()
+                wait_s = min(wait_s, max(0.0, batch_due))
             try:
                 message = await asyncio.wait_for(socket.recv(), wait_s)
             except TimeoutError:
                 message = None
             if message is not None:
+                heard = loop.time()
                 self._received(message)
             due = self._batch and clock.monotonic() - self._opened >= self.max_delay_s
-            if len(self._batch) >= self.batch_size or due:
+            full = len(self._batch) >= self.batch_size
+            if full or self._batch_size_bytes >= self.batch_bytes or due:
                 self.commit()
 
     def _received(self, message: str | bytes) -> None:
@@ -191,19 +239,39 @@ class AISStreamClient:
         if not self._batch:
             self._opened = clock.monotonic()
         self._batch.append((message, clock.now().timestamp()))
+        self._batch_size_bytes += len(message)
 
     def commit(self) -> None:
-        """Decode and ingest the messages received since the last commit (one transaction)."""
-        batch, self._batch = self._batch, []
+        """Decode and ingest the messages received since the last commit (one transaction). A
+        commit that fails keeps the batch for the next one, up to :data:`COMMIT_ATTEMPTS`
+        tries; then the batch is dropped, logged and counted (``write_failed``)."""
+        batch = self._batch
         if not batch:
             return
         decoded = decode_messages(batch)
         times = [p.time_s for p in decoded.positions] + [s.time_s for s in decoded.statics]
-        if times:
-            self._newest_ms = max(self._newest_ms, round(max(times) * 1000))
-        checkpoint = (self.source, self._newest_ms) if self._newest_ms else None
-        result = self.ingestor.ingest(decoded.positions, decoded.statics, checkpoint=checkpoint)
-        self.report.run.add(decoded, result)
+        newest_ms = max(self._newest_ms, round(max(times) * 1000)) if times else self._newest_ms
+        checkpoint = (self.source, newest_ms) if newest_ms else None
+        try:
+            result = self.ingestor.ingest(decoded.positions, decoded.statics, checkpoint=checkpoint)
+        except Exception as error:  # a failed write is retried, never fatal
+            self._failed_commits += 1
+            text = self._masked(f"{type(error).__name__}: {error}")[:500]
+            if self._failed_commits < COMMIT_ATTEMPTS:
+                log.warning("AISStream %s: commit failed (%s); kept to try again", self.url, text)
+                return
+            log.error(
+                "AISStream %s: commit failed %d times (%s); %d messages dropped",
+                self.url,
+                self._failed_commits,
+                text,
+                len(batch),
+            )
+            self.report.run.ingest.drops[Drop.WRITE_FAILED] += len(batch)
+        else:
+            self._newest_ms = newest_ms
+            self.report.run.add(decoded, result)
+        self._batch, self._batch_size_bytes, self._failed_commits = [], 0, 0
 
     def _masked(self, text: str) -> str:
         key = self.subscription.api_key
@@ -217,7 +285,4 @@ def _error_text(message: str | bytes) -> str | None:
             return None
     elif '"error"' not in message[:64]:
         return None
-    try:
-        return server_error(json.loads(message))
-    except ValueError:
-        return None
+    return server_error(parse_message(message))

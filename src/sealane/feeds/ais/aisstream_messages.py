@@ -10,7 +10,8 @@ exactly as for NMEA; ``Timestamp`` (the report's UTC second) refines the time as
 data (``ShipStaticData``: type 5; ``StaticDataReport``: type 24 parts A and B; the static half
 of type 19) becomes a :class:`~.reports.StaticReport` with the same IMO and text rules.
 
-Nothing here raises: invalid JSON, a missing field or one of the wrong type is ``malformed``;
+Nothing here raises: invalid JSON, JSON nested deeper than :data:`MAX_DEPTH`, a missing field or
+one of the wrong type, or a value out of range for its arithmetic is ``malformed``;
 a ``MessageType`` outside AISStream's documented list is ``unknown_type``; one of the listed
 types sealane does not use (base stations, aids to navigation, ...) is counted as ignored.
 """
@@ -63,6 +64,14 @@ OTHER_TYPES = frozenset(
 )
 #: Seconds a message's own time may be ahead of its receipt (AISStream stamps it when it hears it).
 MAX_AHEAD_S = 300.0
+#: The earliest year a message's own time is read in (AIS carried no such feed before; an older
+#: time, or one past 9999, is unreadable and the time of receipt stands for it).
+MIN_YEAR = 2000
+#: How deeply arrays and objects may nest in a message (AISStream's nest four levels): deeper
+#: is malformed, before anything recurses into it.
+MAX_DEPTH = 16
+#: The most of a server error's text kept for the log.
+MAX_ERROR_CHARS = 300
 #: The AIS message type each position message is read as (class A's comes from MessageID).
 _POSITION_KIND = {"StandardClassBPositionReport": 18, "ExtendedClassBPositionReport": 19}
 
@@ -82,22 +91,53 @@ def decode_messages(messages: Sequence[tuple[str | bytes, float]]) -> Decoded:
     message whose ``MetaData.time_utc`` is missing or unreadable."""
     out = Decoded(sentences=len(messages))
     for text, received_s in messages:
-        try:
-            document = json.loads(text, parse_constant=_no_constant)
-        except (ValueError, UnicodeDecodeError):  # JSONDecodeError is a ValueError
+        document = parse_message(text)
+        if document is None:
             out.drops[Drop.MALFORMED] += 1
             continue
         try:
             _message(document, received_s, out)
-        except _Malformed:
+        except (_Malformed, ValueError, TypeError, ArithmeticError):
             out.drops[Drop.MALFORMED] += 1
     return out
 
 
+def parse_message(text: str | bytes) -> Any:
+    """The JSON document of a message, or None when it is not JSON (or holds NaN or infinity)
+    or nests deeper than :data:`MAX_DEPTH` (checked without recursion, so no nesting can
+    exhaust the stack later)."""
+    try:
+        document = json.loads(text, parse_constant=_no_constant)
+    except (ValueError, UnicodeDecodeError, RecursionError):  # JSONDecodeError is a ValueError
+        return None
+    return document if _nesting(document) <= MAX_DEPTH else None
+
+
+def _nesting(value: Any) -> int:
+    """How deeply arrays and objects nest in ``value``, counted up to one past
+    :data:`MAX_DEPTH` (iteratively, visiting containers only)."""
+    if not isinstance(value, dict | list):
+        return 0
+    deepest = 0
+    stack: list[tuple[dict[str, Any] | list[Any], int]] = [(value, 1)]
+    while stack:
+        node, level = stack.pop()
+        if level > MAX_DEPTH:
+            return level
+        deepest = max(deepest, level)
+        for child in node.values() if isinstance(node, dict) else node:
+            if isinstance(child, dict | list):
+                stack.append((child, level + 1))
+    return deepest
+
+
 def server_error(document: Any) -> str | None:
-    """The text of an ``{"error": "..."}`` message (AISStream closes the socket after it)."""
+    """The text of an ``{"error": "..."}`` message (AISStream closes the socket after it), at
+    most :data:`MAX_ERROR_CHARS` of it."""
     if isinstance(document, dict) and "error" in document and "MessageType" not in document:
-        return str(document["error"])
+        error = document["error"]
+        text = error if isinstance(error, str) else json.dumps(error)
+        return text[:MAX_ERROR_CHARS]
     return None
 
 
@@ -270,13 +310,16 @@ def _number(container: Any, name: str) -> float:
 
 def _time(metadata: Any, received_s: float) -> float:
     """``MetaData.time_utc`` in UNIX seconds; the time the message was received when it has
-    none, an unreadable one, or one more than :data:`MAX_AHEAD_S` later (a clock gone wrong
+    none, an unreadable one (before :data:`MIN_YEAR` among them), or one more than
+    :data:`MAX_AHEAD_S` later (a clock gone wrong
     would otherwise leave the vessel a future point that makes every true report stale)."""
     text = metadata.get("time_utc") if isinstance(metadata, dict) else None
     found = _TIME_UTC.match(text) if isinstance(text, str) else None
     if found is None:
         return received_s
     year, month, day, hour, minute, second = (int(found.group(k)) for k in range(1, 7))
+    if year < MIN_YEAR:  # checked before any arithmetic: an offset must not leave year 1
+        return received_s
     try:
         moment = datetime(year, month, day, hour, minute, second, tzinfo=UTC).timestamp()
     except ValueError:

@@ -92,6 +92,8 @@ class Drop(StrEnum):
     UNKNOWN_TYPE = "unknown_type"
     #: An ``{"error": ...}`` message from a JSON feed (AISStream), which then closes.
     SERVER_ERROR = "server_error"
+    #: A batch of a live feed (AISStream) whose commit kept failing, dropped so the feed goes on.
+    WRITE_FAILED = "write_failed"
 
 
 class Blank(StrEnum):

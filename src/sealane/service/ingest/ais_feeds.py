@@ -50,10 +50,11 @@ def follow_aisstream(
     *,
     all_vessels: bool,
     batch_size: int,
+    insecure: bool = False,
 ) -> StreamReport:
-    """Follow AISStream at ``url`` (ws:// or wss://) until interrupted, subscribed with
-    ``api_key`` to the ``LON1,LAT1,LON2,LAT2`` ``boxes`` (none: the world) and, if any, only
-    the 9-digit ``mmsis``; reconnects with backoff whenever the connection drops."""
+    """Follow AISStream at ``url`` (wss://, or ws:// when ``insecure``) until interrupted,
+    subscribed with ``api_key`` to the ``LON1,LAT1,LON2,LAT2`` ``boxes`` (none: the world) and,
+    if any, only the 9-digit ``mmsis``; reconnects with backoff whenever the connection drops."""
     if not api_key:
         raise InvalidInput("the AISStream API key is empty", field="api_key")
     wanted = Subscription(
@@ -62,7 +63,12 @@ def follow_aisstream(
         tuple(dict.fromkeys(_valid(parse_mmsi, mmsi, "mmsi") for mmsi in mmsis)),
     )
     ingestor = Ingestor(ctx.sessions, ctx.clock, _settings(all_vessels))
-    client = AISStreamClient(_valid(check_url, url, "url"), wanted, ingestor, batch_size=batch_size)
+    url = _valid(check_url, url, "url")
+    if url.lower().startswith("ws://") and not insecure:
+        raise InvalidInput(
+            "ws:// would send the API key unencrypted: use wss://, or --insecure", field="url"
+        )
+    client = AISStreamClient(url, wanted, ingestor, batch_size=batch_size, insecure=insecure)
     with contextlib.suppress(KeyboardInterrupt):  # Ctrl-C: run() commits what it received
         asyncio.run(client.run())
     RunCounter(ctx.metrics)(client.report.run)  # the metrics learn its counts when it ends
