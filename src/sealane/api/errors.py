@@ -103,6 +103,10 @@ class TooManyRequests(ApiError):
     status, title = 429, "Too Many Requests"
 
 
+class ServiceUnavailable(ApiError):
+    status, title = 503, "Service Unavailable"
+
+
 def error_response(*errors: ApiError) -> JsonApiResponse:
     """One response for one or more errors (the status is the first error's)."""
     headers: dict[str, str] = {}
@@ -144,6 +148,9 @@ def from_service(error: domain.ServiceError, request: Request) -> ApiError:
     if isinstance(error, domain.RateLimited):
         wait = retry_after_header(error.retry_after_s)
         return TooManyRequests(error.detail, code=error.code, headers={"Retry-After": wait})
+    if isinstance(error, domain.Unavailable):
+        wait = retry_after_header(error.retry_after_s)
+        return ServiceUnavailable(error.detail, code=error.code, headers={"Retry-After": wait})
     in_query = request.method in _QUERY_METHODS
     field = error.field
     parameter = _parameter(field, request) if field is not None and in_query else None
@@ -277,7 +284,18 @@ def install_error_handlers(app: FastAPI) -> None:
             return error_response(*field_errors(exc))
         return error_response(from_service(exc, request))
 
+    async def _translated(request: Request, exc: Exception) -> Response:
+        known = domain.translated(exc)
+        assert known is not None  # registered for domain.TRANSLATED only
+        log.warning("%s: %s", request.url.path, known.detail)
+        return error_response(from_service(known, request))
+
+    for kind in domain.TRANSLATED:
+        app.add_exception_handler(kind, _translated)
+
     @app.exception_handler(Exception)
-    async def _unexpected(_request: Request, exc: Exception) -> Response:
+    async def _unexpected(request: Request, exc: Exception) -> Response:
+        if isinstance(exc, domain.TRANSLATED):  # raised in a middleware, outside the above
+            return await _translated(request, exc)
         log.exception("unhandled error", exc_info=exc)
         return error_response(ApiError("an unexpected error occurred; it has been logged"))

@@ -7,6 +7,8 @@ from contextlib import contextmanager
 from typing import Any
 
 from sqlalchemy import Engine, create_engine, event, make_url
+from sqlalchemy.engine import ExceptionContext
+from sqlalchemy.exc import OperationalError
 from sqlalchemy.orm import Session, sessionmaker
 
 #: Connections kept open per process: as many as the requests a busy server handles at once
@@ -16,8 +18,29 @@ POOL_SIZE = 20
 MAX_OVERFLOW = 20
 
 
+class DatabaseUnavailable(Exception):
+    """The database cannot be reached (refused, gone, or dropped the connection): a failure of
+    the service's surroundings, not of the request, raised in place of the driver's error."""
+
+
+def _unavailable(context: ExceptionContext) -> None:
+    """Raise :class:`DatabaseUnavailable` for an error that means the database is out of reach:
+    a connection the dialect finds dropped, or a connection that could not be made."""
+    if context.is_disconnect or (
+        context.connection is None and isinstance(context.sqlalchemy_exception, OperationalError)
+    ):
+        raise DatabaseUnavailable("the database cannot be reached") from context.original_exception
+
+
 def make_engine(url: str) -> Engine:
-    """An engine for ``url``; SQLite gets WAL, foreign keys and a busy timeout."""
+    """An engine for ``url``; SQLite gets WAL, foreign keys and a busy timeout. Errors that mean
+    the database is out of reach are raised as :class:`DatabaseUnavailable`."""
+    engine = _engine(url)
+    event.listen(engine, "handle_error", _unavailable)
+    return engine
+
+
+def _engine(url: str) -> Engine:
     if url.startswith("sqlite"):
         engine = create_engine(
             url,

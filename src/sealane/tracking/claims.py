@@ -24,7 +24,7 @@ from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.orm import Session, sessionmaker
 
 from ..store.claims import for_update_skip_locked
-from ..store.database import transaction
+from ..store.database import DatabaseUnavailable, transaction
 from ..store.models import Shipment, TrackingRequest
 from .lifecycle import RequestStatus
 
@@ -111,11 +111,11 @@ def _unsynced_since(now: datetime) -> tuple[ColumnElement[bool], ...]:
 
 def retried(sessions: sessionmaker[Session], work: Callable[[Session], T]) -> T:
     """``work`` in a transaction of its own, tried once more at once if it lost a race with
-    another worker on a shared row (a unique key both inserted, a deadlock): the second try
-    sees the row the other one committed."""
+    another worker on a shared row (a unique key both inserted, a deadlock), or if its
+    connection dropped: the second try sees the row the other one committed."""
     try:
         with transaction(sessions) as session:
             return work(session)
-    except (IntegrityError, OperationalError):
+    except (IntegrityError, OperationalError, DatabaseUnavailable):
         with transaction(sessions) as session:
             return work(session)

@@ -8,6 +8,8 @@ it however its protocol does.
 
 from __future__ import annotations
 
+from ...store.database import DatabaseUnavailable
+
 #: Ids and numbers echoed back in messages are cut to this many characters.
 ECHO_CHARS = 80
 
@@ -106,6 +108,37 @@ class RateLimited(ServiceError):
     def __init__(self, detail: str, *, retry_after_s: float) -> None:
         super().__init__(detail)
         self.retry_after_s = retry_after_s
+
+
+class Unavailable(ServiceError):
+    """The service cannot answer now (its database is out of reach); ``retry_after_s`` is when
+    to try again."""
+
+    code = "unavailable"
+
+    def __init__(self, detail: str, *, retry_after_s: float) -> None:
+        super().__init__(detail)
+        self.retry_after_s = retry_after_s
+
+
+#: Seconds a client is asked to wait when the database is out of reach.
+UNAVAILABLE_RETRY_S = 5.0
+#: Errors of the layers below that :func:`translated` turns into application-layer errors (a
+#: shell registers its handler for them without knowing those layers).
+TRANSLATED: tuple[type[Exception], ...] = (DatabaseUnavailable,)
+
+
+def translated(error: BaseException) -> ServiceError | None:
+    """The application-layer error for a failure of a lower layer that a shell should show as
+    such (the database out of reach: :class:`Unavailable`), or None for a fault of sealane."""
+    if isinstance(error, ServiceError):
+        return error
+    if isinstance(error, DatabaseUnavailable):
+        return Unavailable(
+            "the service's database cannot be reached; try again shortly",
+            retry_after_s=UNAVAILABLE_RETRY_S,
+        )
+    return None
 
 
 ROUTING_DISABLED = "Routing data feature is not enabled for this account"

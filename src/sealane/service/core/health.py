@@ -14,6 +14,7 @@ from datetime import datetime
 from sqlalchemy import func, select
 from sqlalchemy.exc import SQLAlchemyError
 
+from ...store.database import DatabaseUnavailable
 from ...store.migrate import head_revisions, stored_revisions
 from ...store.models import OutboxEvent, TrackingRequest, WebhookNotification
 from ...tracking.claims import DUE_STATUSES
@@ -40,7 +41,7 @@ def readiness(ctx: ServiceContext) -> Readiness:
     try:
         with ctx.engine.connect() as connection:
             stored = tuple(sorted(stored_revisions(connection)))
-    except SQLAlchemyError as error:
+    except (SQLAlchemyError, DatabaseUnavailable) as error:
         log.warning("readiness: the database did not answer: %s", error)
         return Readiness(False, "the database does not answer", head=head)
     if not stored:
@@ -74,7 +75,7 @@ def backlog(ctx: ServiceContext) -> Backlog:
                     TrackingRequest.next_attempt_at <= now,
                 )
             )
-    except SQLAlchemyError as error:
+    except (SQLAlchemyError, DatabaseUnavailable) as error:
         log.warning("metrics: the database did not answer: %s", error)
         return Backlog(None, None, None)
     return Backlog(int(queue or 0), int(outbox or 0), _lag_s(oldest, now))
