@@ -263,3 +263,48 @@ def test_settings__sealane_metrics(text: str, enabled: bool) -> None:
 def test_settings__sealane_metrics_unreadable() -> None:
     with pytest.raises(ValueError, match="SEALANE_METRICS"):
         Settings.from_env({"SEALANE_METRICS": "maybe"})
+
+
+def test_settings__sealane_metrics_token() -> None:
+    assert Settings.from_env({"SEALANE_METRICS_TOKEN": " s3cret "}).metrics_token == "s3cret"
+    assert Settings.from_env({"SEALANE_METRICS_TOKEN": ""}).metrics_token is None
+    assert "s3cret" not in repr(Settings.from_env({"SEALANE_METRICS_TOKEN": "s3cret"}))
+
+
+@pytest.mark.parametrize(
+    "authorization",
+    [None, "Bearer wrong", "Token scrape-7f1c", "Bearer", "bearer scrape-7f1cX"],
+)
+def test_metrics__token_set_401_without_it(
+    settings: Settings, clock: ManualClock, authorization: str | None
+) -> None:
+    app = create_app(replace(settings, metrics_token="scrape-7f1c"), clock=clock)
+    headers = {} if authorization is None else {"Authorization": authorization}
+    with TestClient(app, raise_server_exceptions=False) as client:
+        response = client.get("/metrics", headers=headers)
+        assert response.status_code == 401
+        assert response.headers["WWW-Authenticate"] == "Bearer"
+        assert response.json()["errors"][0]["status"] == "401"
+        assert "sealane_" not in response.text
+        assert client.get("/healthz").status_code == 200  # the probes stay open
+    app.state.sealane.engine.dispose()
+
+
+def test_metrics__token_set_200_with_it(settings: Settings, clock: ManualClock) -> None:
+    app = create_app(replace(settings, metrics_token="scrape-7f1c"), clock=clock)
+    with TestClient(app, raise_server_exceptions=False) as client:
+        response = client.get("/metrics", headers={"Authorization": "Bearer scrape-7f1c"})
+        assert response.status_code == 200 and "sealane_database_up" in response.text
+    app.state.sealane.engine.dispose()
+
+
+def test_metrics__made_at_most_once_in_its_window(client: TestClient, clock: ManualClock) -> None:
+    """Scrapes within two seconds of the one that made the text get that text again (no
+    database read, no rendering); after the window the text is made anew."""
+    first = scrape(client)
+    client.get("/healthz")
+    labels = {"route": "/healthz", "method": "GET", "status": "200"}
+    assert value(scrape(client), "sealane_http_requests_total", **labels) == 0
+    assert scrape(client) == first
+    clock.advance(2.0)
+    assert value(scrape(client), "sealane_http_requests_total", **labels) == 1

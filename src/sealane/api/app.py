@@ -113,7 +113,10 @@ def create_app(
     app.add_middleware(JsonApiNegotiation, prefix=API_PREFIX)
     # /healthz, /readyz, /metrics: outside /v2, before the web app takes them.
     app.add_middleware(
-        Operations, context=runtime.context, metrics_enabled=settings.metrics_enabled
+        Operations,
+        context=runtime.context,
+        metrics_enabled=settings.metrics_enabled,
+        metrics_token=settings.metrics_token,
     )
     app.add_middleware(ConditionalGet, prefix=API_PREFIX)  # tags the body before gzip
     app.add_middleware(GzipMiddleware, minimum_size=1024, level=1)

@@ -7,7 +7,10 @@ takes every other path outside the API) sees the request:
 - ``GET /readyz``: 200 when the database answers and its schema is at this install's migration
   head, else 503 with a JSON body saying why (readiness: take the process out of rotation);
 - ``GET /metrics``: the Prometheus text format (:mod:`sealane.service.core.metrics`), unless
-  the settings turn it off (``SEALANE_METRICS=0``: 404).
+  the settings turn it off (``SEALANE_METRICS=0``: 404); only with ``Authorization: Bearer
+  <token>`` when ``SEALANE_METRICS_TOKEN`` is set (401 otherwise). The text is made at most
+  once every :data:`METRICS_KEPT_S` seconds, by one scrape while the others wait for it, so
+  scraping cannot load the database (its backlog counts) or the process (hundreds of series).
 
 :class:`RequestMetrics` counts every request by its route template (``/v2/shipments/{id}``, never
 the raw path, so the label's values stay few) and status, with its latency.
@@ -15,6 +18,8 @@ the raw path, so the label's values stay few) and status, with its latency.
 
 from __future__ import annotations
 
+import asyncio
+import hmac
 import time
 from collections.abc import Collection
 from typing import Any, Final
@@ -27,7 +32,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from ..service.core.context import ServiceContext
 from ..service.core.health import backlog, readiness
 from ..service.core.metrics import CONTENT_TYPE, Metrics
-from .errors import HttpNotFound, MethodNotAllowed, error_response
+from .errors import HttpNotFound, MethodNotAllowed, Unauthorized, error_response
 from .negotiation import HEAD_REQUEST
 
 HEALTH_PATH: Final = "/healthz"
@@ -36,6 +41,8 @@ METRICS_PATH: Final = "/metrics"
 PATHS: Final = frozenset({HEALTH_PATH, READY_PATH, METRICS_PATH})
 #: The route label of a request no route matched (an unknown path).
 UNMATCHED: Final = "unmatched"
+#: Seconds a rendered ``/metrics`` text is served again before it is made anew.
+METRICS_KEPT_S: Final = 2.0
 #: Methods counted by name; any other is counted as ``other``.
 METHODS: Final = frozenset({"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"})
 
@@ -48,21 +55,39 @@ class Operations:
     """Answer :data:`PATHS` (GET; HEAD through :class:`~.negotiation.HeadAsGet`); pass on the
     rest."""
 
-    def __init__(self, app: ASGIApp, *, context: ServiceContext, metrics_enabled: bool) -> None:
+    def __init__(
+        self,
+        app: ASGIApp,
+        *,
+        context: ServiceContext,
+        metrics_enabled: bool,
+        metrics_token: str | None = None,
+    ) -> None:
         self.app = app
         self.context = context
         self.metrics_enabled = metrics_enabled
+        self._token = metrics_token.encode() if metrics_token else None
+        #: The last ``/metrics`` text and when it was made (the clock's monotonic seconds).
+        self._kept: tuple[float, bytes] | None = None
+        self._making = asyncio.Lock()
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http" or scope["path"] not in PATHS:
             await self.app(scope, receive, send)
             return
-        response = await self._answer(scope["path"], scope["method"])
+        response = await self._answer(scope["path"], scope["method"], scope)
         await response(scope, receive, send)
 
-    async def _answer(self, path: str, method: str) -> Response:
+    async def _answer(self, path: str, method: str, scope: Scope) -> Response:
         if path == METRICS_PATH and not self.metrics_enabled:
             return error_response(HttpNotFound("metrics are turned off (SEALANE_METRICS=0)"))
+        if path == METRICS_PATH and not self._admitted(scope):
+            challenge = {"WWW-Authenticate": "Bearer"}
+            return error_response(
+                Unauthorized(
+                    "/metrics needs its bearer token", code="unauthorized", headers=challenge
+                )
+            )
         if method != "GET":
             allowed = {"Allow": "GET, HEAD"}
             return error_response(MethodNotAllowed(f"{path} answers GET", headers=allowed))
@@ -79,9 +104,30 @@ class Operations:
                 "head": list(found.head),
             }
             return _json(503, document)
+        return Response(await self._metrics_text(), media_type=CONTENT_TYPE)
+
+    def _admitted(self, scope: Scope) -> bool:
+        """Whether the request may read ``/metrics``: always without a token, else only with
+        ``Authorization: Bearer <token>`` (compared in constant time)."""
+        if self._token is None:
+            return True
+        for name, value in scope["headers"]:
+            if name == b"authorization":
+                kind, _, given = value.partition(b" ")
+                return kind.lower() == b"bearer" and hmac.compare_digest(given.strip(), self._token)
+        return False
+
+    async def _metrics_text(self) -> bytes:
+        """The exposition, made again when the kept one is older than :data:`METRICS_KEPT_S`
+        (one scrape makes it; those arriving meanwhile wait and take it)."""
         context = self.context
-        body = await run_in_threadpool(lambda: context.metrics.exposition(backlog(context)))
-        return Response(body, media_type=CONTENT_TYPE)
+        async with self._making:
+            kept = self._kept
+            if kept is not None and context.clock.monotonic() - kept[0] < METRICS_KEPT_S:
+                return kept[1]
+            body = await run_in_threadpool(lambda: context.metrics.exposition(backlog(context)))
+            self._kept = (context.clock.monotonic(), body)
+            return body
 
 
 class RequestMetrics:

@@ -62,6 +62,9 @@ class Settings:
     #: Whether ``GET /metrics`` answers (Prometheus text format, no key) and requests are
     #: counted for it (``SEALANE_METRICS=0``: neither).
     metrics_enabled: bool = True
+    #: When set, ``GET /metrics`` answers only ``Authorization: Bearer <token>``
+    #: (``SEALANE_METRICS_TOKEN``); unset, it answers anyone who reaches it.
+    metrics_token: str | None = field(default=None, repr=False)
     extra: Mapping[str, str] = field(default_factory=dict)
 
     @classmethod
@@ -114,6 +117,8 @@ class Settings:
             values["ais_demo_speed"] = _speed(environ["SEALANE_AIS_DEMO"], "SEALANE_AIS_DEMO")
         if "SEALANE_METRICS" in environ:
             values["metrics_enabled"] = _flag(environ["SEALANE_METRICS"], "SEALANE_METRICS")
+        if environ.get("SEALANE_METRICS_TOKEN", "").strip():
+            values["metrics_token"] = environ["SEALANE_METRICS_TOKEN"].strip()
         settings = cls(**values)
         return replace(settings, **{k: v for k, v in overrides.items() if v is not None})
 
