@@ -68,9 +68,11 @@ def cmd_webhooks_worker(args: argparse.Namespace) -> int:
 
 def _deliver_until_stopped(runtime: Runtime, idle_s: float, *, start: bool) -> int:
     """Deliver webhooks in passes (waiting ``idle_s`` after a pass with nothing due) until
-    SIGINT or SIGTERM, which let the pass in flight finish and record its attempts; with
-    ``start``, the runtime's background work runs meanwhile (and its pass in flight finishes
-    too). A pass that fails (the database away) is logged and tried again."""
+    SIGINT or SIGTERM. A signal ends the passes in flight at their next unit of work: the
+    webhook sends in flight finish (each within its timeout) and are recorded, the claimed
+    notifications not yet sent are handed back, the tracking pass stops before its next request
+    or shipment; with ``start``, the runtime's background work runs meanwhile. A pass that fails
+    (the database away) is logged and tried again."""
     import threading
 
     log = logging.getLogger("sealane.webhooks")
@@ -78,6 +80,7 @@ def _deliver_until_stopped(runtime: Runtime, idle_s: float, *, start: bool) -> i
 
     def request_stop(_signal: int, _frame: Any) -> None:
         stop.set()
+        runtime.request_stop()
 
     for signum in (signal.SIGINT, signal.SIGTERM):
         signal.signal(signum, request_stop)
@@ -86,7 +89,7 @@ def _deliver_until_stopped(runtime: Runtime, idle_s: float, *, start: bool) -> i
             runtime.start()
         while not stop.is_set():
             try:
-                attempts = runtime.webhooks.run_once()
+                attempts = runtime.webhooks.run_once(stop.is_set)
             except Exception:
                 log.exception("delivery pass failed")
                 attempts = 0

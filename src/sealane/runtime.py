@@ -100,6 +100,12 @@ class Runtime:
         for work in self.background:
             work.start()
 
+    def request_stop(self) -> None:
+        """Ask the pollers' passes in flight to end at their next unit of work (a signal
+        handler's first step; :meth:`stop` then waits for them)."""
+        for poller in self.pollers:
+            poller.request_stop()
+
     def stop(self) -> None:
         """Stop the background work and the pollers; release the delivery worker's and the
         DCSA carriers' connections."""

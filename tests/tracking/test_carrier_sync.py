@@ -84,6 +84,21 @@ def test_tick__succeeded_created_at_once(app: FastAPI, client: TestClient, keys:
         assert created[container_id] == 1
 
 
+def test_tick__stopping_ends_the_pass_before_its_next_unit(
+    app: FastAPI, client: TestClient, keys: Keys
+) -> None:
+    """A pass asked to stop after its first lookup leaves the other due requests due and
+    unclaimed (the next pass, in any worker, looks them up)."""
+    ids = [create_request(client, keys.routing, f"TESTSTOP{k:04d}")["id"] for k in range(3)]
+    asked = itertools.count()
+    report = app.state.sealane.tracking.tick(lambda: next(asked) >= 1)
+    assert (report.lookups, report.syncs) == (1, 0)
+    statuses = sorted(stored_request(app, request_id).status for request_id in ids)
+    assert statuses == ["created", "pending", "pending"]
+    tick(app)
+    assert {stored_request(app, request_id).status for request_id in ids} == {"created"}
+
+
 def test_tick__awaiting_manifest_then_created(
     app: FastAPI, client: TestClient, clock: ManualClock, keys: Keys
 ) -> None:

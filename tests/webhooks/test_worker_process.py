@@ -20,12 +20,15 @@ from pathlib import Path
 
 import pytest
 
+from sealane.store.database import transaction
 from sealane.store.models import WebhookNotification
+from sealane.tracking.outbox import emit
 
 from .receiver import Reply, receiving
 from .support import logs, notifications, verify
 from .world import World
 
+EVENT = "tracking_request.succeeded"
 ENVIRONMENT = {
     "SEALANE_WEBHOOK_ALLOW_PRIVATE": "1",
     "SEALANE_WEBHOOK_RETRY_SCHEDULE": "1,1,1",
@@ -137,3 +140,54 @@ def test_worker_process__killed_mid_flight_then_replaced(world: World, tmp_path:
         verify(webhook["attributes"]["secret"], request)
     assert notification.delivery_status == "succeeded"
     assert [log.status_code for log in logs(world.app, notification.id)] == [200]
+
+
+@pytest.mark.slow
+def test_worker_process__sigterm_with_a_backlog_stops_within_the_grace_period(
+    world: World, tmp_path: Path
+) -> None:
+    """``sealane worker`` with 40 notifications due to a receiver taking 4 s for each (a pass
+    of eight sends at a time would take 20 s): SIGTERM while the first sends are in flight
+    ends it within an orchestrator's 10 s grace period. The sends in flight are recorded, the
+    notifications claimed but not sent are handed back (no lease left), and none is lost."""
+    database_url = world.app.state.sealane.settings.database_url
+    with transaction(world.app.state.sealane.sessions) as session:
+        for occurrence in range(40):
+            now = world.app.state.sealane.clock.now()
+            emit(
+                session,
+                world.account,
+                EVENT,
+                "tracking_request",
+                world.request_id,
+                now,
+                occurrence=occurrence,
+            )
+    script = shutil.which("sealane", path=str(Path(sys.executable).parent))
+    program = [script] if script else [sys.executable, "-m", "sealane.cli"]
+    command = [*program, "worker", "--database", database_url, "--interval", "0.1"]
+    with receiving(default=Reply(delay_s=4.0)) as receiver:
+        world.webhook(receiver.url, [EVENT])
+        with (tmp_path / "worker.log").open("wb") as output:
+            worker = subprocess.Popen(
+                command, stdout=output, stderr=subprocess.STDOUT, env=worker_environment()
+            )
+            try:
+                assert receiver.wait_for(1, timeout_s=60), (tmp_path / "worker.log").read_text()
+                signalled = time.monotonic()
+                worker.send_signal(signal.SIGTERM)
+                worker.wait(timeout=60)
+                stopped_s = time.monotonic() - signalled
+            finally:
+                if worker.poll() is None:
+                    worker.kill()
+                    worker.wait(timeout=10)
+    shown = (tmp_path / "worker.log").read_text()
+    assert worker.returncode == 0, shown
+    assert stopped_s < 10, f"stopped {stopped_s:.1f} s after SIGTERM\n{shown}"
+    rows = notifications(world.app)
+    assert len(rows) == 40
+    attempted = [row for row in rows if logs(world.app, row.id)]
+    assert 0 < len(attempted) < 40  # the sends in flight were recorded, the rest not sent
+    for row in rows:
+        assert row.locked_until is None, row.id  # recorded, or handed back for the next worker

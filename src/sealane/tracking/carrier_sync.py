@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import logging
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from functools import partial
@@ -28,6 +28,7 @@ from .claims import DUE_STATUSES, claim_request, claim_shipment, retried, stamp_
 from .creation import create_shipment, vessel_for
 from .lifecycle import RequestStatus, next_retry_at, window_ends_at
 from .outbox import emit
+from .poller import never
 from .portcalls import sync_port_calls
 from .recording import move_vessel, record_estimate, record_events, record_updates
 
@@ -110,12 +111,13 @@ class TrackingService:
         self.clock = clock
         self.carriers = dict(carriers)
 
-    def tick(self) -> TickReport:
+    def tick(self, stopping: Callable[[], bool] = never) -> TickReport:
         """One pass at the clock's current time; each unit of work is its own transaction.
 
         Each unit first claims its row (:mod:`.claims`), so worker processes polling one
         database never work on the same request or shipment at once; a unit that lost a race
-        for a shared row (a vessel two shipments bring) is tried once more at once.
+        for a shared row (a vessel two shipments bring) is tried once more at once. Once
+        ``stopping()``, the pass ends before its next unit: what it did not reach stays due.
         """
         now = self.clock.now()
         report = TickReport()
@@ -129,6 +131,8 @@ class TrackingService:
                 select(Shipment.id).where(Shipment.tracking_stopped_at.is_(None))
             ).all()
         for request_id in due:
+            if stopping():
+                break
             try:
                 done = retried(self.sessions, partial(self._lookup, request_id=request_id, now=now))
             except Exception:  # one broken lookup must not stop the others: count it, back off
@@ -143,6 +147,8 @@ class TrackingService:
             report.skipped += not done
         quiet: list[_NothingNew] = []
         for shipment_id in active:
+            if stopping():
+                break
             try:
                 done = retried(
                     self.sessions, partial(self._sync_due, shipment_id=shipment_id, now=now)

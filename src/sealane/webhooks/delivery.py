@@ -17,6 +17,7 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from functools import partial
 
 import httpx
 from sqlalchemy import or_, select, update
@@ -26,6 +27,7 @@ from ..clock import Clock
 from ..store.claims import for_update_skip_locked
 from ..store.database import transaction
 from ..store.models import Webhook, WebhookNotification, WebhookNotificationLog
+from ..tracking.poller import never
 from .notifications import Renderer, fan_out
 from .signing import signed_headers
 from .urlpolicy import CheckedUrl, UnsafeUrl, check_url
@@ -190,21 +192,46 @@ class DeliveryWorker:
         self._pool.shutdown(wait=True)
         self._client.close()
 
-    def tick(self) -> int:
+    def tick(self, stopping: Callable[[], bool] = never) -> int:
         """One pass (see :meth:`run_once`), so a background poller can drive the worker."""
-        return self.run_once()
+        return self.run_once(stopping)
 
-    def run_once(self) -> int:
-        """One pass: fan out the outbox, then send what is due; returns attempts made."""
+    def run_once(self, stopping: Callable[[], bool] = never) -> int:
+        """One pass: fan out the outbox, then send what is due; returns attempts made. Once
+        ``stopping()``, no further send starts: the sends in flight finish (each within the
+        timeout) and are recorded, and the notifications claimed but not sent are handed back
+        at once for any worker to take."""
         now = self.clock.now()
         with transaction(self.sessions) as session:
             fan_out(session, now, self.render)
+        if stopping():
+            return 0
         jobs = self._claim(now)
-        results = list(self._pool.map(self._send_in_time, jobs))
+        results = list(self._pool.map(partial(self._send_in_time, stopping=stopping), jobs))
         for job, attempt in zip(jobs, results, strict=True):
             if attempt is not None:
                 self._record(job, attempt)
+        unsent = [
+            job.notification_id
+            for job, attempt in zip(jobs, results, strict=True)
+            if attempt is None
+        ]
+        if unsent and stopping():
+            self._hand_back(unsent, now)
         return sum(attempt is not None for attempt in results)
+
+    def _hand_back(self, notification_ids: list[str], claimed_at: datetime) -> None:
+        """Release the leases this pass took (at ``claimed_at``) on notifications it did not
+        send, so another worker may send them now rather than when the lease runs out."""
+        with transaction(self.sessions) as session:
+            session.execute(
+                update(WebhookNotification)
+                .where(
+                    WebhookNotification.id.in_(notification_ids),
+                    WebhookNotification.locked_until == claimed_at + self.lease,
+                )
+                .values(locked_until=None)
+            )
 
     def _claim(self, now: datetime) -> list[Job]:
         """Lease due notifications to this worker (skipping those other workers hold)."""
@@ -243,11 +270,12 @@ class DeliveryWorker:
                 )
             return jobs
 
-    def _send_in_time(self, job: Job) -> Attempt | None:
+    def _send_in_time(self, job: Job, stopping: Callable[[], bool] = never) -> Attempt | None:
         """:meth:`_send_isolated`, unless the job waited in the pool until its lease nearly ran
         out (a slow batch): then it is left unsent (None) and unrecorded, for whichever worker
-        claims it once the lease has expired, so two workers never send it at once."""
-        if job.send_by is not None and self.clock.now() > job.send_by:
+        claims it once the lease has expired, so two workers never send it at once. Left
+        unsent too once ``stopping()``."""
+        if stopping() or (job.send_by is not None and self.clock.now() > job.send_by):
             return None
         return self._send_isolated(job)
 
