@@ -11,16 +11,13 @@ from sqlalchemy.engine import ExceptionContext
 from sqlalchemy.exc import OperationalError
 from sqlalchemy.orm import Session, sessionmaker
 
+from .unavailable import DatabaseUnavailable
+
 #: Connections kept open per process: as many as the requests a busy server handles at once
 #: (beyond the pool, each checkout opens a connection and closes it on return), and as many
 #: again opened for bursts.
 POOL_SIZE = 20
 MAX_OVERFLOW = 20
-
-
-class DatabaseUnavailable(Exception):
-    """The database cannot be reached (refused, gone, or dropped the connection): a failure of
-    the service's surroundings, not of the request, raised in place of the driver's error."""
 
 
 def _unavailable(context: ExceptionContext) -> None:

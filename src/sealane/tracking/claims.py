@@ -24,8 +24,9 @@ from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.orm import Session, sessionmaker
 
 from ..store.claims import for_update_skip_locked
-from ..store.database import DatabaseUnavailable, transaction
+from ..store.database import transaction
 from ..store.models import Shipment, TrackingRequest
+from ..store.unavailable import DatabaseUnavailable
 from .lifecycle import RequestStatus
 
 #: The statuses in which a request is looked up when its ``next_attempt_at`` comes.

@@ -8,7 +8,7 @@ it however its protocol does.
 
 from __future__ import annotations
 
-from ...store.database import DatabaseUnavailable
+from ...store.unavailable import DatabaseUnavailable
 
 #: Ids and numbers echoed back in messages are cut to this many characters.
 ECHO_CHARS = 80

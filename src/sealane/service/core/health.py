@@ -14,9 +14,9 @@ from datetime import datetime
 from sqlalchemy import func, select
 from sqlalchemy.exc import SQLAlchemyError
 
-from ...store.database import DatabaseUnavailable
 from ...store.migrate import head_revisions, stored_revisions
 from ...store.models import OutboxEvent, TrackingRequest, WebhookNotification
+from ...store.unavailable import DatabaseUnavailable
 from ...tracking.claims import DUE_STATUSES
 from .context import ServiceContext
 from .metrics import Backlog
