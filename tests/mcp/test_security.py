@@ -13,6 +13,7 @@ from pathlib import Path
 import httpx
 import pytest
 import uvicorn
+from fastapi import FastAPI
 
 from sealane.api.app import create_app
 from sealane.config import Settings
@@ -25,12 +26,14 @@ HEADERS = {"Accept": "application/json, text/event-stream", "MCP-Protocol-Versio
 
 
 @contextmanager
-def running(settings: Settings) -> Iterator[tuple[str, str]]:
+def running(settings: Settings, made: list[FastAPI] | None = None) -> Iterator[tuple[str, str]]:
     """The API app (with its MCP endpoint) served on a port of its own; yields its root URL and
-    a key of a new account."""
+    a key of a new account (the app is appended to ``made`` when given)."""
     port = free_port()
     settings = replace(settings, base_url=f"http://127.0.0.1:{port}/v2")
     app = create_app(settings)
+    if made is not None:
+        made.append(app)
     key = create_account(app.state.sealane.context, "Security Co", routing=True).secret
     server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
     thread = threading.Thread(target=server.run, daemon=True)
@@ -158,3 +161,25 @@ def test_not_post__405_with_allow_at_once(settings: Settings, method: str, path:
     assert response.status_code == 405
     assert response.headers["allow"] == "POST"
     assert response.json()["errors"][0]["code"] == "method_not_allowed"
+
+
+def test_database_out_of_reach__503_with_retry_after(tmp_path: Path) -> None:
+    """The MCP endpoint, like the API, answers 503 with ``Retry-After`` while its database
+    (SQLite here: the pool emptied and the database's directory moved away) is out of reach,
+    and serves again once it is back."""
+    home = tmp_path / "db"
+    home.mkdir()
+    settings = Settings(database_url=f"sqlite:///{home / 'sealane.db'}", rate_limit_per_minute=1000)
+    made: list[FastAPI] = []
+    with running(settings, made) as (root, key):
+        assert "get_container" in tool_names(post(root, {"Authorization": f"Bearer {key}"}))
+        made[0].state.sealane.engine.dispose()
+        home.rename(tmp_path / "away")
+        try:
+            over = post(root, {"Authorization": f"Bearer {key}"})
+        finally:
+            (tmp_path / "away").rename(home)
+        assert over.status_code == 503, over.text
+        assert over.headers["retry-after"] == "5"
+        assert over.json()["errors"][0]["code"] == "unavailable"
+        assert "get_container" in tool_names(post(root, {"Authorization": f"Bearer {key}"}))

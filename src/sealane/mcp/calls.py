@@ -15,11 +15,14 @@ from typing import Any
 from mcp.server.mcpserver import Context
 from mcp.types import CallToolResult, TextContent
 
-from ..service.core.errors import ServiceError, Unauthenticated
+from ..service.core.errors import TRANSLATED, ServiceError, Unauthenticated, translated
 from .backend import Account, Backend
 from .errors import tool_error
 from .outputs import Output
 
+#: What a tool answers as a tool error: the application layer's errors, and the failures below it
+#: that it translates (the database out of reach).
+_SHOWN: tuple[type[Exception], ...] = (ServiceError, *TRANSLATED)
 #: Where the HTTP endpoint leaves the checked account, in the ASGI scope's ``state``.
 ACCOUNT_KEY = "sealane.mcp.account"
 
@@ -55,8 +58,10 @@ async def answer(ctx: Ctx, work: Callable[[Account], Awaitable[Output]]) -> Call
     summary as text, or any domain error as a tool error."""
     try:
         output = await work(await account_of(ctx))
-    except ServiceError as error:
-        return tool_error(error)
+    except _SHOWN as error:
+        known = translated(error)
+        assert known is not None
+        return tool_error(known)
     return CallToolResult(
         content=[TextContent(type="text", text=output.summary())],
         structured_content=output.model_dump(mode="json"),

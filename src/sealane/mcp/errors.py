@@ -18,6 +18,7 @@ from ..service.core.errors import (
     RateLimited,
     ServiceError,
     Unauthenticated,
+    Unavailable,
 )
 from ..service.core.ratelimit import retry_after_header
 
@@ -34,6 +35,7 @@ HINTS = {
     "not_found": "Check the id, or find the object with search_container or a list tool.",
     "rate_limited": "Wait before calling again.",
     "duplicate": "It is already tracked: find it with search_container.",
+    "unavailable": "The service cannot reach its database just now: call again in a few seconds.",
 }
 
 
@@ -42,7 +44,7 @@ def describe(error: ServiceError) -> dict[str, Any]:
     info: dict[str, Any] = {"code": error.code, "detail": error.detail, "field": error.field}
     if isinstance(error, ObjectNotFound) or error.code == "not_found":
         info["code"] = "not_found"
-    if isinstance(error, RateLimited):
+    if isinstance(error, RateLimited | Unavailable):
         info["retry_after_s"] = round(error.retry_after_s, 1)
     if (hint := HINTS.get(info["code"])) is not None:
         info["hint"] = hint
@@ -78,14 +80,18 @@ def prompt_error(error: ServiceError) -> MCPError:
 
 
 def http_error(error: ServiceError, *, realm: str = "sealane-mcp") -> JSONResponse:
-    """An HTTP answer before the MCP endpoint: 401 with ``WWW-Authenticate``, 429 with
-    ``Retry-After``, 403 otherwise; the body is the interface document's error document."""
+    """An HTTP answer before the MCP endpoint: 401 with ``WWW-Authenticate``, 429 or 503 (the
+    database out of reach) with ``Retry-After``, 403, else 400; the body is the interface
+    document's error document."""
     headers: dict[str, str] = {}
     if isinstance(error, Unauthenticated):
         status, title = 401, "Unauthorized"
         headers["WWW-Authenticate"] = f'Bearer realm="{realm}", Token realm="{realm}"'
     elif isinstance(error, RateLimited):
         status, title = 429, "Too Many Requests"
+        headers["Retry-After"] = retry_after_header(error.retry_after_s)
+    elif isinstance(error, Unavailable):
+        status, title = 503, "Service Unavailable"
         headers["Retry-After"] = retry_after_header(error.retry_after_s)
     elif isinstance(error, FeatureDisabled):
         status, title = 403, "Forbidden"

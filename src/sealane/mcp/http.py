@@ -23,7 +23,14 @@ from starlette.routing import Route
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from ..config import Settings
-from ..service.core.errors import RateLimited, ServiceError, Unauthenticated
+from ..service.core.errors import (
+    TRANSLATED,
+    RateLimited,
+    ServiceError,
+    Unauthenticated,
+    Unavailable,
+    translated,
+)
 from .calls import ACCOUNT_KEY, McpState
 from .errors import http_error, problem
 from .server import build_server
@@ -147,8 +154,13 @@ class McpEndpoint:
             account = await self.state.backend.authorize(
                 secret, address=client[0] if client else ""
             )
-        except (Unauthenticated, RateLimited) as error:
+        except (Unauthenticated, RateLimited, Unavailable) as error:
             await http_error(error)(scope, receive, send)
+            return
+        except TRANSLATED as error:  # the database out of reach (a local backend)
+            known = translated(error)
+            assert known is not None
+            await http_error(known)(scope, receive, send)
             return
         except ServiceError as error:  # the remote API could not be asked
             await problem(502, "Bad Gateway", error.detail, error.code)(scope, receive, send)

@@ -24,6 +24,7 @@ from ..service.core.errors import (
     RateLimited,
     ServiceError,
     Unauthenticated,
+    Unavailable,
     Unprocessable,
 )
 from ..service.core.paging import PageRequest
@@ -251,6 +252,8 @@ def remote_error(status: int, headers: Mapping[str, str], error: Mapping[str, An
         return Unauthenticated(detail)
     if status == 429:
         return RateLimited(detail, retry_after_s=_seconds(headers.get("retry-after")))
+    if status == 503:
+        return Unavailable(detail, retry_after_s=_seconds(headers.get("retry-after")))
     if status == 403:
         return FeatureDisabled(detail, code=code)
     if status == 404:
