@@ -202,6 +202,61 @@ static void scan_cap(Arcs *self, const double *point, double lon, double lat, do
     }
 }
 
+/* ahead(lon, lat, cell, goal_lon, goal_lat, reach, count): the ends of the cell's listed edges
+ * within the angle `reach` (radians) of the point, the `count` of them with the least angle
+ * from the point plus angle on to the goal, best first, each end once: a list of (edge, end,
+ * angle), end 0 for the edge's u node and 1 for its v node. */
+static PyObject *Arcs_ahead(Arcs *self, PyObject *args)
+{
+    double lon, lat, goal_lon, goal_lat, reach, point[3], goal[3];
+    Py_ssize_t cell, count;
+    if (!ready(self) || !PyArg_ParseTuple(args, "ddnddnd", &lon, &lat, &cell, &goal_lon,
+                                          &goal_lat, &count, &reach))
+        return NULL;
+    if (cell < 0 || cell >= self->cells || count < 0 || count > 64) {
+        PyErr_SetString(PyExc_ValueError, "ahead: a cell outside the index or a count over 64");
+        return NULL;
+    }
+    unit(lon, lat, point);
+    unit(goal_lon, goal_lat, goal);
+    Py_ssize_t kept = 0, edge[64];
+    int end[64];
+    double score[64], angle[64];
+    const int64_t *ptr = (const int64_t *)self->views[CELL_PTR].buf;
+    const int32_t *ids = (const int32_t *)self->views[CELL_EDGES].buf;
+    for (int64_t k = ptr[cell]; k < ptr[cell + 1]; k++) {
+        for (int which = 0; which < 2; which++) {
+            const double *x = F64(self, which ? EDGE_B : EDGE_A) + 3 * (Py_ssize_t)ids[k];
+            double c = dot(point, x), to = acos(c > 1.0 ? 1.0 : c < -1.0 ? -1.0 : c);
+            if (to > reach) continue;
+            double g = dot(goal, x), on = to + acos(g > 1.0 ? 1.0 : g < -1.0 ? -1.0 : g);
+            int repeated = 0;
+            for (Py_ssize_t i = 0; i < kept && !repeated; i++) {
+                const double *y = F64(self, end[i] ? EDGE_B : EDGE_A) + 3 * edge[i];
+                repeated = x[0] == y[0] && x[1] == y[1] && x[2] == y[2];
+            }
+            if (repeated || (kept == count && !(on < score[kept - 1]))) continue;
+            Py_ssize_t i = kept < count ? kept++ : count - 1;
+            for (; i > 0 && score[i - 1] > on; i--) {
+                score[i] = score[i - 1], angle[i] = angle[i - 1];
+                edge[i] = edge[i - 1], end[i] = end[i - 1];
+            }
+            score[i] = on, angle[i] = to, edge[i] = ids[k], end[i] = which;
+        }
+    }
+    PyObject *out = PyList_New(kept);
+    if (!out) return NULL;
+    for (Py_ssize_t i = 0; i < kept; i++) {
+        PyObject *item = Py_BuildValue("(nid)", edge[i], end[i], angle[i]);
+        if (!item) {
+            Py_DECREF(out);
+            return NULL;
+        }
+        PyList_SET_ITEM(out, i, item);
+    }
+    return out;
+}
+
 /* `within` widened by a relative 1e-12: an arc exactly that far (a shortcut ending on the lane
  * node a point snaps to) is found whatever the rounding of its angle. */
 static double within_bound(double within) { return within * (1.0 + 1e-12) + 1e-15; }
@@ -313,6 +368,8 @@ static PyMethodDef Arcs_methods[] = {
      "in_cell(lon, lat, cell) -> (edge, angle, lon, lat, fraction) | None"},
     {"among", (PyCFunction)Arcs_among, METH_VARARGS,
      "among(lon, lat, ids, blocked, reach) -> (edge, angle, lon, lat, fraction) | None"},
+    {"ahead", (PyCFunction)Arcs_ahead, METH_VARARGS,
+     "ahead(lon, lat, cell, goal_lon, goal_lat, count, reach) -> [(edge, end, angle), ...]"},
     {"near", (PyCFunction)Arcs_near, METH_VARARGS,
      "near(lon, lat, blocked, within, slack, cell_deg) -> (edge, angle, lon, lat, fraction) | None"},
     {NULL, NULL, 0, NULL},

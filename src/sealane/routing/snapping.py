@@ -25,9 +25,9 @@ from .geodesy import (
     MEAN_EARTH_RADIUS_M,
     FloatArray,
     arc_normals,
+    from_unit_vectors,
     lonlat_of,
     nearest_on_arcs,
-    from_unit_vectors,
     unit_vector,
     unit_vectors,
 )
@@ -82,6 +82,21 @@ class ArcKernel(Protocol):
         """The nearest of ``ids`` outside the ``blocked`` passages whose great circle passes
         within the angle whose sine is ``reach`` (2.0: any), or None."""
 
+    def ahead(
+        self,
+        lon: float,
+        lat: float,
+        cell: int,
+        goal_lon: float,
+        goal_lat: float,
+        count: int,
+        reach: float,
+        /,
+    ) -> list[tuple[int, int, float]]:
+        """The ends of the cell's listed edges within ``reach`` radians of the point, the
+        ``count`` with the least angle from the point plus angle on to the goal, best first,
+        each end once: (edge, 0 for its u node or 1 for its v node, angle from the point)."""
+
     def near(
         self, lon: float, lat: float, blocked: int, within: float, slack: float, cell_deg: float, /
     ) -> Nearest | None:
@@ -119,6 +134,31 @@ class ArcsPython:
         ids = ids[(self._passages[ids] & np.uint32(blocked)) == 0]
         ids = ids[np.abs(self._normal[ids] @ unit_vector(lon, lat)) <= reach]
         return self._nearest(lon, lat, ids)
+
+    def ahead(
+        self,
+        lon: float,
+        lat: float,
+        cell: int,
+        goal_lon: float,
+        goal_lat: float,
+        count: int,
+        reach: float,
+        /,
+    ) -> list[tuple[int, int, float]]:
+        ids = self._cell_edges[self._cell_ptr[cell] : self._cell_ptr[cell + 1]]
+        point, goal = unit_vector(lon, lat), unit_vector(goal_lon, goal_lat)
+        kept: list[tuple[float, int, int, float, tuple[float, ...]]] = []
+        for k, edge in enumerate(ids.tolist()):
+            for end, ends in enumerate((self._a, self._b)):
+                x = ends[edge]
+                to = math.acos(min(1.0, max(-1.0, float(point @ x))))
+                if to > reach or any(tuple(x) == seen[4] for seen in kept):
+                    continue
+                on = to + math.acos(min(1.0, max(-1.0, float(goal @ x))))
+                kept.append((on, k * 2 + end, edge, to, tuple(x)))
+        kept.sort(key=lambda item: (item[0], item[1]))
+        return [(edge, order % 2, to) for _, order, edge, to, _ in kept[:count]]
 
     def near(
         self, lon: float, lat: float, blocked: int, within: float, slack: float, cell_deg: float, /
@@ -219,8 +259,8 @@ class EdgeSnapper:
         self._passages = graph.edge_passages
         self._length_m = graph.edge_length_m
         self._cell_deg = graph.cell_deg
-        self._rows = int(round(180 / graph.cell_deg))
-        self._cols = int(round(360 / graph.cell_deg))
+        self._rows = round(180 / graph.cell_deg)
+        self._cols = round(360 / graph.cell_deg)
         self.arcs: ArcKernel = kernel if kernel is not None else arc_kernel(graph)
         self._snap_cached = lru_cache(maxsize=MEMO_SIZE)(self._snap)
         self._shortcut_snap_cached = lru_cache(maxsize=MEMO_SIZE)(self._snap_shortcut)
@@ -242,14 +282,18 @@ class EdgeSnapper:
         return self._snap_cached(float(lon), float(lat), int(blocked))
 
     def _snap(self, lon: float, lat: float, blocked: int) -> Snap:
-        row = min(max(int((lat + 90.0) // self._cell_deg), 0), self._rows - 1)
-        col = min(max(int((lon + 180.0) // self._cell_deg), 0), self._cols - 1)
-        found = self.arcs.in_cell(lon, lat, row * self._cols + col)
+        found = self.arcs.in_cell(lon, lat, self.cell_of(lon, lat))
         if found is None or self._passages[found[0]] & blocked:
             found = self.arcs.among(lon, lat, self._lane_ids, blocked, 2.0)
         if found is None:
             raise ValueError("no open lane to snap to")  # pragma: no cover - every file has one
         return self._snap_onto(found)
+
+    def cell_of(self, lon: float, lat: float) -> int:
+        """The index cell of (lon, lat)."""
+        row = min(max(int((lat + 90.0) // self._cell_deg), 0), self._rows - 1)
+        col = min(max(int((lon + 180.0) // self._cell_deg), 0), self._cols - 1)
+        return row * self._cols + col
 
     def snap_shortcut(
         self, lon: float, lat: float, within_m: float, *, blocked: int = 0

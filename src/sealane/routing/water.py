@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 
 import numpy as np
 
@@ -118,9 +118,7 @@ def on_own_water(graph: SeaGraph, lon: float, lat: float) -> bool:
     return water_ports().within(lon, lat, PORT_TOLERANCE_M)
 
 
-def afloat(
-    where: Location, what: str, graph: SeaGraph, mask: LandMask | None = None
-) -> Location:
+def afloat(where: Location, what: str, graph: SeaGraph, mask: LandMask | None = None) -> Location:
     """``where`` as a vessel there is taken to be: itself when on water (:func:`on_own_water`,
     or a sea cell of the mask), moved to the nearest sea cell when at most
     :data:`ASHORE_TOLERANCE_M` ashore; an :class:`~.errors.OnLandError` naming ``what`` and the
@@ -136,15 +134,22 @@ def afloat(
     """
     if where.port is not None:
         return where
-    land = mask or default_landmask()
-    if not land.is_land(where.lon, where.lat) or on_own_water(graph, where.lon, where.lat):
-        return where
-    sea = land.nearest_sea(where.lon, where.lat, within_m=ASHORE_TOLERANCE_M)
-    if sea is not None:
-        return Location(sea.lon, sea.lat)
+    judged = _judged(where.lon, where.lat, graph, mask or default_landmask())
+    if judged is not None:
+        return where if judged == (where.lon, where.lat) else Location(*judged)
     raise OnLandError(
         f"{what} ({where.lon}, {where.lat}) is on land: more than "
         f"{ASHORE_TOLERANCE_M / 1000:g} km from the sea, "
         f"{LANE_HALF_WIDTH_M / 1000:g} km from a sea lane, outside every canal and river "
         f"corridor and more than {PORT_TOLERANCE_M / 1000:g} km from a port with a water approach"
     )
+
+
+@lru_cache(maxsize=8192)
+def _judged(lon: float, lat: float, graph: SeaGraph, land: LandMask) -> tuple[float, float] | None:
+    """Where a vessel at (lon, lat) is taken to be, or None when on land (remembered: a live
+    vessel or a fleet asks again and again about the same positions)."""
+    if not land.is_land(lon, lat) or on_own_water(graph, lon, lat):
+        return (lon, lat)
+    sea = land.nearest_sea(lon, lat, within_m=ASHORE_TOLERANCE_M)
+    return None if sea is None else (sea.lon, sea.lat)
