@@ -128,3 +128,21 @@ def test_arc_cells__every_sample_of_an_arc_is_listed_in_its_cell() -> None:
     rows = {cell // 360 for cell in cells_of[1]}
     cols = {cell % 360 for cell in cells_of[1]}
     assert rows >= {100} and cols == set(range(350, 360)) | set(range(0, 11))  # over 180
+
+
+def test_arcs__compiled_ahead_is_the_twins(twins: tuple[ArcKernel, ArcsPython]) -> None:
+    compiled, python = twins
+    snapper = default_graph().snapper
+    for lon, lat in _points(4, 150):
+        cell = snapper.cell_of(lon, lat)
+        for count, reach in ((6, 0.02), (3, 0.5), (0, 0.5)):
+            mine = compiled.ahead(lon, lat, cell, 4.0, 52.0, count, reach)
+            theirs = python.ahead(lon, lat, cell, 4.0, 52.0, count, reach)
+            assert [m[:2] for m in mine] == [t[:2] for t in theirs]
+            np.testing.assert_allclose([m[2] for m in mine], [t[2] for t in theirs], atol=1e-12)
+            assert all(angle <= reach for _, _, angle in mine)
+
+
+def test_arcs__ahead_refuses_a_count_over_64() -> None:
+    with pytest.raises(ValueError, match="64"):
+        default_graph().snapper.arcs.ahead(0.0, 0.0, 0, 1.0, 1.0, 65, 0.1)
