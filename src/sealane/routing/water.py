@@ -1,13 +1,15 @@
 """Where water is: whether a position a vessel reports, or a route is asked from, is afloat.
 
-A position is water when it lies on the network's own water: within :data:`LANE_HALF_WIDTH_M`
-of a lane (every lane, port approach and corridor leg of the network runs on water; the build
-re-routes any that crossed the GSHHG shoreline), or within a traced corridor's half width (the
-canals and rivers of ``corridors.geojson``, whose banks the land mask calls land), or within
-:data:`PORT_TOLERANCE_M` of a port with a water approach (its basins and berths). Otherwise the
-land mask decides (:mod:`.landmask`): a position in a sea cell is afloat, one in a land cell
-within :data:`ASHORE_TOLERANCE_M` of a sea cell is just ashore (a fix off by its GPS error or a
-coarse coastline) and is moved there, and anything farther inland is an
+A position is water when the one-arc-minute land mask calls it sea, when GSHHG's full-resolution
+shoreline has water in its cell although the mask does not (``water_cells.npz``: the lakes and
+wide reaches along the canals and rivers), or when it lies on the network's own water: within
+:data:`LANE_HALF_WIDTH_M` of a lane (every lane, port approach and corridor leg of the network
+runs on water; the build re-routes any that crossed the GSHHG shoreline), within a traced
+corridor's half width (the canals and rivers of ``corridors.geojson``, whose banks the land mask
+calls land), or within :data:`PORT_TOLERANCE_M` of a port with a water approach (its basins and
+berths). A position in a land cell that is none of these and lies within
+:data:`ASHORE_TOLERANCE_M` of a sea cell is just ashore (a fix off by its GPS error or a coarse
+coastline) and is moved there; anything farther inland is an
 :class:`~.errors.OnLandError`. A port flagged inland (no water approach) counts for nothing, so
 a position in Prague or Duisburg is refused however near its port.
 """
@@ -19,6 +21,7 @@ from dataclasses import dataclass
 from functools import cache, lru_cache
 
 import numpy as np
+import numpy.typing as npt
 
 from .data import data_dir
 from .errors import OnLandError
@@ -89,6 +92,33 @@ def corridors() -> tuple[Corridor, ...]:
     )
 
 
+class WaterCells:
+    """The land mask's cells that hold water by the GSHHG full-resolution shoreline (the lakes
+    and wide reaches of the canals and rivers; ``water_cells.npz``)."""
+
+    def __init__(self, keys: npt.NDArray[np.int64], per_deg: int) -> None:
+        self._keys = keys
+        self._per_deg = per_deg
+
+    def holds(self, lon: float, lat: float) -> bool:
+        """Whether (lon, lat) falls in a listed cell."""
+        per = self._per_deg
+        row = min(max(int((90.0 - lat) * per), 0), 180 * per - 1)
+        col = int(((lon + 180.0) % 360.0) * per) % (360 * per)
+        key = row * 360 * per + col
+        at = int(np.searchsorted(self._keys, key))
+        return at < self._keys.size and int(self._keys[at]) == key
+
+
+@cache
+def shoreline_water() -> WaterCells:
+    """The shipped water cells, read on first use."""
+    from .data.formats import WATER_CELLS, WaterCells as Arrays
+
+    with np.load(data_dir() / WATER_CELLS.name) as archive:
+        return WaterCells(Arrays.KEYS.read(archive), int(Arrays.PER_DEG.read(archive)))
+
+
 class WaterPorts:
     """The ports with a water approach, as unit vectors for a nearest-port search."""
 
@@ -149,7 +179,9 @@ def afloat(where: Location, what: str, graph: SeaGraph, mask: LandMask | None = 
 def _judged(lon: float, lat: float, graph: SeaGraph, land: LandMask) -> tuple[float, float] | None:
     """Where a vessel at (lon, lat) is taken to be, or None when on land (remembered: a live
     vessel or a fleet asks again and again about the same positions)."""
-    if not land.is_land(lon, lat) or on_own_water(graph, lon, lat):
+    if not land.is_land(lon, lat) or shoreline_water().holds(lon, lat):
+        return (lon, lat)
+    if on_own_water(graph, lon, lat):
         return (lon, lat)
     sea = land.nearest_sea(lon, lat, within_m=ASHORE_TOLERANCE_M)
     return None if sea is None else (sea.lon, sea.lat)

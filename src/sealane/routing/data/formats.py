@@ -152,6 +152,14 @@ class Land:
     SCALE = _array("scale", np.int64)
 
 
+class WaterCells:
+    """The arrays of ``water_cells.npz``: the land mask's cells that hold water by the GSHHG
+    shoreline, as sorted ``row * cols + col`` keys of the mask's grid, and its cells per degree."""
+
+    KEYS = _array("keys", np.int64)
+    PER_DEG = _array("per_deg", np.int64)
+
+
 def _declared(namespace: type) -> tuple[Array, ...]:
     found: list[Array] = []
     for value in vars(namespace).values():
@@ -225,6 +233,7 @@ MARNET = FileFormat("marnet.npz", MARNET_VERSION, _declared(Marnet), compressed=
 #: Compressed: each is read whole, once, on first use.
 LANDMASK = FileFormat("landmask.npz", None, _declared(Landmask), compressed=True)
 LAND = FileFormat("land.npz", None, _declared(Land), compressed=True)
+WATER_CELLS = FileFormat("water_cells.npz", None, _declared(WaterCells), compressed=True)
 
 
 @dataclass(frozen=True, slots=True)
