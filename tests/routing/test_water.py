@@ -41,6 +41,8 @@ AFLOAT = {
     "suez-ismailia": (32.30, 30.60),
     "suez-el-qantara": (32.317, 30.855),
     "suez-port-said-basin": (32.31, 31.255),
+    "suez-great-bitter-lake": (32.38, 30.32),  # 1.5 km off the lane, ships at anchor
+    "panama-gatun-lake": (-79.85, 9.2),
     "kiel-canal-rendsburg": (9.67, 54.30),
     "panama-canal-gamboa": (-79.69, 9.115),
     "elbe-hamburg": (9.93, 53.54),
