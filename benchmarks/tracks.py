@@ -144,7 +144,9 @@ def main() -> None:
     ]  # fmt: skip
     print(render_table("Suez Canal transits, March 2021: route against fixes", ["", ""], rows))
     taken, on_land, which = refused(by_vessel)
-    print(f"future_positions: {taken} of {taken + on_land} fixes taken, {on_land} refused as on land")
+    print(
+        f"future_positions: {taken} of {taken + on_land} fixes taken, {on_land} refused as on land"
+    )
     in_canal = sum(30.0 <= f.lat <= 31.2 for f in which)
     print(f"  of the refused, {in_canal} inside the canal (30.0-31.2 N)")
     print("\n".join(machine_lines(["numpy", "pyproj"])))

@@ -70,7 +70,9 @@ def test_afloat__at_sea_is_itself() -> None:
 def test_afloat__a_port_is_water_even_if_flagged_inland() -> None:
     madrid = sealane.get_port("ESMAD")
     assert madrid.inland  # route() refuses it as a port with no sea approach, not as a position
-    assert afloat(Location(madrid.lon, madrid.lat, madrid), "origin", default_graph()).port == madrid
+    assert (
+        afloat(Location(madrid.lon, madrid.lat, madrid), "origin", default_graph()).port == madrid
+    )
 
 
 def test_afloat__just_ashore_is_moved_to_the_nearest_sea() -> None:

@@ -13,3 +13,17 @@ class Arcs:
     def among(
         self, lon: float, lat: float, ids: npt.NDArray[np.int32], blocked: int, reach: float, /
     ) -> Nearest | None: ...
+    def ahead(
+        self,
+        lon: float,
+        lat: float,
+        cell: int,
+        goal_lon: float,
+        goal_lat: float,
+        count: int,
+        reach: float,
+        /,
+    ) -> list[tuple[int, int, float]]: ...
+    def near(
+        self, lon: float, lat: float, blocked: int, within: float, slack: float, cell_deg: float, /
+    ) -> Nearest | None: ...

@@ -113,7 +113,8 @@ class WaterCells:
 @cache
 def shoreline_water() -> WaterCells:
     """The shipped water cells, read on first use."""
-    from .data.formats import WATER_CELLS, WaterCells as Arrays
+    from .data.formats import WATER_CELLS
+    from .data.formats import WaterCells as Arrays
 
     with np.load(data_dir() / WATER_CELLS.name) as archive:
         return WaterCells(Arrays.KEYS.read(archive), int(Arrays.PER_DEG.read(archive)))

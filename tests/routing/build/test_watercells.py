@@ -3,7 +3,6 @@ water in (the lakes of the Suez Canal), and none far inland; the shipped file ag
 
 from __future__ import annotations
 
-
 import numpy as np
 
 from sealane.routing.build.watercells import water_cells
