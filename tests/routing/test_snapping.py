@@ -99,7 +99,8 @@ def test_arcs__shortcut_index_finds_what_a_scan_of_every_shortcut_finds() -> Non
     graph = default_graph()
     compiled = graph.snapper.shortcuts
     ids = np.flatnonzero(~graph.edge_snappable).astype(np.int32)
-    python = ArcsPython(*arc_arrays(graph)[:4], *arc_cells(*arc_arrays(graph)[:2], ids, 1.0, 0.5))
+    index = arc_cells(*arc_arrays(graph)[:2], ids, SHORTCUT_CELL_DEG, SHORTCUT_STEP_DEG)
+    python = ArcsPython(*arc_arrays(graph)[:4], *index)
     slack = math.radians(SHORTCUT_STEP_DEG) / 2 * 1.001
     for lon, lat in _points(3, 300):
         within = graph.snap(lon, lat).distance_m / MEAN_EARTH_RADIUS_M

@@ -218,8 +218,8 @@ def arc_arrays(
 
 
 #: Cells of the shortcuts' index, degrees, and the most a shortcut's sampled points lie apart.
-SHORTCUT_CELL_DEG = 1.0
-SHORTCUT_STEP_DEG = 0.5
+SHORTCUT_CELL_DEG = 2.0
+SHORTCUT_STEP_DEG = 1.0
 
 
 def arc_cells(
@@ -244,7 +244,10 @@ def arc_cells(
     rows, cols = round(180 / cell_deg), round(360 / cell_deg)
     row = np.clip(((lat + 90.0) // cell_deg).astype(np.int64), 0, rows - 1)
     col = np.clip(((lon + 180.0) // cell_deg).astype(np.int64), 0, cols - 1)
-    pairs = np.unique((row * cols + col) * ids.size + owner)
+    keys = (row * cols + col) * ids.size + owner
+    keys = keys[np.concatenate([[True], keys[1:] != keys[:-1]])]  # an arc's run in one cell
+    keys.sort()
+    pairs = keys[np.concatenate([[True], keys[1:] != keys[:-1]])]
     cells, listed = pairs // ids.size, ids[pairs % ids.size]
     pointers = np.zeros(rows * cols + 1, dtype=np.int64)
     np.cumsum(np.bincount(cells, minlength=rows * cols), out=pointers[1:])
@@ -309,7 +312,7 @@ class EdgeSnapper:
     @property
     def shortcuts(self) -> ArcKernel:
         """The shortcuts' arcs with their own cell index (:func:`arc_cells`), made on the first
-        snap that asks for them (a second or so of work a route between ports never needs)."""
+        snap that asks for them (a tenth of a second or so, which a route between ports never needs)."""
         if self._shortcuts is None:
             index = arc_cells(
                 *arc_arrays(self._graph)[:2],
