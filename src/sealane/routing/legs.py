@@ -172,9 +172,11 @@ def _at_node(graph: SeaGraph, node: int, edge: int, distance: float) -> Snap:
     )
 
 
+@lru_cache(maxsize=4096)
 def _at_sea_between(where: Location, snap: Snap) -> bool:
     """Whether the great circle from ``where`` to ``snap``'s point stays out of the land
-    mask's land cells (sampled every :data:`JOIN_SAMPLE_M`, its two ends left out)."""
+    mask's land cells (sampled every :data:`JOIN_SAMPLE_M`, its two ends left out; remembered
+    like the joins themselves)."""
     count = max(int(snap.distance_m // JOIN_SAMPLE_M), 1)
     a, b = unit_vector(where.lon, where.lat), unit_vector(snap.lon, snap.lat)
     t = np.arange(1, count + 1)[:, None] / (count + 1)
