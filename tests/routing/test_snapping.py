@@ -16,6 +16,7 @@ from sealane.routing.snapping import (
     SHORTCUT_STEP_DEG,
     ArcKernel,
     ArcsPython,
+    EdgeSnapper,
     Nearest,
     arc_arrays,
     arc_cells,
@@ -147,3 +148,14 @@ def test_arcs__compiled_ahead_is_the_twins(twins: tuple[ArcKernel, ArcsPython]) 
 def test_arcs__ahead_refuses_a_count_over_64() -> None:
     with pytest.raises(ValueError, match="64"):
         default_graph().snapper.arcs.ahead(0.0, 0.0, 0, 1.0, 1.0, 65, 0.1)
+
+
+def test_edge_snapper__on_the_twin_snaps_as_on_the_compiled_arcs() -> None:
+    """Where the extension was not compiled, the twin snaps every point the same way."""
+    graph = default_graph()
+    twin = EdgeSnapper(graph, ArcsPython(*arc_arrays(graph)))
+    for lon, lat in _points(5, 60):
+        mine, theirs = twin.snap(lon, lat), graph.snap(lon, lat)
+        assert mine.edge == theirs.edge
+        assert mine.distance_m == pytest.approx(theirs.distance_m, abs=1e-6)
+        assert (mine.lon, mine.lat) == pytest.approx((theirs.lon, theirs.lat), abs=1e-9)
