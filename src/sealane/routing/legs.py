@@ -98,6 +98,9 @@ def _search(
     the search made again without the slanted joins."""
     a = snap_open(graph, start, blocked, "origin")
     b = snap_open(graph, end, blocked, "destination")
+    goal = (end.lon, end.lat)
+    if a.distance_m <= NEAR_LANE_M and b.distance_m <= NEAR_LANE_M:  # no shortcut nor slant
+        return shortest_path_among(graph, (a,), (b,), goal, blocked)
     starts, ends = _on_shortcut(graph, start, a, blocked), _on_shortcut(graph, end, b, blocked)
     plain_origins = (a,) if starts is None else (a, starts)
     plain_destinations = (b,) if ends is None else (b, ends)
@@ -107,7 +110,6 @@ def _search(
     destinations = plain_destinations + _open(
         graph, slanted_joins(graph, end, b, (start.lon, start.lat)), blocked
     )
-    goal = (end.lon, end.lat)
     found = shortest_path_among(graph, origins, destinations, goal, blocked)
     o, d, _ = found
     if (o in plain_origins or _at_sea_between(start, o)) and (
