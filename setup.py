@@ -54,6 +54,11 @@ setup(
             extra_compile_args=["-O2"],
         ),
         Extension(
+            "sealane.routing._snapping",
+            sources=["src/sealane/routing/_snapping.c"],
+            extra_compile_args=["-O2"],
+        ),
+        Extension(
             "sealane.routing._network",
             sources=["src/sealane/routing/_network.c"],
             depends=[

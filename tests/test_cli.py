@@ -85,6 +85,20 @@ def test_route__unknown_port_exits_2(capsys: pytest.CaptureFixture[str]) -> None
     assert "Traceback" not in err
 
 
+@pytest.mark.parametrize("where", ["10,23", "14.42,50.08"], ids=["sahara", "prague"])
+def test_route__coordinate_on_land_exits_2(capsys: pytest.CaptureFixture[str], where: str) -> None:
+    code, out, err = run(capsys, "route", where, "NLRTM")
+    assert (code, out) == (2, "")
+    assert err.startswith("sealane: error: origin (") and "is on land" in err
+    assert err.count("\n") == 1
+
+
+def test_route__from_the_suez_canal(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "route", "32.3244,30.657", "NLRTM")
+    assert code == 0
+    assert "suez" in out
+
+
 def test_route__unknown_passage_exits_2(capsys: pytest.CaptureFixture[str]) -> None:
     code, _, err = run(capsys, "route", "CNSHA", "NLRTM", "--avoid", "atlantis")
     assert code == 2

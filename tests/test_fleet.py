@@ -26,6 +26,10 @@ PAIRS = [
 BAD = [
     ({"lon": 10.0, "lat": 50.0, "previous_port": "CNSHA", "destination_port": "NLRTM"},
      "on_land"),
+    ({"lon": 14.42, "lat": 50.08, "previous_port": "DEHAM", "destination_port": "NLRTM"},
+     "on_land"),  # Prague: near a port, but one flagged inland
+    ({"lon": 6.76, "lat": 51.43, "previous_port": "DEHAM", "destination_port": "NLRTM"},
+     "on_land"),  # Duisburg, likewise
     ({"lon": 60.0, "lat": 12.0, "previous_port": "XXXXX", "destination_port": "NLRTM"},
      "unknown_port"),
     ({"lon": 60.0, "lat": 12.0, "previous_port": "CNSHA", "destination_port": None},
@@ -264,3 +268,14 @@ def _engine_loads() -> tuple[int, int]:
     from sealane.routing.graph import default_graph
 
     return _engine.load_count(), default_graph.cache_info().misses
+
+
+def test_etas__in_the_suez_canal_is_afloat() -> None:
+    """A real position in the canal, a land cell of the mask, is a vessel under way."""
+    frame = pd.DataFrame(
+        {"lon": [32.3244], "lat": [30.657], "previous_port": "SGSIN", "destination_port": "NLRTM"}
+    )
+    out = fleet.etas(frame, at=T0, speed_kn=14)
+    assert pd.isna(out.error.iloc[0])
+    single = sealane.future_positions((32.3244, 30.657), "SGSIN", "NLRTM", start_time=T0)
+    assert out.distance_remaining_nm.iloc[0] == pytest.approx(single.distance_remaining_nm, 1e-6)

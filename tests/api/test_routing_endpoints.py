@@ -436,6 +436,46 @@ def test_with_coordinates__start_far_inland_422(
     assert_error(response, 422, code="on_land")
 
 
+@pytest.mark.parametrize(
+    ("longitude", "latitude"),
+    [("14.42", "50.08"), ("6.76", "51.43"), ("-100", "40")],
+    ids=["prague", "duisburg", "kansas"],
+)
+def test_with_coordinates__start_inland_near_an_inland_port_422_names_it(
+    shared_client: TestClient,
+    shared_keys: Keys,
+    ships: dict[str, Vessel],
+    longitude: str,
+    latitude: str,
+) -> None:
+    response = with_coordinates(
+        shared_client,
+        shared_keys.routing,
+        ships["fast"].id,
+        latitude=latitude,
+        longitude=longitude,
+        previous_port_id="DEHAM",
+    )
+    error = assert_error(response, 422, code="on_land")
+    assert f"({float(longitude)}, {float(latitude)})" in error["detail"]
+
+
+def test_with_coordinates__start_in_the_suez_canal_200(
+    shared_client: TestClient, shared_keys: Keys, ships: dict[str, Vessel]
+) -> None:
+    response = with_coordinates(
+        shared_client,
+        shared_keys.routing,
+        ships["fast"].id,
+        latitude="30.657",
+        longitude="32.3244",
+        previous_port_id="SGSIN",
+    )
+    assert response.status_code == 200, response.text[:500]
+    first = response.json()["data"]["attributes"]["positions"][0]
+    assert (first["longitude"], first["latitude"]) == (32.3244, 30.657)
+
+
 def test_with_coordinates__south_pole_is_in_range_but_on_land_422(
     shared_client: TestClient, shared_keys: Keys, ships: dict[str, Vessel]
 ) -> None:

@@ -145,6 +145,11 @@ def _route(out: dict[str, Any], _: World) -> None:
     assert out["vessel_dimensions"]["source"] == "default"
 
 
+def _from_the_canal(out: dict[str, Any], _: World) -> None:
+    """From El Ferdan in the Suez Canal (a land cell of the mask): north out of the canal."""
+    assert out["passages"][0] == "suez" and 3_000 < out["distance_nm"] < 3_600
+
+
 def _too_deep_for_suez(out: dict[str, Any], _: World) -> None:
     assert "suez" not in out["passages"] and out["distance_nm"] > 12_000
     dimensions = out["vessel_dimensions"]
@@ -450,6 +455,18 @@ CASES = [
         field="destination_port",
     ),
     Case(
+        "start far inland",
+        "get_vessel_future_positions",
+        lambda w: {
+            "vessel": w.vessel_imo,
+            "destination_port": "NLRTM",
+            "previous_port": "DEHAM",
+            "start_longitude": 6.76,
+            "start_latitude": 51.43,
+        },
+        error="on_land",
+    ),
+    Case(
         "unknown port",
         "get_vessel_future_positions",
         lambda w: {"vessel": w.vessel_imo, "destination_port": "XXZZZ", "previous_port": "CNSHA"},
@@ -521,6 +538,24 @@ CASES = [
         lambda w: {"origin": "CNSHA", "destination": "NLRTM", "speed_kn": 0},
         error="invalid",
         field="speed_kn",
+    ),
+    Case(
+        "from the suez canal",
+        "plan_sea_route",
+        lambda w: {"origin": "32.3244,30.657", "destination": "NLRTM"},
+        _from_the_canal,
+    ),
+    Case(
+        "origin far inland",
+        "plan_sea_route",
+        lambda w: {"origin": "14.42,50.08", "destination": "NLRTM"},
+        error="on_land",
+    ),
+    Case(
+        "destination far inland",
+        "plan_sea_route",
+        lambda w: {"origin": "NLRTM", "destination": "-100,40"},
+        error="on_land",
     ),
     Case(
         "unknown port",

@@ -10,7 +10,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from pyproj import Geod
 
-from sealane.routing.geodesy import MEAN_EARTH_RADIUS_M, unit_vectors
+from sealane.routing.geodesy import (
+    MEAN_EARTH_RADIUS_M,
+    arc_normals,
+    nearest_on_arcs,
+    unit_vector,
+    unit_vectors,
+)
 from sealane.routing.graph import SeaGraph, default_graph
 
 GEOD = Geod(ellps="WGS84")
@@ -30,8 +36,10 @@ def brute_force(graph: SeaGraph, lon: float, lat: float, blocked: int = 0) -> tu
     (points snap onto the lanes, never onto the build's shortcuts)."""
     open_ = (graph.edge_passages & np.uint32(blocked)) == 0
     edges = np.flatnonzero(open_ & graph.edge_snappable).astype(np.int32)
-    angle, _, best = graph.snapper._nearest_of(unit_vectors(lon, lat), edges)
-    return angle * MEAN_EARTH_RADIUS_M, best
+    a = unit_vectors(graph.node_lon[graph.edge_u[edges]], graph.node_lat[graph.edge_u[edges]])
+    b = unit_vectors(graph.node_lon[graph.edge_v[edges]], graph.node_lat[graph.edge_v[edges]])
+    i, angle, _ = nearest_on_arcs(unit_vector(lon, lat), a, b, arc_normals(a, b))
+    return angle * MEAN_EARTH_RADIUS_M, int(edges[i])
 
 
 def sphere_distance_m(lon1: float, lat1: float, lon2: float, lat2: float) -> float:

@@ -1,14 +1,19 @@
 """A leg made in one compiled call (``_network.c``) equals the untrimmed leg trimmed afterwards:
-the same points, passage masks and lengths, bit for bit."""
+the same points, passage masks and lengths, bit for bit; an end off the lanes joins them at a
+slant where that makes the whole leg shortest, never across land."""
 
 from __future__ import annotations
+
+import math
 
 import numpy as np
 import pytest
 
 import sealane
+from sealane.routing.geodesy import GEOD
 from sealane.routing.graph import default_graph
-from sealane.routing.legs import sail, sail_trimmed, trim
+from sealane.routing.landmask import default_landmask
+from sealane.routing.legs import JOIN_FROM_M, sail, sail_trimmed, slanted_joins, trim
 from sealane.routing.locations import Location, resolve_location
 from sealane.routing.passages import closed_passages, passage_mask
 from sealane.routing.ports import registry
@@ -72,3 +77,76 @@ def test_named_legs_and_restrictions__the_same(
         closed_passages(avoid, allow_arctic=False), default_graph().passage_names
     )
     assert_same_leg(resolve_location(origin), resolve_location(destination), blocked)
+
+
+# --- slanted joins: an end off the lanes joins them where the whole leg is shortest -------------
+
+NM = 1852.0
+OFF_NM = 20.0
+
+
+def forty_five_degree_cases(count: int) -> list[tuple[tuple[float, float], tuple[float, float]]]:
+    """Ends 20 nm off a lane edge, abreast of the point 20 nm short of the edge's far node, and
+    that node: the way home from the end runs at 45 degrees to the lane. Found in the shipped
+    graph (lane edges of 60-150 km, in a fixed order), so the test follows its rebuilds."""
+    graph = default_graph()
+    mask = default_landmask()
+    edges = np.flatnonzero(
+        graph.edge_snappable & (graph.edge_length_m > 60_000) & (graph.edge_length_m < 150_000)
+    )
+    found = []
+    for edge in np.random.default_rng(0).permutation(edges).tolist():
+        u, v = int(graph.edge_u[edge]), int(graph.edge_v[edge])
+        home = (float(graph.node_lon[v]), float(graph.node_lat[v]))
+        azimuth, back, _ = GEOD.inv(graph.node_lon[u], graph.node_lat[u], *home)
+        foot = GEOD.fwd(*home, back, OFF_NM * NM)[:2]
+        for side in (90.0, -90.0):
+            lon, lat, _ = GEOD.fwd(*foot, azimuth + side, OFF_NM * NM)
+            end = (float(lon), float(lat))
+            snap = graph.snap(*end)
+            if mask.is_land(*end) or snap.edge != edge or abs(snap.distance_m - OFF_NM * NM) > 300:
+                continue
+            if abs(end[1]) < 60:  # clear of the Arctic passages closed by default
+                found.append((end, home))
+        if len(found) >= count:
+            break
+    return found
+
+
+def test_slanted_join__an_end_20_nm_off_a_lane_at_45_degrees_sails_the_diagonal() -> None:
+    cases = forty_five_degree_cases(8)
+    assert len(cases) == 8
+    diagonal, right_angle = OFF_NM * math.sqrt(2.0), 2 * OFF_NM
+    lengths = [sealane.route(end, home).distance_nm for end, home in cases]
+    # Each leg is the diagonal (28.3 nm) unless land lies across it; then the right angle (40).
+    assert all(
+        length == pytest.approx(diagonal, abs=0.3) or length == pytest.approx(right_angle, abs=0.5)
+        for length in lengths
+    ), lengths
+    assert sum(length < diagonal + 0.3 for length in lengths) >= 6, lengths
+
+
+def test_slanted_join__never_across_land() -> None:
+    mask = default_landmask()
+    for end, home in forty_five_degree_cases(8):
+        route = sealane.route(end, home)
+        (lon1, lat1), (lon2, lat2) = route.coordinates[0], route.coordinates[1]
+        _, _, length = GEOD.inv(lon1, lat1, lon2, lat2)
+        points = GEOD.npts(lon1, lat1, lon2, lat2, max(int(length // 1000), 1))
+        assert not any(mask.is_land(lon, lat) for lon, lat in points), (end, home)
+
+
+def test_slanted_join__the_search_chooses_by_the_whole_leg() -> None:
+    """Both ways: from the end and to it, the join is the one the whole leg is shortest by."""
+    for end, home in forty_five_degree_cases(3):
+        there = sealane.route(end, home).distance_m
+        back = sealane.route(home, end).distance_m
+        assert there == pytest.approx(back, rel=1e-6)
+
+
+def test_slanted_joins__none_near_the_lanes() -> None:
+    graph = default_graph()
+    where = Location(4.0, 52.0)  # off the Maasvlakte, on the lanes into Rotterdam
+    lane = graph.snap(where.lon, where.lat)
+    assert lane.distance_m <= JOIN_FROM_M
+    assert slanted_joins(graph, where, lane, (0.0, 50.0)) == ()

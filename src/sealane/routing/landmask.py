@@ -16,7 +16,7 @@ import numpy as np
 import numpy.typing as npt
 
 from .data import data_dir
-from .geodesy import distance_m
+from .geodesy import FloatArray, distance_m
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,6 +39,7 @@ class LandMask:
         self.per_deg = per_deg
         self.rows = 180 * per_deg
         self.cols = 360 * per_deg
+        self._keys: npt.NDArray[np.int64] | None = None
 
     def _cell(self, lon: float, lat: float) -> tuple[int, int]:
         row = min(max(int((90.0 - lat) * self.per_deg), 0), self.rows - 1)
@@ -58,6 +59,27 @@ class LandMask:
         """
         row, col = self._cell(lon, lat)
         return bool(self._row_is_land(row, np.array([col]))[0])
+
+    def land_at(self, lons: FloatArray, lats: FloatArray) -> npt.NDArray[np.bool_]:
+        """Whether each point falls in a land cell (:meth:`is_land` for many points: one search
+        over the run boundaries of every row, keyed by row).
+
+        >>> default_landmask().land_at(np.array([2.35, -40.0]), np.array([48.85, 40.0])).tolist()
+        [True, False]
+        """
+        rows = np.clip(((90.0 - lats) * self.per_deg).astype(np.int64), 0, self.rows - 1)
+        cols = (((lons + 180.0) % 360.0) * self.per_deg).astype(np.int64) % self.cols
+        keys = self._row_keys()
+        before = np.searchsorted(keys, rows * (self.cols + 1) + cols, side="right")
+        return np.asarray((before - self.row_ptr[rows]) % 2 == 1)
+
+    def _row_keys(self) -> npt.NDArray[np.int64]:
+        """Every run boundary as ``row * (cols + 1) + column``, sorted (made on first use)."""
+        if self._keys is None:
+            counts = np.diff(self.row_ptr)
+            row_of = np.repeat(np.arange(counts.size, dtype=np.int64), counts)
+            self._keys = row_of * (self.cols + 1) + self.flips.astype(np.int64)
+        return self._keys
 
     def nearest_sea(self, lon: float, lat: float, *, within_m: float) -> SeaPoint | None:
         """The nearest sea cell centre within ``within_m`` metres, or None if all is land there."""

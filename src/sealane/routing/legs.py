@@ -9,13 +9,16 @@ calls than in its search.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from itertools import pairwise
 
 import numpy as np
 
 from .errors import NoRouteError
+from .geodesy import MEAN_EARTH_RADIUS_M, from_unit_vectors, unit_vector
 from .geodesy import distance_m as geodesic_m
 from .graph import SeaGraph
+from .landmask import default_landmask
 from .locations import Location
 from .network import ZERO_LENGTH_M as ZERO_LENGTH_M
 from .network import LegPath as LegPath
@@ -29,6 +32,17 @@ from .snapping import Snap
 IN_PASSAGE_MARGIN_M = 50_000.0
 #: A point this close to a lane (metres) starts from the lane without trying the shortcuts.
 NEAR_LANE_M = 1_000.0
+#: A point between these distances from the lanes (metres) may join them at a slant, at a lane
+#: node within :data:`JOIN_REACH` times its distance (and at most :data:`JOIN_BEYOND_M`
+#: beyond): the search takes whichever join makes the shortest whole leg, as a ship bound
+#: down a lane heads for it at a slant rather than at right angles (:func:`slanted_joins`).
+JOIN_FROM_M = 2_000.0
+JOIN_UNTIL_M = 100_000.0
+JOIN_REACH = 3.0
+JOIN_BEYOND_M = 150_000.0
+JOIN_CANDIDATES = 6
+#: Points sampled along a slanted join (at most this far apart, metres) must all be at sea.
+JOIN_SAMPLE_M = 1_000.0
 
 
 def sail(graph: SeaGraph, start: Location, end: Location, blocked: int) -> LegPath:
@@ -79,13 +93,98 @@ def _search(
     graph: SeaGraph, start: Location, end: Location, blocked: int
 ) -> tuple[Snap, Snap, SeaPath]:
     """Both ends snapped to the open lanes and, when one lies off them, also onto a shortcut
-    nearer than its lane: the one search takes whichever pair of snaps makes the shorter leg."""
+    nearer than its lane and onto the lane nodes it may join at a slant: the one search takes
+    whichever snaps make the shortest leg. A slanted join that crosses land is dropped and
+    the search made again without the slanted joins."""
     a = snap_open(graph, start, blocked, "origin")
     b = snap_open(graph, end, blocked, "destination")
+    goal = (end.lon, end.lat)
+    if a.distance_m <= NEAR_LANE_M and b.distance_m <= NEAR_LANE_M:  # no shortcut nor slant
+        return shortest_path_among(graph, (a,), (b,), goal, blocked)
     starts, ends = _on_shortcut(graph, start, a, blocked), _on_shortcut(graph, end, b, blocked)
-    origins = (a,) if starts is None else (a, starts)
-    destinations = (b,) if ends is None else (b, ends)
-    return shortest_path_among(graph, origins, destinations, (end.lon, end.lat), blocked)
+    plain_origins = (a,) if starts is None else (a, starts)
+    plain_destinations = (b,) if ends is None else (b, ends)
+    origins = plain_origins + _open(
+        graph, slanted_joins(graph, start, a, (end.lon, end.lat)), blocked
+    )
+    destinations = plain_destinations + _open(
+        graph, slanted_joins(graph, end, b, (start.lon, start.lat)), blocked
+    )
+    found = shortest_path_among(graph, origins, destinations, goal, blocked)
+    o, d, _ = found
+    if (o in plain_origins or _at_sea_between(start, o)) and (
+        d in plain_destinations or _at_sea_between(end, d)
+    ):
+        return found
+    return shortest_path_among(graph, plain_origins, plain_destinations, goal, blocked)
+
+
+def _open(graph: SeaGraph, snaps: tuple[Snap, ...], blocked: int) -> tuple[Snap, ...]:
+    """The snaps whose edge lies in no ``blocked`` passage."""
+    return tuple(s for s in snaps if not graph.edge_passages[s.edge] & blocked)
+
+
+def slanted_joins(
+    graph: SeaGraph, where: Location, lane: Snap, goal: tuple[float, float]
+) -> tuple[Snap, ...]:
+    """Where a point off the lanes may join them instead of the perpendicular's foot ``lane``:
+    the ends of the lane edges listed in the point's cell of the snapping index, within
+    :data:`JOIN_REACH` times the foot's distance (and :data:`JOIN_BEYOND_M` beyond it), the
+    :data:`JOIN_CANDIDATES` of them that lie best on the way to ``goal`` (least distance from
+    the point plus great circle on to the goal). Each is a snap onto its node; the search keeps
+    whichever makes the whole leg shortest. None for a point within :data:`JOIN_FROM_M` of
+    the lanes or farther than :data:`JOIN_UNTIL_M` (out at sea the shortcuts join it)."""
+    if not JOIN_FROM_M < lane.distance_m <= JOIN_UNTIL_M:
+        return ()
+    return _joins(graph, where, lane, goal)
+
+
+@lru_cache(maxsize=4096)
+def _joins(
+    graph: SeaGraph, where: Location, lane: Snap, goal: tuple[float, float]
+) -> tuple[Snap, ...]:
+    """:func:`slanted_joins` for a point off the lanes (remembered: a vessel asks again)."""
+    reach = min(JOIN_REACH * lane.distance_m, lane.distance_m + JOIN_BEYOND_M)
+    cell = graph.snapper.cell_of(where.lon, where.lat)
+    ahead = graph.snapper.arcs.ahead(
+        where.lon, where.lat, cell, *goal, JOIN_CANDIDATES, reach / MEAN_EARTH_RADIUS_M
+    )
+    return tuple(
+        _at_node(
+            graph,
+            int((graph.edge_v if end else graph.edge_u)[edge]),
+            edge,
+            angle * MEAN_EARTH_RADIUS_M,
+        )
+        for edge, end, angle in ahead
+    )
+
+
+def _at_node(graph: SeaGraph, node: int, edge: int, distance: float) -> Snap:
+    """A snap onto ``node``, an end of ``edge``, ``distance`` metres from the point snapped."""
+    length = float(graph.edge_length_m[edge])
+    at_u = int(graph.edge_u[edge]) == node
+    return Snap(
+        lon=float(graph.node_lon[node]),
+        lat=float(graph.node_lat[node]),
+        edge=edge,
+        offset_u_m=0.0 if at_u else length,
+        offset_v_m=length if at_u else 0.0,
+        distance_m=distance,
+    )
+
+
+@lru_cache(maxsize=4096)
+def _at_sea_between(where: Location, snap: Snap) -> bool:
+    """Whether the great circle from ``where`` to ``snap``'s point stays out of the land
+    mask's land cells (sampled every :data:`JOIN_SAMPLE_M`, its two ends left out; remembered
+    like the joins themselves)."""
+    count = max(int(snap.distance_m // JOIN_SAMPLE_M), 1)
+    a, b = unit_vector(where.lon, where.lat), unit_vector(snap.lon, snap.lat)
+    t = np.arange(1, count + 1)[:, None] / (count + 1)
+    points = a * (1.0 - t) + b * t  # on the chord: the direction of the great circle's points
+    lon, lat = from_unit_vectors(points / np.linalg.norm(points, axis=1)[:, None])
+    return not bool(default_landmask().land_at(lon, lat).any())
 
 
 def _on_shortcut(graph: SeaGraph, where: Location, lane: Snap, blocked: int) -> Snap | None:

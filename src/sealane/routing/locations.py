@@ -6,6 +6,7 @@ import math
 import numbers
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from .errors import InvalidCoordinateError
 from .geodesy import FloatArray
@@ -38,8 +39,7 @@ def resolve_location(value: LocationLike, what: str = "location") -> Location:
     if isinstance(value, Port):
         return Location(value.lon, value.lat, value)
     if isinstance(value, str):
-        port = get_port(value)
-        return Location(port.lon, port.lat, port)
+        return _port_location(value)
     try:
         items = list(value)
         if len(items) != 2 or not all(_is_number(item) for item in items):
@@ -54,6 +54,14 @@ def resolve_location(value: LocationLike, what: str = "location") -> Location:
     if not (math.isfinite(lat) and -90.0 <= lat <= 90.0):
         raise InvalidCoordinateError(f"{what} latitude {lat!r} is not within [-90, 90]")
     return Location(-180.0 if lon == 180.0 else lon, lat)
+
+
+@lru_cache(maxsize=4096)
+def _port_location(key: str) -> Location:
+    """The location of the port a LOCODE or id names (remembered; an unknown key raises
+    :class:`~.errors.UnknownPortError` every time)."""
+    port = get_port(key)
+    return Location(port.lon, port.lat, port)
 
 
 def _is_number(value: object) -> bool:

@@ -10,6 +10,7 @@ chain may also go straight along it. The path found is unfolded to every node it
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 from typing import NamedTuple
 
 import numpy as np
@@ -53,10 +54,8 @@ def shortest_path_among(
     several ways (onto a lane, onto a shortcut) and another, each snap's ``distance_m`` from
     its point counted: one search from all the origins' chain ends at once, so a second way of
     snapping costs no second search. ``goal`` is the destination point (the search's bound)."""
-    starts = [_OnChain.of(graph, snap) for snap in origins]
-    ends = [_OnChain.of(graph, snap) for snap in destinations]
-    sources, source_costs = _chain_ends(graph, starts)
-    targets, target_costs = _chain_ends(graph, ends)
+    starts, sources, source_costs = _ends_of(graph, origins)
+    ends, targets, target_costs = _ends_of(graph, destinations)
     direct = (np.inf, starts[0], ends[0])
     for o in starts:  # two snaps on one chain may also go straight along it
         for d in ends:
@@ -94,6 +93,23 @@ class _OnChain(NamedTuple):
     @classmethod
     def of(cls, graph: SeaGraph, snap: Snap) -> _OnChain:
         return cls(snap, int(graph.edge_core[snap.edge]), graph.along_chain_m(snap))
+
+
+def _ends_of(graph: SeaGraph, snaps: Sequence[Snap]) -> tuple[list[_OnChain], IntArray, FloatArray]:
+    """The snaps on their chains, and the chains' core ends with the metres to each
+    (:func:`_chain_ends`); a single snap's are remembered (:func:`_one_end`)."""
+    if len(snaps) == 1:
+        return _one_end(graph, snaps[0])
+    chained = [_OnChain.of(graph, snap) for snap in snaps]
+    return (chained, *_chain_ends(graph, chained))
+
+
+@lru_cache(maxsize=8192)
+def _one_end(graph: SeaGraph, snap: Snap) -> tuple[list[_OnChain], IntArray, FloatArray]:
+    """:func:`_ends_of` for one snap, remembered: a port's snap is searched from again and
+    again (the arrays are only read)."""
+    chained = [_OnChain.of(graph, snap)]
+    return (chained, *_chain_ends(graph, chained))
 
 
 def _chain_ends(graph: SeaGraph, snaps: list[_OnChain]) -> tuple[IntArray, FloatArray]:

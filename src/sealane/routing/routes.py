@@ -35,6 +35,7 @@ from .locations import LocationLike as LocationLike
 from .locations import resolve_location as resolve_location
 from .passages import Passage, names_from_mask
 from .port_limits import check_port_draft
+from .water import afloat
 
 if TYPE_CHECKING:
     from shapely.geometry import LineString, MultiLineString
@@ -173,7 +174,9 @@ def route(
     Inside Passage, unless named in ``allow``); an unknown name raises
     :class:`~sealane.routing.errors.UnknownPassageError` and a set that leaves no way through
     raises :class:`~sealane.routing.errors.NoRouteError`, as does a port flagged inland (it has
-    no water approach).
+    no water approach). A coordinate on land (:func:`~.water.afloat`: more than 10 km ashore,
+    off the lanes, canals, rivers and port basins) raises
+    :class:`~sealane.routing.errors.OnLandError`.
 
     The vessel's draft, beam, length and air draft in metres (each optional) close every passage
     it does not fit (:mod:`.limits`; ``allow`` does not reopen one), and an end lying in such a
@@ -207,7 +210,9 @@ def route(
     stops.append(resolve_location(destination, "destination"))
     roles = ["origin", *(f"via[{i}]" for i in range(len(via))), "destination"]
     for stop, role in zip(stops, roles, strict=True):
-        if stop.port is not None and stop.port.inland:
+        if stop.port is None:
+            afloat(stop, role, network)  # on land: OnLandError; just ashore: joins from there
+        elif stop.port.inland:
             raise NoRouteError(
                 f"port {stop.port.locode} ({stop.port.name}) lies inland, "
                 f"{stop.port.approach_m / 1000.0:.0f} km or more from navigable water: "

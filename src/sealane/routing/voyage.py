@@ -19,9 +19,8 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from functools import lru_cache
 
-from .errors import InvalidSpeedError, InvalidTimeError, OnLandError
+from .errors import InvalidSpeedError, InvalidTimeError
 from .geodesy import (
-    GEOD,
     MEAN_EARTH_RADIUS_M,
     METRES_PER_NM,
     SECONDS_PER_HOUR,
@@ -32,15 +31,16 @@ from .geodesy import (
     unit_vector,
     unit_vectors,
 )
-from .landmask import default_landmask
+from .graph import default_graph
 from .locations import Location, LocationLike, resolve_location
 from .passages import Passage
 from .placement import Track, place_positions
 from .port_limits import check_port_draft
-from .ports import Port, registry
+from .ports import Port
 from .positions import Positions
 from .routes import Route, route
 from .vessel import UNKNOWN, Vessel, vessel_of
+from .water import afloat
 
 #: Speed used when none (or less than ``MIN_SPEED_KN``) is given: a typical container ship's
 #: economical service speed.
@@ -51,10 +51,6 @@ MIN_STEP_S = 1.0
 MAX_POSITIONS = 10_000_000
 #: A start farther than this from its leg is routed on its own.
 OFF_PATH_NM = 100.0
-#: A start on land is moved to the nearest sea within this distance ...
-ASHORE_TOLERANCE_M = 10_000.0
-#: ... or accepted as it is within this distance of a port (berths, rivers, canals).
-PORT_TOLERANCE_M = 30_000.0
 
 
 def future_positions(
@@ -221,22 +217,9 @@ def _leg(
 
 
 def _at_sea(start: Location) -> Location:
-    """The start as it is at sea or near a port (berths, rivers, canals); moved to the sea when
-    just ashore elsewhere; an error when far inland."""
-    mask = default_landmask()
-    if not mask.is_land(start.lon, start.lat):
-        return start
-    port = registry().nearest(start.lon, start.lat)
-    _, _, to_port = GEOD.inv(start.lon, start.lat, port.lon, port.lat)
-    if to_port <= PORT_TOLERANCE_M:
-        return start
-    sea = mask.nearest_sea(start.lon, start.lat, within_m=ASHORE_TOLERANCE_M)
-    if sea is not None:
-        return Location(sea.lon, sea.lat)
-    raise OnLandError(
-        f"start ({start.lon}, {start.lat}) is on land, more than {ASHORE_TOLERANCE_M / 1000:g} km "
-        f"from the sea and {PORT_TOLERANCE_M / 1000:g} km from a port"
-    )
+    """The start as a vessel there is taken to be (:func:`~.water.afloat`): as it is on water,
+    moved to the sea when just ashore, an error when on land."""
+    return afloat(start, "start", default_graph())
 
 
 def _is_number(value: object) -> bool:

@@ -11,6 +11,7 @@ from . import __doc__ as package_doc
 from .globe import write_landmask
 from .graphfile import retag
 from .pipeline import build_network, reshortcut
+from .watercells import write_water_cells
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -21,7 +22,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--out", type=Path, default=data_dir())
     parser.add_argument(
         "--only",
-        choices=["network", "landmask", "retag", "shortcuts"],
+        choices=["network", "landmask", "retag", "shortcuts", "watercells"],
         default=None,
         help="retag: re-derive passage tags and search tables of the marnet.npz in --out; "
         "shortcuts: re-derive its shortcuts from its other edges",
@@ -42,6 +43,8 @@ def main(argv: list[str] | None = None) -> None:
         reshortcut(args.out, spec)
     if args.only in (None, "landmask"):
         write_landmask(args.out)
+    if args.only in (None, "watercells"):
+        write_water_cells(args.out)
 
 
 if __name__ == "__main__":

@@ -2,7 +2,8 @@
 
 A coarse test on the spherical great circle (raster cells every kilometre) steers the pulling of
 paths cheaply; the exact test (shoreline polygons every 50 m along the WGS84 geodesic, raster cells
-away from the ends, corridors) decides. Build-time only.
+away from the ends, corridors, and :data:`CLEARANCE_M` of water abeam on either side away from the
+ends and the corridors) decides. Build-time only.
 """
 
 from __future__ import annotations
@@ -24,6 +25,11 @@ COARSE_SPACING_M = 1_000.0
 #: Near its ends a shortcut may cross raster cells that hold land (the exact shoreline still
 #: rules): nodes along the repaired coastal paths lie in such cells.
 END_SLACK_M = 1_500.0
+#: Water a shortcut keeps on either side, metres (1 nm), farther than :data:`CLEAR_FROM_END_M`
+#: from its ends and away from the corridors: no grazing an island or a headland.
+CLEARANCE_M = 1_852.0
+#: Near its ends (lane nodes along coasts and port approaches) a shortcut needs no clearance.
+CLEAR_FROM_END_M = 5_000.0
 
 
 @dataclass
@@ -34,6 +40,8 @@ class Clearance:
     lat: FloatArray
     coast: Coastline
     corridors: CorridorIndex
+    #: Water kept abeam on either side, metres (0: none).
+    clearance_m: float = CLEARANCE_M
     _coarse: dict[tuple[int, int], bool] = field(default_factory=dict)
 
     def coarse(self, a: int, b: int) -> bool:
@@ -78,8 +86,45 @@ class Clearance:
             bad[inner] |= self.coast.maybe_land(lon[inner], lat[inner])
             close = near[which]
             bad[close] |= self.corridors.contains(lon[close], lat[close])
+            if self.clearance_m > 0:
+                clear_of_ends = (along > CLEAR_FROM_END_M) & (
+                    along < length[which] - CLEAR_FROM_END_M
+                )
+                bad |= self._grazes(lon, lat, which, clear_of_ends & ~close)
             ok[np.unique(which[bad])] = False
         return ok
+
+    def _grazes(
+        self, lon: FloatArray, lat: FloatArray, which: np.ndarray, tested: np.ndarray
+    ) -> np.ndarray:
+        """Per sample: whether the shoreline lies within :attr:`clearance_m` abeam, on either
+        side of the geodesic (the points that far across its heading, by the heading between
+        neighbouring samples of the same geodesic), for the ``tested`` samples."""
+        out = np.zeros(lon.size, dtype=bool)
+        if lon.size < 2 or not tested.any():
+            return out
+        cos_lat = np.cos(np.radians(lat))
+        step_x = (((np.diff(lon) + 180.0) % 360.0) - 180.0) * cos_lat[:-1]
+        step_y = np.diff(lat)
+        same = which[1:] == which[:-1]
+        dx = np.where(same, step_x, 0.0)
+        dy = np.where(same, step_y, 0.0)
+        # The heading at each sample: the step to the next sample of its geodesic, or from the
+        # one before at a geodesic's last sample.
+        head_x = np.append(dx, 0.0)
+        head_y = np.append(dy, 0.0)
+        last = np.append(~same, True)
+        head_x[1:][last[1:]] = dx[last[1:]]
+        head_y[1:][last[1:]] = dy[last[1:]]
+        norm = np.hypot(head_x, head_y)
+        use = tested & (norm > 0)
+        across = np.degrees(self.clearance_m / MEAN_EARTH_RADIUS_M)
+        n_x, n_y = -head_y[use] / norm[use], head_x[use] / norm[use]
+        for side in (1.0, -1.0):
+            side_lat = lat[use] + side * n_y * across
+            side_lon = lon[use] + side * n_x * across / np.maximum(cos_lat[use], 1e-6)
+            out[np.flatnonzero(use)[self.coast.is_land(side_lon, side_lat)]] = True
+        return out
 
 
 def dense_samples(

@@ -152,6 +152,14 @@ class Land:
     SCALE = _array("scale", np.int64)
 
 
+class WaterCells:
+    """The arrays of ``water_cells.npz``: the land mask's cells that hold water by the GSHHG
+    shoreline, as sorted ``row * cols + col`` keys of the mask's grid, and its cells per degree."""
+
+    KEYS = _array("keys", np.int64)
+    PER_DEG = _array("per_deg", np.int64)
+
+
 def _declared(namespace: type) -> tuple[Array, ...]:
     found: list[Array] = []
     for value in vars(namespace).values():
@@ -225,6 +233,7 @@ MARNET = FileFormat("marnet.npz", MARNET_VERSION, _declared(Marnet), compressed=
 #: Compressed: each is read whole, once, on first use.
 LANDMASK = FileFormat("landmask.npz", None, _declared(Landmask), compressed=True)
 LAND = FileFormat("land.npz", None, _declared(Land), compressed=True)
+WATER_CELLS = FileFormat("water_cells.npz", None, _declared(WaterCells), compressed=True)
 
 
 @dataclass(frozen=True, slots=True)
@@ -258,3 +267,32 @@ PASSAGE_LIMITS = CsvTable(
     "passage_limits.csv",
     ("passage", "name", "draft_m", "beam_m", "length_m", "air_draft_m", "source"),
 )
+
+
+@dataclass(frozen=True, slots=True)
+class CorridorLines:
+    """The shipped traced corridors, a GeoJSON FeatureCollection of LineStrings with a
+    ``name`` and a ``half_width_m`` (metres) each: what the engine reads of it."""
+
+    name: str
+
+    def read(self, path: Path) -> list[tuple[str, float, list[list[float]]]]:
+        """Each corridor's name, half width in metres and (lon, lat) centre line; a feature
+        without them raises :class:`DataFormatError` naming the file."""
+        import json
+
+        document = json.loads(path.read_text(encoding="utf-8"))
+        found: list[tuple[str, float, list[list[float]]]] = []
+        for feature in document.get("features", ()):
+            properties, geometry = feature.get("properties", {}), feature.get("geometry", {})
+            if geometry.get("type") != "LineString" or "half_width_m" not in properties:
+                raise DataFormatError(
+                    f"{self.name}: every feature is a LineString with a half_width_m"
+                )
+            line = geometry["coordinates"]
+            found.append((str(properties.get("name", "")), float(properties["half_width_m"]), line))
+        return found
+
+
+#: The canals and rivers the build traced, whose water the land mask cannot see.
+CORRIDORS = CorridorLines("corridors.geojson")
