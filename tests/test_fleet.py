@@ -30,6 +30,8 @@ BAD = [
      "on_land"),  # Prague: near a port, but one flagged inland
     ({"lon": 6.76, "lat": 51.43, "previous_port": "DEHAM", "destination_port": "NLRTM"},
      "on_land"),  # Duisburg, likewise
+    ({"lon": 3.5, "lat": 51.8, "previous_port": "GBFXT", "destination_port": "DEDUI"},
+     "no_route"),  # bound for a port flagged inland: no sea route reaches it
     ({"lon": 60.0, "lat": 12.0, "previous_port": "XXXXX", "destination_port": "NLRTM"},
      "unknown_port"),
     ({"lon": 60.0, "lat": 12.0, "previous_port": "CNSHA", "destination_port": None},
@@ -65,9 +67,14 @@ def _fleet(per_pair: int, seed: int) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+#: A vessel at sea whose previous port is flagged inland (Duisburg): no sea leg leaves it, so it
+#: is routed on its own from where it is, by the fleet as by ``future_positions``.
+FROM_INLAND = {"lon": 3.5, "lat": 51.8, "previous_port": "DEDUI", "destination_port": "GBFXT"}
+
+
 @pytest.fixture(scope="module")
 def frame() -> pd.DataFrame:
-    good = _fleet(12, seed=7)
+    good = pd.concat([_fleet(12, seed=7), pd.DataFrame([FROM_INLAND])], ignore_index=True)
     bad = pd.DataFrame([row for row, _ in BAD])
     return pd.concat([good, bad], ignore_index=True).set_index(
         pd.Index(range(1000, 1000 + len(good) + len(bad)))

@@ -150,6 +150,31 @@ def test_arcs__ahead_refuses_a_count_over_64() -> None:
         default_graph().snapper.arcs.ahead(0.0, 0.0, 0, 1.0, 1.0, 65, 0.1)
 
 
+def test_arcs__ahead_with_count_zero_is_empty() -> None:
+    """Regression: with nothing to keep, the kernel compared and filled the slot before its
+    arrays (index -1); it now answers an empty list at once."""
+    arcs = default_graph().snapper.arcs
+    assert (
+        arcs.ahead(4.0, 52.0, default_graph().snapper.cell_of(4.0, 52.0), 5.0, 53.0, 0, 3.0) == []
+    )
+
+
+@pytest.mark.parametrize("dtype", [np.int64, np.float32, np.uint8])
+def test_arcs__among_refuses_ids_not_int32(dtype: type) -> None:
+    """Regression: any buffer of a length divisible by four was read as int32 ids (an int64
+    array became pairs of an id and edge 0)."""
+    arcs = default_graph().snapper.arcs
+    with pytest.raises(ValueError, match="int32"):
+        arcs.among(4.0, 52.0, np.arange(8, dtype=dtype), 0, 2.0)
+
+
+@pytest.mark.parametrize("cell_deg", [0.0, -1.0, float("nan"), 1e-300])
+def test_arcs__near_refuses_a_cell_size_before_dividing(cell_deg: float) -> None:
+    arcs = default_graph().snapper.arcs
+    with pytest.raises(ValueError, match="cell_deg"):
+        arcs.near(4.0, 52.0, 0, 1000.0, 0.0, cell_deg)
+
+
 def test_edge_snapper__on_the_twin_snaps_as_on_the_compiled_arcs() -> None:
     """Where the extension was not compiled, the twin snaps every point the same way."""
     graph = default_graph()

@@ -718,3 +718,20 @@ def test_future_positions__geodesic_calls_do_not_grow_with_the_voyage(
     # only where several vertices fall within one step.
     assert counting.calls.get("fwd_intermediate", 0) == 0  # no polar run on this voyage
     assert sum(counting.calls.values()) <= 3 + vertices // 10
+
+
+def test_future_positions__previous_port_inland_routes_the_start_on_its_own() -> None:
+    """No sea leg leaves Duisburg (flagged inland): a vessel at sea that last called there is
+    routed from where it is, as if off its leg (it used to be refused as on land, the leg being
+    routed from the inland port's own coordinates)."""
+    start = (3.5, 51.8)
+    assert sealane.get_port("DEDUI").inland
+    positions = sealane.future_positions(start, "DEDUI", "GBFXT", speed_kn=14)
+    alone = sealane.route(start, "GBFXT")
+    assert positions.route.distance_m == pytest.approx(alone.distance_m, abs=1.0)
+    assert (positions.lons[0], positions.lats[0]) == start
+
+
+def test_future_positions__destination_inland__no_route_naming_it() -> None:
+    with pytest.raises(sealane.NoRouteError, match="DEDUI .*lies inland"):
+        sealane.future_positions((3.5, 51.8), "GBFXT", "DEDUI", speed_kn=14)

@@ -94,15 +94,21 @@ def _sail_group(
     """One port pair (and vessel size): its leg routed once, then every row on it."""
     previous, destination, dimensions = key
     try:
-        leg = _engine.leg(previous.coordinates, destination.coordinates, dimensions)
         at = sealane.Location(destination.lon, destination.lat, destination)
+        _engine.check_sea_approach(at)
         _engine.check_port_draft(at, dict(dimensions).get("draft_m"), "destination_port")
+        # No sea leg leaves a port flagged inland: its rows are routed on their own.
+        leg = (
+            None
+            if previous.inland
+            else _engine.leg(previous.coordinates, destination.coordinates, dimensions)
+        )
     except sealane.RoutingError as error:
         for row in rows.tolist():
             out.errors[row] = error.code
         return
     done: Remaining = remaining(
-        leg, destination.coordinates, lons[rows], lats[rows], keep_tracks=keep_tracks
+        leg, destination.coordinates, dimensions, lons[rows], lats[rows], keep_tracks=keep_tracks
     )
     out.distance_m[rows] = done.distance_m
     out.track_m[rows] = done.track_m

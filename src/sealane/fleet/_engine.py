@@ -36,6 +36,7 @@ from sealane.routing.legs import ZERO_LENGTH_M
 from sealane.routing.passages import names_from_mask
 from sealane.routing.placement import MIN_SEGMENT_M, kept_vertices, plan_runs
 from sealane.routing.port_limits import check_port_draft
+from sealane.routing.routes import check_sea_approach
 from sealane.routing.runs import Runs
 from sealane.routing.voyage import DEFAULT_SPEED_KN, OFF_PATH_NM, _at_sea
 
@@ -44,8 +45,8 @@ DIMENSIONS = ("draft_m", "beam_m", "length_m")
 
 __all__ = [
     "DEFAULT_SPEED_KN", "DIMENSIONS", "GEOD", "METRES_PER_NM", "MIN_SEGMENT_M", "OFF_PATH_NM",
-    "ZERO_LENGTH_M", "FloatArray", "Leg", "Runs", "at_sea", "check_port_draft", "kept_vertices",
-    "leg", "plan_runs", "project",
+    "ZERO_LENGTH_M", "FloatArray", "Leg", "Runs", "at_sea", "check_port_draft",
+    "check_sea_approach", "kept_vertices", "leg", "plan_runs", "project",
 ]  # fmt: skip
 
 
@@ -199,29 +200,8 @@ def _triple(x: FloatArray, y: FloatArray, n: FloatArray) -> FloatArray:
 
 
 def on_land(lons: FloatArray, lats: FloatArray) -> npt.NDArray[np.bool_]:
-    """Whether each point falls in a land cell of the engine's mask (``LandMask.is_land`` for
-    many points: one search over the runs of all rows, keyed by row)."""
-    mask = default_landmask()
-    rows = np.clip(((90.0 - lats) * mask.per_deg).astype(np.int64), 0, mask.rows - 1)
-    cols = (((lons + 180.0) % 360.0) * mask.per_deg).astype(np.int64) % mask.cols
-    keys = _row_keys(mask)
-    flips_before = np.searchsorted(keys, rows * (mask.cols + 1) + cols, side="right")
-    return np.asarray((flips_before - mask.row_ptr[rows]) % 2 == 1)
-
-
-_KEYS: dict[int, npt.NDArray[np.int64]] = {}
-
-
-def _row_keys(mask: Any) -> npt.NDArray[np.int64]:
-    """Every run boundary of the mask as ``row * (cols + 1) + column``: sorted, so one search
-    finds how many boundaries of a point's row lie at or before it."""
-    keys = _KEYS.get(id(mask))
-    if keys is None:
-        counts = np.diff(mask.row_ptr)
-        row_of = np.repeat(np.arange(counts.size, dtype=np.int64), counts)
-        keys = row_of * (mask.cols + 1) + mask.flips.astype(np.int64)
-        _KEYS[id(mask)] = keys
-    return keys
+    """Whether each point falls in a land cell of the engine's mask (``LandMask.land_at``)."""
+    return default_landmask().land_at(lons, lats)
 
 
 def at_sea(lon: float, lat: float) -> tuple[float, float]:

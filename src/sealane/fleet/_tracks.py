@@ -65,19 +65,26 @@ class Remaining:
 
 
 def remaining(
-    leg: Leg,
+    leg: Leg | None,
     destination: tuple[float, float],
+    dimensions: tuple[tuple[str, float], ...],
     lons: FloatArray,
     lats: FloatArray,
     *,
     keep_tracks: bool = False,
 ) -> Remaining:
-    """The remaining route of vessels at (lons, lats) on ``leg`` towards ``destination``."""
+    """The remaining route of vessels at (lons, lats) on ``leg`` towards ``destination``, each
+    routed on its own when there is no leg (a previous port flagged inland)."""
     n = lons.size
     out = Remaining(np.empty(n), np.empty(n), [()] * n, [])
     tracks: list[Track | None] = [None] * n
     for start in range(0, n, BLOCK_ROWS):
         block = slice(start, min(start + BLOCK_ROWS, n))
+        if leg is None:
+            for row in range(block.start, block.stop):
+                alone = (float(lons[row]), float(lats[row]))
+                tracks[row] = _routed(route_for(alone, destination, dimensions), out, row)
+            continue
         _remaining_block(
             leg, destination, lons[block], lats[block], out, block, tracks, keep_tracks
         )
@@ -120,11 +127,16 @@ def _remaining_block(
             route = route_for(start, destination, leg.dimensions)
         else:
             route = _tail(leg, where, i, lons, lats)
-        track = _track_of(route)
-        out.distance_m[row] = route.distance_m
-        out.track_m[row] = float(track.geod_m.cumsum()[-1]) if track.geod_m.size else 0.0
-        out.passages[row] = route.passages
-        tracks[row] = track
+        tracks[row] = _routed(route, out, row)
+
+
+def _routed(route: sealane.Route, out: Remaining, row: int) -> Track:
+    """Row ``row`` of ``out`` from its own ``route``; the track placed along it."""
+    track = _track_of(route)
+    out.distance_m[row] = route.distance_m
+    out.track_m[row] = float(track.geod_m.cumsum()[-1]) if track.geod_m.size else 0.0
+    out.passages[row] = route.passages
+    return track
 
 
 @dataclass(frozen=True, slots=True)

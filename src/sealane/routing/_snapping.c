@@ -127,6 +127,8 @@ static PyObject *Arcs_in_cell(Arcs *self, PyObject *args)
     return answer(self, &best);
 }
 
+static int typed(const Py_buffer *view, char code, Py_ssize_t size);
+
 /* among(lon, lat, ids, blocked, reach): the nearest of `ids` (int32) outside the `blocked`
  * passages whose great circle passes within the angle whose sine is `reach`; None if none. */
 static PyObject *Arcs_among(Arcs *self, PyObject *args)
@@ -134,11 +136,13 @@ static PyObject *Arcs_among(Arcs *self, PyObject *args)
     double lon, lat, reach, point[3];
     unsigned long blocked;
     Py_buffer view;
-    if (!ready(self) || !PyArg_ParseTuple(args, "ddy*kd", &lon, &lat, &view, &blocked, &reach))
+    PyObject *given;
+    if (!ready(self) || !PyArg_ParseTuple(args, "ddOkd", &lon, &lat, &given, &blocked, &reach))
         return NULL;
-    if (view.len % (Py_ssize_t)sizeof(int32_t)) {
+    if (PyObject_GetBuffer(given, &view, PyBUF_FORMAT | PyBUF_C_CONTIGUOUS) < 0) return NULL;
+    if (!typed(&view, 'i', (Py_ssize_t)sizeof(int32_t))) {
         PyBuffer_Release(&view);
-        PyErr_SetString(PyExc_ValueError, "among: ids must be int32");
+        PyErr_SetString(PyExc_ValueError, "among: ids must be a contiguous int32 array");
         return NULL;
     }
     unit(lon, lat, point);
@@ -217,6 +221,7 @@ static PyObject *Arcs_ahead(Arcs *self, PyObject *args)
         PyErr_SetString(PyExc_ValueError, "ahead: a cell outside the index or a count over 64");
         return NULL;
     }
+    if (count == 0) return PyList_New(0); /* nothing kept: no slot to compare or fill */
     unit(lon, lat, point);
     unit(goal_lon, goal_lat, goal);
     Py_ssize_t kept = 0, edge[64];
@@ -273,8 +278,14 @@ static PyObject *Arcs_near(Arcs *self, PyObject *args)
     if (!ready(self) || !PyArg_ParseTuple(args, "ddkddd", &lon, &lat, &blocked, &within, &slack,
                                           &cell_deg))
         return NULL;
+    /* The cell size is checked before it divides: at least a hundredth of a degree, so the
+     * grid's row and column counts stay small and their product cannot overflow. */
+    if (!(cell_deg >= 0.01 && cell_deg <= 180.0)) {
+        PyErr_SetString(PyExc_ValueError, "near: cell_deg does not match the index");
+        return NULL;
+    }
     Py_ssize_t rows = (Py_ssize_t)lround(180.0 / cell_deg), cols = (Py_ssize_t)lround(360.0 / cell_deg);
-    if (!(cell_deg > 0) || rows * cols != self->cells || !(within >= 0) || !(slack >= 0)) {
+    if (rows * cols != self->cells || !(within >= 0) || !(slack >= 0)) {
         PyErr_SetString(PyExc_ValueError, "near: cell_deg does not match the index, or a "
                                           "negative distance");
         return NULL;

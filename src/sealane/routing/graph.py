@@ -36,8 +36,6 @@ class SeaGraph:
         self.node_lonlat: FloatArray = np.ascontiguousarray(
             np.stack([self.node_lon, self.node_lat], axis=1)
         )
-        #: (nodes, 3) unit vectors of the nodes, for distances on the sphere.
-        self.node_xyz: FloatArray = unit_vectors(self.node_lon, self.node_lat)
         self.edge_u: IntArray = Marnet.EDGE_U.read(arrays)
         self.edge_v: IntArray = Marnet.EDGE_V.read(arrays)
         #: (edges, 2) the two end nodes of each edge, rows contiguous for the search's buffers.

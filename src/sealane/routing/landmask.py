@@ -119,5 +119,6 @@ def load_landmask(path: Path | None = None) -> LandMask:
 
 @cache
 def default_landmask() -> LandMask:
-    """The shipped land mask, loaded on first use (not at import: routes do not need it)."""
+    """The shipped land mask, loaded on first use (not at import: a route between ports never
+    reads it; one from a coordinate does, to judge where water is)."""
     return load_landmask()

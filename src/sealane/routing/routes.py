@@ -153,6 +153,18 @@ class Route:
         return lines_to_shapely(self.coordinates[:, 0], self.coordinates[:, 1])
 
 
+def check_sea_approach(stop: Location) -> None:
+    """:class:`~sealane.routing.errors.NoRouteError` when ``stop`` is a port flagged inland:
+    no sea-going ship reaches it, so nothing is routed to or from it."""
+    port = stop.port
+    if port is not None and port.inland:
+        raise NoRouteError(
+            f"port {port.locode} ({port.name}) lies inland, "
+            f"{port.approach_m / 1000.0:.0f} km or more from navigable water: "
+            "it has no sea approach"
+        )
+
+
 def route(
     origin: LocationLike,
     destination: LocationLike,
@@ -212,12 +224,7 @@ def route(
     for stop, role in zip(stops, roles, strict=True):
         if stop.port is None:
             afloat(stop, role, network)  # on land: OnLandError; just ashore: joins from there
-        elif stop.port.inland:
-            raise NoRouteError(
-                f"port {stop.port.locode} ({stop.port.name}) lies inland, "
-                f"{stop.port.approach_m / 1000.0:.0f} km or more from navigable water: "
-                "it has no sea approach"
-            )
+        check_sea_approach(stop)
         if refused:
             check_within_reach(network, stop, refused, why)
         check_port_draft(stop, draft_m, role)  # checked by refused_for when given

@@ -312,7 +312,7 @@ class EdgeSnapper:
     @property
     def shortcuts(self) -> ArcKernel:
         """The shortcuts' arcs with their own cell index (:func:`arc_cells`), made on the first
-        snap that asks for them (about a tenth of a second a route between ports never needs)."""
+        snap that asks for them: a route between ports never needs them."""
         if self._shortcuts is None:
             index = arc_cells(
                 *arc_arrays(self._graph)[:2],

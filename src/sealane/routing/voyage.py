@@ -38,7 +38,7 @@ from .placement import Track, place_positions
 from .port_limits import check_port_draft
 from .ports import Port
 from .positions import Positions
-from .routes import Route, route
+from .routes import Route, check_sea_approach, route
 from .vessel import UNKNOWN, Vessel, vessel_of
 from .water import afloat
 
@@ -98,6 +98,7 @@ def future_positions(
     origin = resolve_location(start, "start")
     previous = resolve_location(previous_port, "previous_port")
     destination = resolve_location(destination_port, "destination_port")
+    check_sea_approach(destination)
     check_port_draft(destination, vessel.draft_m, "destination_port")
     closed = tuple(sorted({str(p) for p in avoid}))
     remaining = remaining_route(
@@ -139,12 +140,13 @@ def remaining_route(
     off_path_nm: float,
     vessel: Vessel = UNKNOWN,
 ) -> Route:
-    """The route still to sail: the leg's tail from the start's projection, or a fresh route."""
+    """The route still to sail: the leg's tail from the start's projection, or a fresh route
+    (also when the previous port is flagged inland: no sea leg leaves it)."""
     if (start.lon, start.lat) == (destination.lon, destination.lat):
         return route(start.coordinates, destination.coordinates, **vessel.dimensions())
-    leg = _leg(previous.coordinates, destination.coordinates, avoid, allow_arctic, vessel)
-    on_leg = _projection(start, leg, off_path_nm)
-    if on_leg is None:
+    leg = _sea_leg(previous, destination, avoid, allow_arctic, vessel)
+    on_leg = None if leg is None else _projection(start, leg, off_path_nm)
+    if leg is None or on_leg is None:
         return route(
             start.coordinates,
             destination.coordinates,
@@ -167,9 +169,10 @@ def sailed_route(
     """The route already sailed, from the previous port to ``start``: the leg's head up to the
     start's projection, or a route of its own when the start is off the leg (the mirror of
     :func:`remaining_route`, so the two join exactly at ``start``)."""
-    leg = _leg(previous.coordinates, destination.coordinates, avoid, allow_arctic, vessel)
-    on_leg = _projection(start, leg, off_path_nm)
-    if on_leg is None:
+    check_sea_approach(previous)
+    leg = _sea_leg(previous, destination, avoid, allow_arctic, vessel)
+    on_leg = None if leg is None else _projection(start, leg, off_path_nm)
+    if leg is None or on_leg is None:
         return route(
             previous.coordinates,
             start.coordinates,
@@ -178,6 +181,20 @@ def sailed_route(
             **vessel.dimensions(),
         )
     return leg.route.head(*on_leg, start)
+
+
+def _sea_leg(
+    previous: Location,
+    destination: Location,
+    avoid: tuple[str, ...],
+    allow_arctic: bool,
+    vessel: Vessel,
+) -> _Leg | None:
+    """The previous-port -> destination-port leg, or None when the previous port is flagged
+    inland (no sea leg leaves it: the start is then routed on its own)."""
+    if previous.port is not None and previous.port.inland:
+        return None
+    return _leg(previous.coordinates, destination.coordinates, avoid, allow_arctic, vessel)
 
 
 def _projection(start: Location, leg: _Leg, off_path_nm: float) -> tuple[int, float, float] | None:
