@@ -733,5 +733,5 @@ def test_future_positions__previous_port_inland_routes_the_start_on_its_own() ->
 
 
 def test_future_positions__destination_inland__no_route_naming_it() -> None:
-    with pytest.raises(sealane.NoRouteError, match="DEDUI .*lies inland"):
+    with pytest.raises(sealane.NoRouteError, match=r"DEDUI .*lies inland"):
         sealane.future_positions((3.5, 51.8), "GBFXT", "DEDUI", speed_kn=14)
