@@ -21,8 +21,9 @@ from sealane.tracking.vocabulary import TRANSPORT
 
 NOW = datetime(2026, 11, 21, 12, 0, tzinfo=UTC)
 S = RequestStatus
-#: The lifecycle of DESIGN.md: pending -> created | awaiting_manifest | failed; awaiting_manifest
-#: -> created | failed; created -> tracking_stopped; tracking_stopped -> created (resume).
+#: A tracking request's lifecycle: pending -> created | awaiting_manifest | failed;
+#: awaiting_manifest -> created | failed; created -> tracking_stopped;
+#: tracking_stopped -> created (resume).
 ALLOWED = {
     (S.PENDING, S.CREATED),
     (S.PENDING, S.AWAITING_MANIFEST),

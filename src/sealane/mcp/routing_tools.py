@@ -33,7 +33,6 @@ from .routing_outputs import (
 
 DEFAULT_TRACK_POINTS = 100
 MAX_TRACK_POINTS = 2000
-PortKey = Annotated[str, Field(description="UN/LOCODE (NLRTM) or port id")]
 Degrees = Annotated[float | None, Field(description="degrees (WGS84)")]
 #: The tool's argument for each port parameter the service names.
 _PORT_ARGUMENTS = {"port_id": "destination_port", "previous_port_id": "previous_port"}

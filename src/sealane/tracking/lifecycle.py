@@ -42,21 +42,6 @@ STATUS_EVENT = {
     RequestStatus.TRACKING_STOPPED: "tracking_request.tracking_stopped",
 }
 
-FAILED_REASONS = frozenset(
-    {
-        "booking_cancelled",
-        "duplicate",
-        "expired",
-        "internal_processing_error",
-        "invalid_number",
-        "not_found",
-        "retries_exhausted",
-        "shipping_line_unreachable",
-        "unrecognized_response",
-        "data_unavailable",
-    }
-)
-
 #: Seconds to wait before each retry of a failed lookup (with up to 10 % jitter added).
 RETRY_BACKOFF_S = (300, 1_800, 7_200, 21_600)
 #: Tracking stops this long after the shipment arrives at its port of discharge.

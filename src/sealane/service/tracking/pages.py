@@ -251,9 +251,8 @@ def shown_page(
     The stamp is asked before the session has a connection, so a page found at once costs no
     connection of the pool (on PostgreSQL its pre-ping, ``BEGIN`` and ``ROLLBACK``). A page
     not found at once is replayed, or made, by one request at a time: those that come with the
-    same stamp meanwhile find it vouched for and take it at once (a commit used to send every
-    request in flight to replay the page, and most to find it changed, before they queued to
-    make it)."""
+    same stamp meanwhile find it vouched for and take it at once, so a commit does not send
+    every request in flight to replay the page."""
     key, pages = (caller.account_id, shown.key), shown.pages
     stamp = database_stamp(session.get_bind())  # before anything is read: it vouches for it
     found = pages.at_once(key, stamp)
