@@ -61,7 +61,6 @@ def _serve_processes(args: argparse.Namespace, settings: Settings) -> int:
     the app from the environment (:func:`served_app`), without background work."""
     from .demo import seed_demo
     from .runtime import build_runtime, prepare_database
-    from .web.secret import secret_key
 
     if settings.database_url.startswith("sqlite"):
         raise ValueError(
@@ -71,7 +70,6 @@ def _serve_processes(args: argparse.Namespace, settings: Settings) -> int:
             "On SQLite run one API process"
         )
     prepare_database(settings)
-    secret_key(settings)  # a generated web key's file made once here, not by N processes at once
     if args.demo:
         runtime = build_runtime(settings, migrate=False)
         try:
