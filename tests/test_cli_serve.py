@@ -25,8 +25,6 @@ def served(
     """What ``uvicorn.run`` would have served, and how; the apps' runtimes are stopped."""
     import uvicorn
 
-    monkeypatch.setenv("SEALANE_WEB_SECRET_FILE", str(tmp_path / "web-secret"))
-
     calls: list[tuple[Any, dict[str, Any]]] = []
     monkeypatch.setattr(uvicorn, "run", lambda app, **options: calls.append((app, options)))
     monkeypatch.setattr("sys.setswitchinterval", lambda _interval: None)
@@ -87,7 +85,6 @@ def test_serve__workers_migrate_once_then_serve_the_factory_without_background(
     )
     assert code == 0
     assert "run `sealane worker`" in err
-    assert (tmp_path / "web-secret").exists()  # made before the processes start
     [(target, options)] = served
     assert target == "sealane.cli_serve:served_app"
     assert (options["workers"], options["factory"], options["port"]) == (3, True, 8123)

@@ -176,7 +176,6 @@ def test_two_api_processes_and_two_workers_share_one_postgresql(
         "SEALANE_DATABASE_URL": fresh_postgres_url,
         "SEALANE_WEBHOOK_ALLOW_PRIVATE": "1",  # the receiver is on 127.0.0.1
         "SEALANE_RATE_LIMIT_PER_MINUTE": "1000000",
-        "SEALANE_WEB_SECRET_FILE": str(tmp_path / "web-secret"),
     }
     migrate, serve, worker = deployment_commands()
     run_sealane(*migrate, env=env)
