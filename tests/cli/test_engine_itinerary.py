@@ -8,7 +8,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 import sealane
-from sealane import cli
+from sealane.cli import commands as cli
 
 FOUR_PORTS = ("CNSHA", "SGSIN", "ESALG", "NLRTM")
 DEPARTED = ("--departed-at", "2026-03-01T00:00:00Z")

@@ -10,7 +10,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from sealane import cli
+from sealane.cli import commands as cli
 
 GULF_OF_ADEN = (
     "positions",

@@ -13,17 +13,17 @@ import logging
 import signal
 from typing import TYPE_CHECKING, Any
 
-from .cli_settings import settings_from, warn_private
+from .settings import settings_from, warn_private
 
 if TYPE_CHECKING:
-    from .runtime import Runtime
+    from ..runtime import Runtime
 
 
 def cmd_worker(args: argparse.Namespace) -> int:
     """``sealane worker``: the background work, apart from the API processes: tracking polls
     (a thread), webhook delivery (this thread) and, with ``--demo``, the demo's AIS replay."""
-    from .demo import add_ais_replay
-    from .runtime import build_runtime
+    from ..demo import add_ais_replay
+    from ..runtime import build_runtime
 
     logging.basicConfig(level=args.log_level.upper(), format="%(asctime)s %(name)s %(message)s")
     settings = settings_from(args)
@@ -53,7 +53,7 @@ def cmd_worker(args: argparse.Namespace) -> int:
 def cmd_webhooks_worker(args: argparse.Namespace) -> int:
     """``sealane webhooks worker``: deliver webhook notifications from the database, forever
     (``sealane worker`` does this and the rest of the background work)."""
-    from .runtime import build_runtime
+    from ..runtime import build_runtime
 
     settings = settings_from(args)
     warn_private(settings)

@@ -12,15 +12,15 @@ import sys
 import time
 from typing import Protocol, TextIO
 
-from .cli_settings import settings_from
+from .settings import settings_from
 
 
 def cmd_ais(args: argparse.Namespace) -> int:
     """``sealane ais connect | listen | replay``: ingest AIS sentences into the database."""
     from pathlib import Path
 
-    from .runtime import feed_context
-    from .service.ingest import ais_feeds
+    from ..runtime import feed_context
+    from ..service.ingest import ais_feeds
 
     key = _api_key(args) if args.ais_command == "connect" else None
     ctx = feed_context(settings_from(args))

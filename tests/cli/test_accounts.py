@@ -9,15 +9,14 @@ import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import select
 
-from sealane import cli
 from sealane.api.app import create_app
+from sealane.cli import commands as cli
 from sealane.clock import ManualClock
 from sealane.config import Settings
 from sealane.store.database import transaction
 from sealane.store.models import Account, ApiKey, Vessel
-
-from .conftest import START, auth
-from .jsonapi_asserts import assert_error
+from tests.api.conftest import START, auth
+from tests.api.jsonapi_asserts import assert_error
 
 
 @pytest.fixture(autouse=True)

@@ -1,6 +1,6 @@
 """The ``sealane`` command line: the argument parser, and ``sealane mcp`` (the engine's commands
-are in :mod:`.cli_engine`, the API's processes' in :mod:`.cli_serve`, the background work's in
-:mod:`.cli_worker`, the accounts' in :mod:`.cli_accounts`, the AIS feeds' in :mod:`.cli_ais`).
+are in :mod:`.engine`, the API's processes' in :mod:`.serve`, the background work's in
+:mod:`.worker`, the accounts' in :mod:`.accounts`, the AIS feeds' in :mod:`.ais`).
 
 Only the engine is imported here at module level, so ``sealane route`` starts fast; the service
 commands import their layers when they run.
@@ -13,20 +13,20 @@ import os
 import sys
 from collections.abc import Sequence
 
-from . import RoutingError
-from .cli_accounts import add_account_commands
-from .cli_ais import add_ais_commands
-from .cli_engine import (
+from .. import RoutingError
+from ..service.core.errors import ServiceError
+from .accounts import add_account_commands
+from .ais import add_ais_commands
+from .engine import (
     add_vessel_arguments,
     cmd_itinerary,
     cmd_positions,
     cmd_route,
     location_arg,
 )
-from .cli_serve import add_serve_commands, run_server
-from .cli_settings import settings_from, with_base_url
-from .cli_worker import add_worker_commands
-from .service.core.errors import ServiceError
+from .serve import add_serve_commands, run_server
+from .settings import settings_from, with_base_url
+from .worker import add_worker_commands
 
 __all__ = ["build_parser", "main"]
 
@@ -35,7 +35,7 @@ def cmd_mcp(args: argparse.Namespace) -> int:
     """``sealane mcp``: the MCP server over streamable HTTP (``/mcp``), or on stdio."""
     import anyio
 
-    from .mcp.apps import serve_stdio, standalone_app
+    from ..mcp.apps import serve_stdio, standalone_app
 
     settings = settings_from(args)
     if args.stdio:
@@ -133,7 +133,3 @@ def main(argv: Sequence[str] | None = None) -> int:
         sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - keeps interpreter shutdown quiet
         return 0
     return code
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -1,7 +1,7 @@
 """The engine's commands of the ``sealane`` command line: ``route``, ``positions``, ``itinerary``.
 
 They import only the engine, by its public names (``sealane.route``, ``sealane.itinerary``, ...),
-so they start fast; :mod:`.cli` parses the arguments.
+so they start fast; :mod:`.commands` parses the arguments.
 """
 
 from __future__ import annotations
@@ -13,11 +13,11 @@ import sys
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, TypedDict
 
-from . import InvalidVesselError, Route, Vessel, future_positions, itinerary, route
-from .clock import utc_iso
+from .. import InvalidVesselError, Route, Vessel, future_positions, itinerary, route
+from ..clock import utc_iso
 
 if TYPE_CHECKING:
-    from . import Progress
+    from .. import Progress
 
 
 def location_arg(text: str) -> str | tuple[float, float]:
@@ -53,7 +53,7 @@ class _Dimensions(TypedDict):
 
 def _dimensions(args: argparse.Namespace) -> _Dimensions:
     """The dimensions given on the command line, as the engine's keyword arguments; a bad one
-    is a ``ValueError`` naming its option (``--draft``), which :func:`.cli.main` prints."""
+    is a ``ValueError`` naming its option (``--draft``), which :func:`sealane.cli.main` prints."""
     given = _Dimensions(
         draft_m=args.draft, beam_m=args.beam, length_m=args.length, air_draft_m=args.air_draft
     )

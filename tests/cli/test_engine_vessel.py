@@ -8,7 +8,7 @@ import json
 
 import pytest
 
-from sealane import cli
+from sealane.cli import commands as cli
 
 ARABIAN_SEA = ["--lon", "60.1", "--lat", "12.3", "--previous-port", "CNSHA", "--port", "NLRTM"]
 

@@ -1,4 +1,5 @@
-"""``sealane accounts ...``: the operator's commands for accounts, API keys and the routing
+"""The command line's side of accounts (:mod:`sealane.service.access.accounts` holds them):
+``sealane accounts ...``, the operator's commands for accounts, API keys and the routing
 feature. Each parses its arguments, calls the application layer and prints a line or a table."""
 
 from __future__ import annotations
@@ -6,8 +7,8 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from .cli_settings import settings_from
-from .service.access.features import FEATURES
+from ..service.access.features import FEATURES
+from .settings import settings_from
 
 #: How long a revoked key still works on a running server.
 REVOKED_KEY_GRACE = (
@@ -57,7 +58,7 @@ def add_account_commands(commands: Any) -> None:
 
 def cmd_create(args: argparse.Namespace) -> int:
     """``accounts create NAME``: prints the new API key alone on the last line."""
-    from .service.access.accounts import create_account
+    from ..service.access.accounts import create_account
 
     key = _run(
         args, lambda ctx: create_account(ctx, args.name, routing=args.routing, ingest=args.ingest)
@@ -70,7 +71,7 @@ def cmd_create(args: argparse.Namespace) -> int:
 
 def cmd_list(args: argparse.Namespace) -> int:
     """``accounts list``: one line per account, then one indented line per key."""
-    from .service.access.accounts import list_accounts
+    from ..service.access.accounts import list_accounts
 
     for account in _run(args, list_accounts):
         features = f"routing {_on(account.routing_enabled)}, ingest {_on(account.ingest_enabled)}"
@@ -83,7 +84,7 @@ def cmd_list(args: argparse.Namespace) -> int:
 
 def cmd_issue_key(args: argparse.Namespace) -> int:
     """``accounts issue-key ACCOUNT_ID``: prints the new key alone on the last line."""
-    from .service.access.accounts import issue_account_key
+    from ..service.access.accounts import issue_account_key
 
     key = _run(args, lambda ctx: issue_account_key(ctx, args.account_id))
     print(f"key {key.key_id} for account {key.account_id}")
@@ -94,7 +95,7 @@ def cmd_issue_key(args: argparse.Namespace) -> int:
 def cmd_revoke_key(args: argparse.Namespace) -> int:
     """``accounts revoke-key KEY``: API requests with it stop within the key cache's lifetime,
     web sessions signed in with it end at once."""
-    from .service.access.accounts import revoke_key
+    from ..service.access.accounts import revoke_key
 
     key = _run(args, lambda ctx: revoke_key(ctx, args.key))
     print(f"key {key.id} ({key.prefix}...) of account {key.account_id} revoked")
@@ -104,7 +105,7 @@ def cmd_revoke_key(args: argparse.Namespace) -> int:
 
 def cmd_feature(args: argparse.Namespace) -> int:
     """``accounts routing|ingest ACCOUNT_ID on|off``."""
-    from .service.access.accounts import set_feature
+    from ..service.access.accounts import set_feature
 
     enabled = args.state == "on"
     account = _run(
@@ -121,6 +122,6 @@ def _on(flag: bool) -> str:
 def _run(args: argparse.Namespace, call: Any) -> Any:
     """``call(context)`` on the database of ``--database`` or the environment (an application
     layer error becomes the one-line error :func:`sealane.cli.main` prints, exit status 2)."""
-    from .runtime import build_runtime
+    from ..runtime import build_runtime
 
     return call(build_runtime(settings_from(args)).context)

@@ -21,8 +21,7 @@ from sealane.feeds.ais.sources import parse_address
 from sealane.store.database import make_engine, session_factory, transaction
 from sealane.store.migrate import upgrade
 from sealane.store.models import Vessel, VesselPosition
-
-from .support import T0_S, sentence
+from tests.feeds.support import T0_S, sentence
 
 MMSI = 244670316
 #: Ten minutes of reports, one a minute, moving north at 6 kn (stored every minute).

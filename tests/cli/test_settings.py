@@ -7,8 +7,8 @@ import argparse
 
 import pytest
 
-from sealane import cli
-from sealane.cli_settings import settings_from, with_base_url
+from sealane.cli import commands as cli
+from sealane.cli.settings import settings_from, with_base_url
 
 ENVIRONMENT_DB = "sqlite:///from-the-environment.db"
 FLAG_DB = "sqlite:///from-the-flag.db"

@@ -1,4 +1,5 @@
-"""The settings of a ``sealane`` command: ``SEALANE_*`` variables with its flags on top.
+"""The command line's side of :mod:`sealane.config.settings`: a ``sealane`` command's settings,
+``SEALANE_*`` variables with its flags on top.
 
 Every command that opens the database or serves (``serve``, ``worker``, ``mcp``, ``migrate``,
 ``accounts ...``, ``ais ...``) builds its one :class:`~sealane.config.Settings` here, so a flag
@@ -15,13 +16,13 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from .config import Settings
+    from ..config import Settings
 
 
 def settings_from(args: argparse.Namespace) -> Settings:
     """The settings of ``SEALANE_*``, with the command's ``--database`` (when it has one and it
     was given) on top."""
-    from .config import Settings
+    from ..config import Settings
 
     return Settings.from_env(os.environ, database_url=getattr(args, "database", None))
 

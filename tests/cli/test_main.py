@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from sealane import cli, cli_serve
+from sealane.cli import commands as cli
+from sealane.cli import serve as cli_serve
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:

@@ -12,7 +12,8 @@ from typing import Any
 
 import pytest
 
-from sealane import cli, cli_serve
+from sealane.cli import commands as cli
+from sealane.cli import serve as cli_serve
 from tests.store.conftest import fresh_postgres_url, postgres_admin, postgres_url
 
 __all__ = ["fresh_postgres_url", "postgres_admin", "postgres_url"]
@@ -86,7 +87,7 @@ def test_serve__workers_migrate_once_then_serve_the_factory_without_background(
     assert code == 0
     assert "run `sealane worker`" in err
     [(target, options)] = served
-    assert target == "sealane.cli_serve:served_app"
+    assert target == "sealane.cli.serve:served_app"
     assert (options["workers"], options["factory"], options["port"]) == (3, True, 8123)
     app = cli_serve.served_app()  # what each of the three processes builds, from the environment
     try:

@@ -17,11 +17,11 @@ from typing import Any
 import pytest
 from websockets.sync.server import Server, ServerConnection, serve
 
-from sealane.cli import main
+from sealane.cli.commands import main
+from tests.feeds.aisstream_support import position
+from tests.feeds.support import T0_S
 
-from .aisstream_support import position
-from .support import T0_S
-from .test_ais_cli import database, interruptible, stored_points, wait_for
+from .test_ais import database, interruptible, stored_points, wait_for
 
 MMSI = 244670316
 KEY = "cli-k3y-never-printed-5e2b"

@@ -4,7 +4,7 @@ port) and ``sealane migrate``.
 One ``sealane serve`` does everything: it answers the API and, in threads beside it, polls the
 carriers, delivers webhooks and (``--demo``) replays the demo's AIS sample. With ``--workers N``
 (PostgreSQL only) the N API processes do no background work; ``sealane worker`` processes do it
-(:mod:`.cli_worker`).
+(:mod:`.worker`).
 
 Layers are imported when a command runs, so the parser costs nothing at start-up.
 """
@@ -16,12 +16,12 @@ import os
 import sys
 from typing import TYPE_CHECKING, Any
 
-from .cli_settings import settings_from, warn_private, with_base_url
+from .settings import settings_from, warn_private, with_base_url
 
 if TYPE_CHECKING:
     from fastapi import FastAPI
 
-    from .config import Settings
+    from ..config import Settings
 
 #: The interpreter's thread switch interval in the server, in seconds (Python's default is 5 ms).
 #: A worker thread computing future positions holds the GIL between its numpy and C calls; with
@@ -29,14 +29,14 @@ if TYPE_CHECKING:
 #: 0.3-3 ms slower than with 0.5 or 1 ms, which measured alike).
 SERVER_SWITCH_INTERVAL_S = 0.0005
 #: What each of the ``serve --workers N`` processes imports and calls to build its app.
-APP_FACTORY = "sealane.cli_serve:served_app"
+APP_FACTORY = "sealane.cli.serve:served_app"
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
     """``sealane serve``: run the API on uvicorn (``--demo`` seeds demo accounts and vessels,
     and replays the bundled AIS sample while it serves, unless ``SEALANE_AIS_DEMO=off``)."""
-    from .api.app import create_app
-    from .demo import add_ais_replay, seed_demo
+    from ..api.app import create_app
+    from ..demo import add_ais_replay, seed_demo
 
     settings = with_base_url(settings_from(args), args)
     warn_private(settings)
@@ -59,8 +59,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
 def _serve_processes(args: argparse.Namespace, settings: Settings) -> int:
     """``serve --workers N``: migrate once here, then uvicorn starts N processes that each build
     the app from the environment (:func:`served_app`), without background work."""
-    from .demo import seed_demo
-    from .runtime import build_runtime, prepare_database
+    from ..demo import seed_demo
+    from ..runtime import build_runtime, prepare_database
 
     if settings.database_url.startswith("sqlite"):
         raise ValueError(
@@ -94,8 +94,8 @@ def _serve_processes(args: argparse.Namespace, settings: Settings) -> int:
 def served_app() -> FastAPI:
     """The app of one ``serve --workers N`` process: settings from ``SEALANE_*`` (set by the
     parent), the schema already migrated by the parent, no background work."""
-    from .api.app import create_app
-    from .config import Settings
+    from ..api.app import create_app
+    from ..config import Settings
 
     sys.setswitchinterval(SERVER_SWITCH_INTERVAL_S)
     return create_app(Settings.from_env(os.environ), migrate=False)
@@ -139,7 +139,7 @@ def print_demo(settings: Settings, keys: list[tuple[str, str]]) -> None:
 
 def cmd_migrate(args: argparse.Namespace) -> int:
     """``sealane migrate``: bring the database's schema and reference data up to date."""
-    from .runtime import prepare_database
+    from ..runtime import prepare_database
 
     prepare_database(settings_from(args))
     print("the database is up to date")
