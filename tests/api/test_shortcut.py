@@ -25,7 +25,7 @@ from sealane.service.reference import vessels as service_vessels
 from sealane.store.models import Vessel
 
 from .conftest import Keys, auth
-from .test_ops import scrape, value
+from .test_probes import scrape, value
 
 HERE = {"latitude": "12.3", "longitude": "60.1"}
 PORTS = {"port_id": "NLRTM", "previous_port_id": "CNSHA"}

@@ -26,8 +26,8 @@ from .containment import ContainFailures
 from .errors import install_error_handlers
 from .negotiation import HeadAsGet, JsonApiNegotiation
 from .openapi import document
-from .ops import PATHS as OPS_PATHS
-from .ops import Operations, RequestMetrics
+from .probes import PATHS as OPS_PATHS
+from .probes import Operations, RequestMetrics
 from .routers import (
     carrier_push,
     container_routes,

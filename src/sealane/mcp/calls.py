@@ -17,8 +17,8 @@ from mcp.types import CallToolResult, TextContent
 
 from ..service.core.errors import ServiceError, Unauthenticated
 from .backend import Account, Backend
-from .errors import tool_error
 from .outputs import Output
+from .tool_errors import tool_error
 
 #: Where the HTTP endpoint leaves the checked account, in the ASGI scope's ``state``.
 ACCOUNT_KEY = "sealane.mcp.account"

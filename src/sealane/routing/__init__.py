@@ -4,7 +4,6 @@ Pure and importable alone: it depends on numpy and pyproj only, and never does n
 database I/O.
 """
 
-from .calls import Leg, LegUnderway, PortCall
 from .errors import (
     InvalidCoordinateError,
     InvalidSpeedError,
@@ -15,6 +14,7 @@ from .errors import (
     UnknownPortError,
 )
 from .itinerary import InvalidItineraryError, Itinerary, itinerary
+from .itinerary_parts import Leg, LegUnderway, PortCall
 from .locations import Location
 from .passages import ARCTIC, Passage
 from .ports import Port, get_port, port_id, registry

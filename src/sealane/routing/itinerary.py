@@ -17,10 +17,10 @@ from datetime import datetime
 from itertools import pairwise
 from typing import TYPE_CHECKING, Any
 
-from .calls import Leg, PortCall, scheduled
 from .frames import legs_frame
 from .itinerary_inputs import InvalidItineraryError as InvalidItineraryError
 from .itinerary_inputs import as_utc, dwell_hours, ports_called, speeds_per_leg
+from .itinerary_parts import Leg, PortCall, scheduled
 from .passages import NOT_FOR_CONTAINER_SHIPS, Passage, closed_passages
 from .ports import Port
 from .progress import Progress, at_port, at_sea

@@ -15,7 +15,7 @@ from starlette.staticfiles import StaticFiles
 
 from ..runtime import Runtime
 from ..service.access.browser_sessions import BrowserSessions
-from .errors import install_error_pages
+from .error_pages import install_error_pages
 from .headers import STATIC_HEADERS, WithHeaders
 from .land import land_svg
 from .pages.shipment import shipment_page

@@ -18,9 +18,9 @@ from ..bodies import body
 from ..documents import attributes_of
 from ..jsonapi import JsonApiResponse
 from ..listing import Paging, include_paths
+from ..operations import ApiRoute
 from ..params import authenticated, parse_include
 from ..render import many, one, shown
-from ..route import ApiRoute
 from ..state import context_of
 from .responses import ERRORS, MESSAGE_SCHEMA, answering
 from .shipments import Filters

@@ -16,9 +16,9 @@ from ..bodies import body
 from ..documents import attributes_of
 from ..jsonapi import JsonApiResponse
 from ..listing import Paging
+from ..operations import ApiRoute
 from ..params import authenticated
 from ..render import many, one
-from ..route import ApiRoute
 from ..state import context_of
 from .responses import ERRORS
 

@@ -20,9 +20,9 @@ from ...service.records import ShippingLineRecord, TerminalRecord
 from ...service.reference import lookups
 from ..jsonapi import JsonApiResponse
 from ..listing import Paging, include_paths, text
+from ..operations import ApiRoute
 from ..params import authenticated, blank_none, parse_include
 from ..render import many, one
-from ..route import ApiRoute
 from ..state import context_of
 from .responses import ERRORS
 

@@ -19,9 +19,9 @@ from ..bodies import body
 from ..documents import attributes_of
 from ..jsonapi import JsonApiResponse
 from ..listing import FLAG, INSTANT, Paging, include_paths, moment, text
+from ..operations import ApiRoute
 from ..params import authenticated, blank_none, parse_include
 from ..render import one, shown
-from ..route import ApiRoute
 from ..state import context_of
 from .responses import ERRORS
 

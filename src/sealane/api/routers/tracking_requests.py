@@ -18,9 +18,9 @@ from ..bodies import body
 from ..documents import attributes_of, relationship_id
 from ..jsonapi import JsonApiResponse
 from ..listing import INSTANT, Paging, choice, include_paths, moment, text
+from ..operations import ApiRoute
 from ..params import authenticated, blank_none, parse_include, plain_object
 from ..render import one, shown
-from ..route import ApiRoute
 from ..state import context_of
 from .responses import ERRORS
 

@@ -28,9 +28,9 @@ from ...service.reference import vessels
 from ..jsonapi import MEDIA_TYPE, JsonApiResponse
 from ..listing import DECIMAL, INSTANT, Paging, moment, text
 from ..offloaded import OffloadedResponse
+from ..operations import ApiRoute
 from ..params import authenticated, authenticated_routing, blank_none
 from ..render import base_url, many, one
-from ..route import ApiRoute
 from ..state import context_of
 from .responses import ERRORS
 

@@ -20,9 +20,9 @@ from ..bodies import body
 from ..documents import attributes_of
 from ..jsonapi import JsonApiResponse
 from ..listing import Paging, choice, include_paths, text
+from ..operations import ApiRoute
 from ..params import authenticated, blank_none, parse_include, plain_object
 from ..render import deleted, many, one
-from ..route import ApiRoute
 from ..state import context_of, state_of
 from .responses import DELETED, ERRORS, IPS_SCHEMA, TRIAL_SCHEMA, answering
 

@@ -1,4 +1,4 @@
-"""``/healthz``, ``/readyz`` and ``/metrics`` (sealane.api.ops): no key, outside ``/v2``."""
+"""``/healthz``, ``/readyz`` and ``/metrics`` (sealane.api.probes): no key, outside ``/v2``."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""Webhook subscriptions: the rules for url, events, active and custom headers.
+"""The rules of a webhook subscription (the application layer's commands are
+:mod:`sealane.service.webhooks.subscriptions`): url, events, active and custom headers.
 
 A value that breaks a rule raises :class:`InvalidSubscription` naming the attribute (and, for a
 header, its index and part, as in ``headers/2/name``).
