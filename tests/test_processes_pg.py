@@ -33,7 +33,7 @@ from sqlalchemy import func, select
 
 from sealane.store.database import make_engine, session_factory
 from sealane.store.models import OutboxEvent, TrackingRequest, WebhookNotification
-from sealane.tracking.events import EVENT_NAMES
+from sealane.vocabulary.events import EVENT_NAMES
 from tests.servers import environment, free_port, run_sealane, sealane_command, wait_until_listening
 from tests.store.conftest import fresh_postgres_url, postgres_admin, postgres_url
 from tests.webhooks.receiver import receiving

@@ -18,7 +18,7 @@ from sealane.config import Settings
 from sealane.store.accounts import create_account
 from sealane.store.database import transaction
 from sealane.store.models import Vessel
-from sealane.tracking.events import EVENT_NAMES
+from sealane.vocabulary.events import EVENT_NAMES
 
 from .conftest import JSONAPI, START, auth
 

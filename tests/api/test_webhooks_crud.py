@@ -15,7 +15,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from sealane.clock import ManualClock
-from sealane.tracking.events import EVENT_NAMES
+from sealane.vocabulary.events import EVENT_NAMES
 from tests.api.conftest import Keys, auth
 from tests.api.jsonapi_asserts import JSONAPI, assert_error
 

@@ -3,21 +3,8 @@
 from __future__ import annotations
 
 from datetime import datetime, timedelta
-from enum import StrEnum
 
-
-class RequestStatus(StrEnum):
-    """``tracking_request.status``."""
-
-    PENDING = "pending"
-    AWAITING_MANIFEST = "awaiting_manifest"
-    CREATED = "created"
-    FAILED = "failed"
-    TRACKING_STOPPED = "tracking_stopped"
-
-
-#: What a tracking request may ask the carrier to look up.
-REQUEST_TYPES = ("bill_of_lading", "booking_number", "container")
+from ..vocabulary.statuses import RequestStatus
 
 #: Allowed moves: pending -> created | awaiting_manifest | failed; awaiting_manifest -> created |
 #: failed; created -> tracking_stopped; tracking_stopped -> created (resumed).

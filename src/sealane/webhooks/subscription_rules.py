@@ -7,37 +7,11 @@ header, its index and part, as in ``headers/2/name``).
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
-from ..tracking.events import EVENT_NAMES
+from ..vocabulary.events import EVENT_NAMES
+from ..vocabulary.webhooks import FORBIDDEN_HEADERS, HEADER_NAME, MAX_HEADERS
 from .urlpolicy import Resolver, UnsafeUrl, check_url, system_resolver
-
-#: Headers a subscription may not set: hop-by-hop, framing, and those that carry identity or
-#: the signature (a custom header must never override authentication or signing).
-FORBIDDEN_HEADERS = frozenset(
-    {
-        "connection",
-        "keep-alive",
-        "proxy-authenticate",
-        "proxy-authorization",
-        "te",
-        "trailer",
-        "transfer-encoding",
-        "upgrade",
-        "host",
-        "content-length",
-        "content-type",
-        "content-encoding",
-        "authorization",
-        "cookie",
-        "webhook-id",
-        "webhook-timestamp",
-        "webhook-signature",
-    }
-)
-HEADER_NAME = re.compile(r"^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,64}$")
-MAX_HEADERS = 20
 
 
 class InvalidSubscription(ValueError):

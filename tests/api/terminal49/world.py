@@ -21,7 +21,7 @@ from sealane.config import Settings
 from sealane.store.accounts import create_account
 from sealane.store.database import transaction
 from sealane.store.models import OutboxEvent
-from sealane.tracking.events import EVENT_NAMES
+from sealane.vocabulary.events import EVENT_NAMES
 from tests.api.conftest import START, auth
 from tests.api.jsonapi_asserts import JSONAPI
 

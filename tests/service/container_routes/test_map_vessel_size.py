@@ -11,7 +11,7 @@ import sealane
 from sealane.routing.ports import get_port
 from sealane.service.container_routes.map_features import map_features
 from sealane.service.container_routes.records import ContainerRoute, RouteLocationRecord
-from sealane.store.vessels import VesselRecord
+from sealane.vocabulary.vessels import VesselRecord
 from tests.api.conftest import START
 
 GEOD = Geod(ellps="WGS84")

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...service.webhooks.limits import FORBIDDEN_HEADERS, HEADER_NAME, MAX_HEADERS, SECRET_PREFIX
 from ...service.webhooks.trials import MAX_SECRET_CHARS
+from ...vocabulary.webhooks import FORBIDDEN_HEADERS, HEADER_NAME, MAX_HEADERS, SECRET_PREFIX
 from ..regexes import any_case, nullable
 from .document import ref, resource
 

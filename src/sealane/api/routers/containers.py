@@ -10,8 +10,8 @@ from fastapi import APIRouter, Depends, Request
 from ...jsonapi import Included
 from ...jsonapi.tracking import raw_event_resource
 from ...service.access.gatekeeper import Caller
-from ...service.records import ContainerRecord, TransportEventRecord
 from ...service.tracking import containers
+from ...service.tracking.records import ContainerRecord, TransportEventRecord
 from ...service.tracking.requests import ListChanges
 from .. import bodies
 from ..bodies import body

@@ -9,8 +9,8 @@ from fastapi import APIRouter, Depends, Request
 from ...jsonapi import Included
 from ...jsonapi.fields import party_resource
 from ...service.access.gatekeeper import Caller
-from ...service.records import PartyRecord
 from ...service.tracking import parties
+from ...service.tracking.records import PartyRecord
 from .. import bodies
 from ..bodies import body
 from ..documents import attributes_of

@@ -16,8 +16,8 @@ from ...jsonapi.reference import (
     terminal_resource,
 )
 from ...service.access.gatekeeper import Caller
-from ...service.records import ShippingLineRecord, TerminalRecord
 from ...service.reference import lookups
+from ...service.reference.records import ShippingLineRecord, TerminalRecord
 from ..jsonapi import JsonApiResponse
 from ..listing import Paging, include_paths, text
 from ..operations import ApiRoute

@@ -9,11 +9,11 @@ from fastapi import APIRouter, Depends, Query, Request
 
 from ...jsonapi import Included
 from ...service.access.gatekeeper import Caller
-from ...service.records import ShipmentRecord
 from ...service.tracking import shipments
 from ...service.tracking.filters import FilterTerms, TrackingFilter, read_filter
+from ...service.tracking.records import ShipmentRecord
 from ...service.tracking.requests import ListChanges
-from ...service.tracking.statuses import ContainerStatus
+from ...vocabulary.statuses import ContainerStatus
 from .. import bodies
 from ..bodies import body
 from ..documents import attributes_of

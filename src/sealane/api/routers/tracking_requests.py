@@ -10,9 +10,9 @@ from fastapi import APIRouter, Depends, Query, Request
 from ...jsonapi import Included
 from ...jsonapi.lookups import inference_resource
 from ...service.access.gatekeeper import Caller
-from ...service.records import TrackingRequestRecord
 from ...service.tracking import numbers, requests
-from ...service.tracking.statuses import REQUEST_TYPES, RequestStatus
+from ...service.tracking.records import TrackingRequestRecord
+from ...vocabulary.statuses import REQUEST_TYPES, RequestStatus
 from .. import bodies
 from ..bodies import body
 from ..documents import attributes_of, relationship_id

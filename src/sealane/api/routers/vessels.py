@@ -23,8 +23,8 @@ from ...jsonapi.reference import vessel_attributes, vessel_resource
 from ...routing import PositionsJson
 from ...service.access.gatekeeper import Caller
 from ...service.core.engine import DIMENSION_BOUNDS_M, VesselSize
-from ...service.records import VesselRecord
 from ...service.reference import vessels
+from ...vocabulary.vessels import VesselRecord
 from ..jsonapi import MEDIA_TYPE, JsonApiResponse
 from ..listing import DECIMAL, INSTANT, Paging, moment, text
 from ..offloaded import OffloadedResponse

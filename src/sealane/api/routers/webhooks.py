@@ -12,9 +12,9 @@ from ...jsonapi import Included
 from ...jsonapi.webhooks import event_category_resource, webhook_resource
 from ...service.access.gatekeeper import Caller
 from ...service.core.paging import MAX_PAGE_SIZE, Page, PageRequest
-from ...service.records import NotificationRecord, WebhookRecord
-from ...service.tracking.vocabulary import EVENT_NAMES
 from ...service.webhooks import examples, notifications, subscriptions, trials
+from ...service.webhooks.records import NotificationRecord, WebhookRecord
+from ...vocabulary.events import EVENT_NAMES
 from .. import bodies
 from ..bodies import body
 from ..documents import attributes_of

@@ -14,7 +14,8 @@ from ...routing.ports import Port
 from ...routing.positions import Positions
 from ...routing.voyage import future_positions
 from ...store.models import Vessel, VesselPosition
-from ...store.vessels import VesselRecord, find_vessel
+from ...store.vessels import find_vessel
+from ...vocabulary.vessels import VesselRecord
 from ..access.gatekeeper import Caller
 from ..core.context import ServiceContext
 from ..core.engine import NO_SIZE, VesselSize, sized_call

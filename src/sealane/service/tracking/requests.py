@@ -20,9 +20,10 @@ from sqlalchemy.sql import Select
 
 from ...store.models import ShippingLine, TrackingRequest
 from ...store.reading import ReadLog
-from ...tracking.lifecycle import OPEN_STATUSES, RequestStatus
+from ...tracking.lifecycle import OPEN_STATUSES
 from ...tracking.numbers import infer_number as classify
 from ...tracking.numbers import normalize_container_number
+from ...vocabulary.statuses import RequestStatus
 from ..access.gatekeeper import Caller
 from ..core.context import ServiceContext
 from ..core.errors import InvalidInput, ObjectNotFound

@@ -13,7 +13,7 @@ from sqlalchemy import select
 
 from ...store.models import Webhook
 from ...tracking.catalog import CATEGORIES, EventCategory
-from ...tracking.events import EVENT_NAMES
+from ...vocabulary.events import EVENT_NAMES
 from ...webhooks import subscription_rules
 from ...webhooks.signing import new_secret
 from ..access.gatekeeper import Caller

@@ -1,8 +1,8 @@
-"""The event table: every event name of the interface document, written once, with its label,
-meaning, stage in a container's journey and category.
+"""The event table, shared by every layer: every event name of the interface document, written
+once, with its label, meaning, stage in a container's journey and category.
 
 Everything that names or explains an event reads this table: the event names a webhook may
-subscribe to (:data:`~sealane.tracking.events.EVENT_NAMES`), the API's event catalogue
+subscribe to (:data:`EVENT_NAMES`), the API's event catalogue
 (:data:`~sealane.tracking.catalog.CATEGORIES`), the MCP milestone glossary and the words of the
 web pages. Rows come in the catalogue's order (grouped by category); ``stage`` gives the
 journey's order.
@@ -297,6 +297,9 @@ EVENTS = (
         "documents",
     ),
 )
+
+#: Every event name a webhook may subscribe to (the interface document's Events part).
+EVENT_NAMES = tuple(term.name for term in EVENTS)
 
 _BY_NAME = {term.name: term for term in EVENTS}
 

@@ -3,10 +3,9 @@ and the journey order."""
 
 from __future__ import annotations
 
-from sealane.tracking import vocabulary
 from sealane.tracking.catalog import CATEGORIES
-from sealane.tracking.events import EVENT_NAMES
-from sealane.tracking.vocabulary import CATEGORY_NAMES, EVENTS, TRANSPORT, event_label
+from sealane.vocabulary import events as vocabulary
+from sealane.vocabulary.events import CATEGORY_NAMES, EVENT_NAMES, EVENTS, TRANSPORT, event_label
 
 #: Every event name of the interface document's Events part, written out here on purpose.
 DOCUMENTED = {
