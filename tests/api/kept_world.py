@@ -21,9 +21,8 @@ from sealane.service.tracking.pages import KeptPages
 from sealane.store.accounts import create_account
 from sealane.store.database import make_engine, transaction
 from tests.store.conftest import schema_url
+from tests.toolkit import START
 from tests.tracking.support import create_request, get_json, tick
-
-from .conftest import START
 
 
 @dataclass

@@ -27,8 +27,7 @@ from sealane.api.compression import GzipMiddleware
 from sealane.api.negotiation import HeadAsGet
 from sealane.api.offloaded import FIRST_PIECE, PIECE, Handover, Item, OffloadedResponse, Pieces
 from sealane.store.models import Vessel
-
-from .conftest import START, Keys, auth
+from tests.toolkit import START, Keys, auth
 
 VOYAGE = {"port_id": "NLRTM", "previous_port_id": "CNSHA", "latitude": "12.3", "longitude": "60.1"}
 GZIP = {"Accept-Encoding": "gzip"}

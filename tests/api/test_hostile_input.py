@@ -23,8 +23,8 @@ from sealane.config import Settings
 from sealane.store.accounts import create_account
 from sealane.store.database import transaction
 from tests.store.conftest import BACKENDS, schema_url
+from tests.toolkit import START, auth
 
-from .conftest import START, auth
 from .jsonapi_asserts import JSONAPI, assert_error
 
 NUL = "\x00"

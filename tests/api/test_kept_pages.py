@@ -31,9 +31,9 @@ from sealane.store.models import (
 from sealane.store.reading import ReadLog, read_columns
 from sealane.store.stamps import _watches, database_stamp
 from tests.store.conftest import BACKENDS
+from tests.toolkit import START
 from tests.tracking.support import create_request, tick
 
-from .conftest import START
 from .kept_world import World, world_on
 
 

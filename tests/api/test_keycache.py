@@ -18,8 +18,7 @@ from sealane.service.access.keycache import KeyCache
 from sealane.store.accounts import create_account, hash_key
 from sealane.store.database import transaction
 from sealane.store.models import Account, ApiKey
-
-from .conftest import START, Keys, auth
+from tests.toolkit import START, Keys, auth
 
 URL = "/v2/ports/NLRTM"
 

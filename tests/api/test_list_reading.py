@@ -22,9 +22,8 @@ from sealane.store.database import transaction
 from sealane.store.models import Container, Shipment, TrackingRequest, TransportEvent
 from sealane.store.reading import read_columns
 from tests.store.conftest import BACKENDS, schema_url
+from tests.toolkit import START
 from tests.tracking.support import create_request, get_json, patch_json, tick
-
-from .conftest import START
 
 
 @pytest.fixture(params=BACKENDS)

@@ -30,8 +30,7 @@ from sealane.api.app import create_app
 from sealane.config import Settings
 from sealane.store.database import transaction
 from sealane.store.models import Vessel
-
-from .conftest import START, Keys, auth
+from tests.toolkit import START, Keys, auth
 
 JSONAPI = "application/vnd.api+json"
 OPENAPI_URL = "/v2/openapi.json"

@@ -18,7 +18,7 @@ from sealane.feeds.ais.sample import SampleVessel, sample_lines
 from sealane.service.ingest.ais_feeds import replay_nmea
 from sealane.store.database import make_engine
 from sealane.store.migrate import upgrade
-from tests.api.conftest import START, Keys, auth
+from tests.toolkit import START, Keys, auth
 from tests.webhooks.receiver import Reply, receiving
 from tests.webhooks.support import (
     account_id,

@@ -18,8 +18,8 @@ from sealane.clock import ManualClock
 from sealane.config import Settings
 from sealane.store.accounts import create_account
 from sealane.store.database import transaction
+from tests.toolkit import START, Keys, auth
 
-from .conftest import START, Keys, auth
 from .jsonapi_asserts import assert_error
 
 URL = "/v2/ports/NLRTM"

@@ -27,8 +27,8 @@ from tests.store.conftest import (
     fresh_postgres_url,
     postgres_database_url,
 )
+from tests.toolkit import START, auth
 
-from .conftest import START, auth
 from .jsonapi_asserts import assert_error
 
 __all__ = ["database_url", "fresh_postgres_url", "postgres_database_url"]

@@ -23,8 +23,8 @@ from sealane.clock import ManualClock
 from sealane.config import Settings
 from sealane.service.reference import vessels as service_vessels
 from sealane.store.models import Vessel
+from tests.toolkit import Keys, auth
 
-from .conftest import Keys, auth
 from .test_probes import scrape, value
 
 HERE = {"latitude": "12.3", "longitude": "60.1"}

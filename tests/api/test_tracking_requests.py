@@ -16,6 +16,7 @@ from sealane.clock import ManualClock
 from sealane.config import Settings
 from sealane.store.accounts import create_account
 from sealane.store.database import transaction
+from tests.toolkit import START, Keys, auth
 from tests.tracking.support import (
     CONTAINER,
     HOUR,
@@ -28,7 +29,6 @@ from tests.tracking.support import (
     write_headers,
 )
 
-from .conftest import START, Keys, auth
 from .jsonapi_asserts import JSONAPI, assert_error
 
 URL = "/v2/tracking_requests"

@@ -23,8 +23,8 @@ from sealane.store.accounts import create_account
 from sealane.store.database import transaction
 from sealane.store.models import Vessel
 from tests.store.conftest import database_url, fresh_postgres_url, postgres_database_url
+from tests.toolkit import JSONAPI, START, auth
 
-from .conftest import JSONAPI, START, auth
 from .jsonapi_asserts import assert_error
 
 __all__ = ["database_url", "fresh_postgres_url", "postgres_database_url"]

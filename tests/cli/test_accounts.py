@@ -15,8 +15,8 @@ from sealane.clock import ManualClock
 from sealane.config import Settings
 from sealane.store.database import transaction
 from sealane.store.models import Account, ApiKey, Vessel
-from tests.api.conftest import START, auth
 from tests.api.jsonapi_asserts import assert_error
+from tests.toolkit import START, auth, make_app
 
 
 @pytest.fixture(autouse=True)
@@ -49,7 +49,7 @@ def test_accounts_create__stores_account_with_routing(
 ) -> None:
     url = f"sqlite:///{tmp_path / 'x.db'}"
     create(capsys, url, "--routing")
-    app = create_app(Settings(database_url=url), clock=ManualClock(START))
+    app = make_app(url)
     with app.state.sealane.sessions() as session:
         account = session.scalars(select(Account)).one()
     app.state.sealane.engine.dispose()
@@ -62,7 +62,7 @@ def test_accounts_create__ingest_only_with_the_flag(
 ) -> None:
     url = f"sqlite:///{tmp_path / 'x.db'}"
     create(capsys, url, *flags)
-    app = create_app(Settings(database_url=url), clock=ManualClock(START))
+    app = make_app(url)
     with app.state.sealane.sessions() as session:
         account = session.scalars(select(Account)).one()
     app.state.sealane.engine.dispose()
@@ -74,9 +74,7 @@ def test_accounts_create__key_works_with_routing(
 ) -> None:
     url = f"sqlite:///{tmp_path / 'x.db'}"
     key = create(capsys, url, "--routing")
-    app = create_app(
-        Settings(database_url=url, base_url="http://testserver/v2"), clock=ManualClock(START)
-    )
+    app = make_app(url)
     with transaction(app.state.sealane.sessions) as session:
         ship = Vessel(name="Moored", imo="9400010", latitude=51.904383, longitude=4.442447)
         session.add(ship)
@@ -96,7 +94,7 @@ def test_accounts_create__without_routing_flag_403(
 ) -> None:
     url = f"sqlite:///{tmp_path / 'x.db'}"
     key = create(capsys, url)
-    app = create_app(Settings(database_url=url), clock=ManualClock(START))
+    app = make_app(url)
     with TestClient(app) as client:
         ports = client.get("/v2/ports/NLRTM", headers=auth(key))
         routing = client.get(
@@ -113,7 +111,7 @@ def test_accounts_create__key_stored_as_sha256_only(
 ) -> None:
     url = f"sqlite:///{tmp_path / 'x.db'}"
     key = create(capsys, url, "--routing")
-    app = create_app(Settings(database_url=url), clock=ManualClock(START))
+    app = make_app(url)
     with app.state.sealane.sessions() as session:
         stored = session.scalars(select(ApiKey)).one()
     app.state.sealane.engine.dispose()

@@ -33,7 +33,7 @@ from sealane.store.models import (
     VesselPosition,
 )
 from sealane.tracking.carriers.simulated import plan_voyage
-from tests.api.conftest import START
+from tests.toolkit import START
 
 from .support import (
     CONTAINER,

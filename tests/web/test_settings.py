@@ -19,8 +19,8 @@ from sealane.config import Settings
 from sealane.runtime import Runtime, build_runtime
 from sealane.service.access.accounts import create_account
 from sealane.web.secret import secret_key
-from tests.api.conftest import START
 from tests.templates import prepared_sqlite
+from tests.toolkit import START
 
 
 @contextmanager

@@ -433,7 +433,9 @@ def test_deliver__dns_now_private_is_refused_and_logged(
     public_world: World, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     world = public_world
-    monkeypatch.setattr(subscription_rules, "check_url", resolving({"hooks.example.com": ["8.8.8.8"]}))
+    monkeypatch.setattr(
+        subscription_rules, "check_url", resolving({"hooks.example.com": ["8.8.8.8"]})
+    )
     world.webhook("https://hooks.example.com/hooks")
     monkeypatch.setattr(delivery, "check_url", resolving({"hooks.example.com": ["10.1.2.3"]}))
     sender = RecordingSender()
@@ -453,7 +455,9 @@ def test_deliver__connects_to_the_address_checked_at_delivery(
     public_world: World, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     world = public_world
-    monkeypatch.setattr(subscription_rules, "check_url", resolving({"hooks.example.com": ["8.8.8.8"]}))
+    monkeypatch.setattr(
+        subscription_rules, "check_url", resolving({"hooks.example.com": ["8.8.8.8"]})
+    )
     webhook = world.webhook("https://hooks.example.com/in")
     monkeypatch.setattr(delivery, "check_url", resolving({"hooks.example.com": ["8.8.4.4"]}))
     sender = RecordingSender()

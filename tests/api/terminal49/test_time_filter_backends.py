@@ -19,8 +19,8 @@ from sealane.clock import ManualClock
 from sealane.config import Settings
 from sealane.store.accounts import create_account
 from sealane.store.database import transaction
-from tests.api.conftest import START, auth
 from tests.store.conftest import BACKENDS, schema_url
+from tests.toolkit import START, auth
 
 from .test_conformance import conformance_problems
 from .world import WRITE, document
