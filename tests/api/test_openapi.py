@@ -116,6 +116,7 @@ def test_openapi__served_and_valid(document: dict[str, Any]) -> None:
     schemathesis.openapi.from_dict(document).validate()  # raises on an invalid document
     assert sorted(document["paths"]) == sorted(
         [
+            "/v2/account",
             "/v2/ports",
             "/v2/ports/{port_id}",
             "/v2/terminals",

@@ -29,6 +29,7 @@ from .openapi import document
 from .probes import PATHS as OPS_PATHS
 from .probes import Operations, RequestMetrics
 from .routers import (
+    account,
     carrier_push,
     container_routes,
     containers,
@@ -47,6 +48,7 @@ from .shortcut import Shortcut
 API_PREFIX = "/v2"
 #: The router modules, in the order their routes are matched.
 ROUTERS = (
+    account,
     reference,
     vessels,
     vessel_positions,
