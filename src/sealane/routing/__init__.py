@@ -19,7 +19,6 @@ from .locations import Location
 from .passages import ARCTIC, Passage
 from .ports import Port, get_port, port_id, registry
 from .positions import Positions
-from .positions_json import PositionsJson
 from .progress import Progress
 from .routes import Route, route
 from .vessel import Vessel
@@ -40,7 +39,6 @@ __all__ = [
     "Port",
     "PortCall",
     "Positions",
-    "PositionsJson",
     "Progress",
     "Route",
     "RoutingError",

@@ -20,7 +20,6 @@ from fastapi.routing import APIRoute
 
 from ...jsonapi import Included, resource
 from ...jsonapi.reference import vessel_attributes, vessel_resource
-from ...routing import PositionsJson
 from ...service.access.gatekeeper import Caller
 from ...service.core.engine import DIMENSION_BOUNDS_M, VesselSize
 from ...service.reference import vessels
@@ -30,6 +29,7 @@ from ..listing import DECIMAL, INSTANT, Paging, moment, text
 from ..offloaded import OffloadedResponse
 from ..operations import ApiRoute
 from ..params import authenticated, authenticated_routing, blank_none
+from ..positions_json import PositionsJson
 from ..render import base_url, many, one
 from ..state import context_of
 from .responses import ERRORS

@@ -1,9 +1,9 @@
 /*
  * The API's positions JSON array, written straight into one bytes object.
  *
- * The Python twin of this function is sealane.routing.positions_json._positions_json_numpy; both
- * take the same arguments and must return the same bytes (tests/routing/test_render.py compares
- * them).
+ * The Python twin of this function is sealane.api.positions_json._positions_json_numpy; both
+ * take the same arguments and must return the same bytes (tests/api/test_positions_json.py
+ * compares them).
  * Every record is TEMPLATE with its fields filled in: numbers with fixed decimals, right-aligned
  * and padded on the left with spaces (JSON allows whitespace before a value). The arithmetic
  * repeats the numpy version operation by operation (nearbyint is numpy's rint: half to even), so
@@ -301,9 +301,9 @@ static PyMethodDef methods[] = {
     {NULL, NULL, 0, NULL},
 };
 
-static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_render", NULL, -1, methods};
+static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_positions_json", NULL, -1, methods};
 
-PyMODINIT_FUNC PyInit__render(void) {
+PyMODINIT_FUNC PyInit__positions_json(void) {
     for (int i = 0; i < 100; i++) {
         PAIRS[2 * i] = (char)('0' + i / 10);
         PAIRS[2 * i + 1] = (char)('0' + i % 10);

@@ -1,6 +1,7 @@
-"""The API's positions array written straight to JSON bytes, every record the same width.
+"""The API's positions array written straight to JSON bytes, every record the same width: the
+API shell's wire format of the engine's :class:`~sealane.Positions` columns.
 
-The compiled renderer (``_render.c``) writes it when it was built, else its numpy twin
+The compiled renderer (``_positions_json.c``) writes it when it was built, else its numpy twin
 :func:`_positions_json_numpy`, which documents the format and is the oracle the tests compare the
 renderer with.
 """
@@ -13,14 +14,13 @@ from typing import Final, Protocol
 import numpy as np
 import numpy.typing as npt
 
-from .geodesy import FloatArray
-
+FloatArray = npt.NDArray[np.float64]
 TimeArray = npt.NDArray[np.datetime64]
 SecondsArray = npt.NDArray[np.int64]
 
 
 class Written(Protocol):
-    """What is written of :class:`~.positions.Positions`: its columns and its whole seconds."""
+    """What is written of :class:`~sealane.Positions`: its columns and its whole seconds."""
 
     @property
     def lats(self) -> FloatArray: ...
@@ -321,7 +321,7 @@ def _iso_seconds(times: TimeArray) -> npt.NDArray[np.uint8]:
 
 def _compiled() -> tuple[Renderer, RowsRenderer]:
     try:
-        from sealane.routing import _render
+        from sealane.api import _positions_json as _render
     except ImportError:  # pragma: no cover - exercised only where no compiler was available
         return _positions_json_numpy, _rows_json_numpy
     renderer: Renderer = _render.render

@@ -12,12 +12,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import sealane
-from sealane.routing import positions_json
-from sealane.routing.positions_json import PositionsJson, _rows_json_numpy
+from sealane.api import positions_json
+from sealane.api.positions_json import PositionsJson, _rows_json_numpy
 
-from .test_render import Columns, as_positions, columns
+from .test_positions_json import Columns, as_positions, columns
 
-_render = pytest.importorskip("sealane.routing._render")
+_render = pytest.importorskip("sealane.api._positions_json")
 ROWS_RENDERERS = {"compiled": _render.render_rows, "numpy": _rows_json_numpy}
 
 
@@ -95,7 +95,7 @@ def test_pieces__join_to_to_json(
     head, tail = b'{"data":{"positions":', b'},"links":{}}'
     doc = PositionsJson(voyage, head=head, tail=tail)
     pieces = list(doc.pieces(first_bytes=first_bytes, piece_bytes=piece_bytes))
-    whole = voyage.to_json(head=head, tail=tail)
+    whole = positions_json.positions_json(voyage, head=head, tail=tail)
     assert b"".join(pieces) == whole == doc.whole()
     assert len(doc) == len(whole)
     if first_bytes > len(head) + 119:  # the first piece holds about first_bytes

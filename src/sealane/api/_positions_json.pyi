@@ -1,4 +1,4 @@
-"""Type stub of the compiled JSON renderer (``_render.c``).
+"""Type stub of the compiled JSON renderer (``_positions_json.c``).
 
 Its numpy twins are ``positions_json._positions_json_numpy`` and ``_rows_json_numpy``.
 """
