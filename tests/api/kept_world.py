@@ -15,9 +15,9 @@ from fastapi.testclient import TestClient
 from sqlalchemy import Select
 
 from sealane.api.app import create_app
+from sealane.api.kept_pages import KeptPages
 from sealane.clock import ManualClock
 from sealane.config import Settings
-from sealane.service.tracking.pages import KeptPages
 from sealane.store.accounts import create_account
 from sealane.store.database import make_engine, transaction
 from tests.store.conftest import schema_url

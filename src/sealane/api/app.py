@@ -15,7 +15,6 @@ from ..mcp.apps import endpoint_for
 from ..mcp.http import PATHS as MCP_PATHS
 from ..mcp.http import McpMount
 from ..runtime import build_runtime
-from ..service.tracking.pages import KeptPages
 from ..web.apidocs import install_api_docs
 from ..web.app import create_web_app
 from ..web.mount import WebShell
@@ -24,6 +23,7 @@ from .collector import service_collector
 from .compression import GzipMiddleware
 from .containment import ContainFailures
 from .errors import install_error_handlers
+from .kept_pages import KeptPages
 from .negotiation import HeadAsGet, JsonApiNegotiation
 from .openapi import document
 from .probes import PATHS as OPS_PATHS
