@@ -43,7 +43,6 @@ from .routers import (
     vessels,
     webhooks,
 )
-from .shortcut import Shortcut
 
 API_PREFIX = "/v2"
 #: The router modules, in the order their routes are matched.
@@ -109,9 +108,6 @@ def create_app(
     # Innermost: paths outside /v2 go to the web app and never meet the API's error handlers.
     app.add_middleware(WebShell, web=create_web_app(runtime), api_prefix=API_PREFIX)
     app.add_middleware(McpMount, endpoint=mcp)  # before the web app: POST /mcp and /api/mcp
-    # Inside every layer that shapes an answer: future positions answered without the router.
-    fast, handlers = vessels.shortcut_routes(), app.exception_handlers
-    app.add_middleware(Shortcut, routes=fast, prefix=API_PREFIX, handlers=handlers)
     app.add_middleware(JsonApiNegotiation, prefix=API_PREFIX)
     # /healthz, /readyz, /metrics: outside /v2, before the web app takes them.
     app.add_middleware(
