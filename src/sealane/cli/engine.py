@@ -11,7 +11,7 @@ import csv
 import json
 import sys
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, TypedDict
+from typing import TYPE_CHECKING
 
 from .. import InvalidVesselError, Route, Vessel, future_positions, itinerary, route
 from ..clock import utc_iso
@@ -44,25 +44,14 @@ def add_vessel_arguments(parser: argparse.ArgumentParser) -> None:
         group.add_argument(flag, type=float, default=None, metavar="M", help=what)
 
 
-class _Dimensions(TypedDict):
-    draft_m: float | None
-    beam_m: float | None
-    length_m: float | None
-    air_draft_m: float | None
-
-
-def _dimensions(args: argparse.Namespace) -> _Dimensions:
-    """The dimensions given on the command line, as the engine's keyword arguments; a bad one
-    is a ``ValueError`` naming its option (``--draft``), which :func:`sealane.cli.main` prints."""
-    given = _Dimensions(
-        draft_m=args.draft, beam_m=args.beam, length_m=args.length, air_draft_m=args.air_draft
-    )
+def _vessel(args: argparse.Namespace) -> Vessel:
+    """The one vessel of the dimensions given on the command line; a bad one is a
+    ``ValueError`` naming its option (``--draft``), which :func:`sealane.cli.main` prints."""
     try:
-        Vessel(**given)
+        return Vessel(args.draft, args.beam, args.length, args.air_draft)
     except InvalidVesselError as error:
         option = "--" + error.parameter.removesuffix("_m").replace("_", "-")
         raise ValueError(str(error).replace(error.parameter, option, 1)) from None
-    return given
 
 
 def _route_table(result: Route, speed_kn: float | None) -> str:
@@ -99,7 +88,7 @@ def cmd_route(args: argparse.Namespace) -> int:
         avoid=args.avoid,
         via=args.via,
         allow_arctic=args.allow_arctic,
-        **_dimensions(args),
+        vessel=_vessel(args),
     )
     if args.format == "geojson":
         feature = result.to_geojson()
@@ -123,7 +112,7 @@ def cmd_positions(args: argparse.Namespace) -> int:
         step_s=args.step,
         avoid=args.avoid,
         allow_arctic=args.allow_arctic,
-        **_dimensions(args),
+        vessel=_vessel(args),
     )
     if args.format == "geojson":
         print(json.dumps(positions.to_geojson()))
@@ -166,7 +155,7 @@ def cmd_itinerary(args: argparse.Namespace) -> int:
         avoid=args.avoid,
         allow_arctic=args.allow_arctic,
         departed_at=departed,
-        **_dimensions(args),
+        vessel=_vessel(args),
     )
     if args.vessel is not None:
         at = datetime.fromisoformat(args.at) if args.at else datetime.now(UTC)

@@ -91,7 +91,7 @@ async def get_vessel_future_positions(
         start = _start(start_longitude, start_latitude)
         points = _points(track_points, all_positions)
         size = VesselSize(draft_m, beam_m, length_m, air_draft_m)
-        size.checked()
+        size.vessel()  # a bad dimension is the tool's invalid argument, before any call
         try:
             found = await account.future_positions(
                 _text(vessel, "vessel"),

@@ -117,7 +117,7 @@ def at_sea(
         avoid=itinerary.avoid,
         allow_arctic=itinerary.allow_arctic,
         off_path_nm=off_path_nm,
-        **itinerary.vessel.dimensions(),
+        vessel=itinerary.vessel,
     )
     sailed = sailed_route(
         positions.route.origin,
