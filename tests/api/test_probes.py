@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -18,7 +17,7 @@ from sealane.feeds.ais.sample import SampleVessel, sample_lines
 from sealane.service.ingest.ais_feeds import replay_nmea
 from sealane.store.database import make_engine
 from sealane.store.migrate import upgrade
-from tests.toolkit import START, Keys, auth
+from tests.toolkit import START, Keys, auth, make_app
 from tests.webhooks.receiver import Reply, receiving
 from tests.webhooks.support import (
     account_id,
@@ -196,7 +195,7 @@ def test_metrics__webhook_queue_and_poller_lag(
 def test_metrics__turned_off_404_and_nothing_counted(
     settings: Settings, clock: ManualClock
 ) -> None:
-    app = create_app(replace(settings, metrics_enabled=False), clock=clock)
+    app = make_app(settings, clock=clock, metrics_enabled=False)
     with TestClient(app) as client:
         response = client.get("/metrics")
         assert client.get("/healthz").status_code == 200

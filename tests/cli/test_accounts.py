@@ -9,14 +9,11 @@ import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import select
 
-from sealane.api.app import create_app
 from sealane.cli import commands as cli
-from sealane.clock import ManualClock
-from sealane.config import Settings
 from sealane.store.database import transaction
 from sealane.store.models import Account, ApiKey, Vessel
 from tests.api.jsonapi_asserts import assert_error
-from tests.toolkit import START, auth, make_app
+from tests.toolkit import auth, make_app
 
 
 @pytest.fixture(autouse=True)
@@ -138,8 +135,7 @@ def run_cli(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, s
 
 def status_of(url: str, key: str, path: str = "/v2/ports/NLRTM") -> int:
     """The status of one API request with ``key`` on a fresh app (no key cache)."""
-    settings = Settings(database_url=url, auth_cache_seconds=0)
-    app = create_app(settings, clock=ManualClock(START))
+    app = make_app(url, auth_cache_seconds=0)
     with TestClient(app) as client:
         status = client.get(path, headers=auth(key)).status_code
     app.state.sealane.engine.dispose()

@@ -13,14 +13,13 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 
-from sealane.api.app import create_app
 from sealane.clock import ManualClock
 from sealane.config import Settings
 from sealane.runtime import Runtime, build_runtime
 from sealane.service.access.accounts import create_account
 from sealane.web.secret import secret_key
 from tests.templates import prepared_sqlite
-from tests.toolkit import START
+from tests.toolkit import START, make_app, make_settings
 
 
 @contextmanager
@@ -84,9 +83,8 @@ def test_secret_key__otherwise_in_the_database_not_the_working_directory(
 def test_web_app__a_sign_in_form_from_one_process_is_good_in_another(tmp_path: Path) -> None:
     """Over HTTP, two apps on one database (two server processes behind a balancer): the form
     one signed, under the key kept in the database, signs in at the other."""
-    settings = Settings(database_url=prepared_sqlite(tmp_path / "sealane.db"))
-    one = create_app(settings, clock=ManualClock(START))
-    other = create_app(settings, clock=ManualClock(START))
+    settings = make_settings(tmp_path / "sealane.db")
+    one, other = make_app(settings), make_app(settings)
     new = create_account(one.state.sealane.context, "Web Co", routing=False)
     with TestClient(one) as first, TestClient(other) as second:
         form = first.get("/sign-in")
