@@ -161,3 +161,16 @@ def test_readme__python_examples_print_what_they_say(
     namespace: dict[str, Any] = {"__builtins__": builtins}
     checked = sum(run_block(block, namespace) for block in blocks)
     assert checked >= 8, "the README states fewer values than it did: is the test reading it?"
+
+
+def test_readme__the_mcp_sea_route_example_is_what_the_tool_says() -> None:
+    """The MCP section's ``plan_sea_route`` answer (Shanghai -> Rotterdam avoiding Suez at
+    18 kn), written as the tool writes it from the engine's route."""
+    found = sealane.route("CNSHA", "NLRTM", avoid=["suez"])
+    hours = round(found.duration_h(18), 1)
+    said = (
+        f"`CNSHA -> NLRTM: {found.distance_nm:,.1f} nm, {hours:,.1f} h "
+        f"({round(found.duration_h(18) / 24, 2):.2f} days) at 18 kn, "
+        f"via {', '.join(found.passages)}.`"
+    )
+    assert said in README.read_text(encoding="utf-8")
