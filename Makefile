@@ -34,6 +34,7 @@ lint: $(STAMP)
 	$(VENV)/bin/ruff format --check src tests benchmarks
 	$(VENV)/bin/mypy
 	$(VENV)/bin/lint-imports
+	$(VENV)/bin/vulture
 
 format: $(STAMP)
 	$(VENV)/bin/ruff format src tests benchmarks

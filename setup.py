@@ -38,8 +38,8 @@ setup(
             extra_compile_args=["-O2"],
         ),
         Extension(
-            "sealane.routing._render",
-            sources=["src/sealane/routing/_render.c"],
+            "sealane.api._positions_json",
+            sources=["src/sealane/api/_positions_json.c"],
             extra_compile_args=["-O2"],
         ),
         Extension(

@@ -26,6 +26,7 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -36,6 +37,7 @@ from isal import isal_zlib
 
 from _util import fmt, fmt_ms, machine_lines, render_table, timed_s
 from sealane import get_port
+from sealane.api.positions_json import positions_json
 from sealane.routing.positions import Positions
 from sealane.routing.voyage import future_positions
 from sealane.store.database import make_engine, session_factory, transaction
@@ -473,7 +475,7 @@ def run_voyage(service: Service, repeat: int) -> VoyageRun:
     target = httpx.URL(url, params=voyage_params()).raw_path.decode()
     port = httpx.URL(url).port
     series = [Series(c, e) for c in CLIENT_NAMES for e in ("identity", "gzip")]
-    library = samples_ms(lambda: sail().to_json(), repeat)
+    library = samples_ms(lambda: positions_json(sail()), repeat)
     positions_only = samples_ms(sail, repeat)
     between: list[float] = []
     rounds: list[float] = []
@@ -496,8 +498,8 @@ def run_voyage(service: Service, repeat: int) -> VoyageRun:
                     if (one.client, one.encoding) == ("httpx", "identity"):
                         body = bytes(got)  # httpx's own bytes, not a view of the buffer
                 if round_:
-                    between.append(timed_s(lambda: sail().to_json()) * 1e3)
-                    rounds += [timed_s(lambda: sail().to_json()) * 1e3 for _ in range(2)]
+                    between.append(timed_s(lambda: positions_json(sail())) * 1e3)
+                    rounds += [timed_s(lambda: positions_json(sail())) * 1e3 for _ in range(2)]
         finally:
             connection.close()
     return VoyageRun(sail(), library, positions_only, series, body, between, rounds)
@@ -528,10 +530,12 @@ def print_voyage(run: VoyageRun) -> None:
         library_row(
             "library future_positions(), before the rounds", run.positions_only_ms, lib_p50
         ),
-        library_row("  + to_json(), before the rounds", run.library_ms, lib_p50),
-        library_row("  + to_json(), back to back in the rounds", run.library_rounds_ms, lib_p50),
+        library_row("  + positions_json(), before the rounds", run.library_ms, lib_p50),
         library_row(
-            "  + to_json(), first call after the requests", run.library_between_ms, lib_p50
+            "  + positions_json(), back to back in the rounds", run.library_rounds_ms, lib_p50
+        ),
+        library_row(
+            "  + positions_json(), first call after the requests", run.library_between_ms, lib_p50
         ),
     ]
     rows += [http_row(one.label, one.fetches, lib_p50) for one in run.series]
@@ -555,7 +559,7 @@ def print_voyage(run: VoyageRun) -> None:
     print(f"responses: {summary}" if ok else f"responses: PROBLEM: {summary}")
     plain, gzipped = run.of("httpx", "identity")[0], run.of("httpx", "gzip")[0]
     print(
-        f"sizes    : positions JSON {len(positions.to_json()):,} B; document "
+        f"sizes    : positions JSON {len(positions_json(positions)):,} B; document "
         f"{plain.body_bytes:,} B uncompressed, {gzipped.wire_bytes:,} B gzip "
         f"({gzipped.wire_bytes / plain.body_bytes:.1%})"
     )
@@ -648,7 +652,7 @@ def step_times(run: VoyageRun, repeat: int) -> dict[str, float]:
     compressed = gzip_isal(run.body)
     steps: dict[str, Callable[[], object]] = {
         "future_positions()": sail,
-        "positions.to_json()": run.positions.to_json,
+        "positions_json(positions)": partial(positions_json, run.positions),
         "envelope": envelope,
         "gzip": lambda: gzip_isal(run.body),
         "gzip zlib": lambda: gzip_zlib(run.body),
@@ -662,10 +666,10 @@ def step_times(run: VoyageRun, repeat: int) -> dict[str, float]:
 def print_breakdown(run: VoyageRun, repeat: int) -> None:
     """In-process costs of the steps on the HTTP path, against the measured HTTP phases."""
     ms = step_times(run, repeat)
-    compute = ms["future_positions()"] + ms["positions.to_json()"] + ms["envelope"]
+    compute = ms["future_positions()"] + ms["positions_json(positions)"] + ms["envelope"]
     rows = [
         ["server: future_positions()", fmt_ms(ms["future_positions()"]), "all"],
-        ["server: positions.to_json()", fmt_ms(ms["positions.to_json()"]), "all"],
+        ["server: positions_json(positions)", fmt_ms(ms["positions_json(positions)"]), "all"],
         ["server: envelope (orjson, split at the slot)", fmt_ms(ms["envelope"]), "all"],
         ["server: gzip, ISA-L level 1, of the document", fmt_ms(ms["gzip"]), "gzip"],
         ["  (zlib level 1, as before ISA-L)", fmt_ms(ms["gzip zlib"]), "-"],
@@ -944,7 +948,7 @@ def fp_library() -> bytes:
     voyage = future_positions(
         FP_START, previous, destination, speed_kn=SPEED_KN, start_time=start_time
     )
-    return voyage.to_json()
+    return positions_json(voyage)
 
 
 def fp_requests(service: Service) -> dict[str, tuple[str, dict[str, str]]]:
@@ -1077,7 +1081,7 @@ def print_fp(
     """Table 5 and its targets."""
     library = times["library"]
     lib50, lib90 = percentile(library, 50), percentile(library, 90)
-    rows = [["library future_positions(...).to_json()", fmt_ms(lib50), fmt_ms(lib90), "-"]]
+    rows = [["library positions_json(future_positions(...))", fmt_ms(lib50), fmt_ms(lib90), "-"]]
     rows[0] += ["1.00", "", "-"]
     cpu_ms = cpu_ms or {}
     targets = []
@@ -1108,7 +1112,7 @@ def print_fp(
         "One httpx.Client with its default headers (gzip), the body read and decoded in full;\n"
         "'headers p50' is the time until the response headers arrived (the server has then\n"
         "computed the voyage and deflated its first piece). The library call is the engine's\n"
-        "future_positions() with its to_json(), in this process, once per round before the\n"
+        "future_positions() with its positions_json(), in this process, once per round before the\n"
         "requests. 'httpx alone' reads future_positions' answer as the server sent it (its\n"
         "chunked gzip pieces), recorded once and replayed by a bare server in a child process:\n"
         "what the client costs by itself (the inflate, h11, the joins), whatever the server.\n"

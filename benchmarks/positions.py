@@ -13,6 +13,7 @@ import statistics
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -21,6 +22,7 @@ import orjson
 from pyproj import Geod
 
 from _util import fmt, fmt_ms, machine_lines, render_table, timed_s, warm_median_ms
+from sealane.api.positions_json import positions_json
 from sealane.routing import voyage
 from sealane.routing.placement import place_positions
 from sealane.routing.positions import Positions
@@ -31,7 +33,7 @@ GEOD = Geod(ellps="WGS84")
 METRES_PER_NM = 1852.0
 STEP_S = 60.0
 START_TIME = datetime(2026, 1, 1, tzinfo=UTC)
-#: Tolerances of the JSON round trip: the fixed decimals of ``Positions.to_json``.
+#: Tolerances of the JSON round trip: the fixed decimals of the API's ``positions_json``.
 LONLAT_TOLERANCE = 1e-6
 HEADING_TOLERANCE = 0.01
 
@@ -276,8 +278,8 @@ def orjson_arrays(positions: Positions) -> bytes:
 
 
 def round_trip_ok(positions: Positions) -> bool:
-    """Whether ``json.loads(to_json())`` equals the records within the fixed decimals."""
-    decoded: list[dict[str, Any]] = json.loads(positions.to_json())
+    """Whether ``json.loads(positions_json())`` equals the records within the fixed decimals."""
+    decoded: list[dict[str, Any]] = json.loads(positions_json(positions))
     records = positions.to_records()
     if len(decoded) != len(records):
         return False
@@ -301,7 +303,7 @@ def round_trip_ok(positions: Positions) -> bool:
 def print_serialisation(positions: Positions, repeat: int) -> None:
     """Serialisation latency and size of all positions, with the to_json target ratio."""
     cases: list[tuple[str, Callable[[], bytes | str]]] = [
-        ("sealane positions.to_json()", positions.to_json),
+        ("sealane positions_json(positions)", partial(positions_json, positions)),
         ("orjson.dumps(column arrays, OPT_SERIALIZE_NUMPY)", lambda: orjson_arrays(positions)),
         ("orjson.dumps(positions.to_records())", lambda: orjson.dumps(positions.to_records())),
         ("json.dumps(positions.to_records())", lambda: json.dumps(positions.to_records())),

@@ -46,7 +46,7 @@ from _util import fmt, fmt_ms, machine_lines, render_table
 from api import HOST, free_port, wait_ready, wrk_ms, wrk_version
 from sealane.store.database import make_engine, session_factory
 from sealane.store.models import OutboxEvent, TrackingRequest, WebhookNotification
-from sealane.tracking.events import EVENT_NAMES
+from sealane.vocabulary.events import EVENT_NAMES
 
 SEALANE = Path(sys.executable).parent / "sealane"
 JSONAPI = "application/vnd.api+json"

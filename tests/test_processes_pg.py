@@ -33,7 +33,7 @@ from sqlalchemy import func, select
 
 from sealane.store.database import make_engine, session_factory
 from sealane.store.models import OutboxEvent, TrackingRequest, WebhookNotification
-from sealane.tracking.events import EVENT_NAMES
+from sealane.vocabulary.events import EVENT_NAMES
 from tests.servers import environment, free_port, run_sealane, sealane_command, wait_until_listening
 from tests.store.conftest import fresh_postgres_url, postgres_admin, postgres_url
 from tests.webhooks.receiver import receiving
@@ -176,7 +176,6 @@ def test_two_api_processes_and_two_workers_share_one_postgresql(
         "SEALANE_DATABASE_URL": fresh_postgres_url,
         "SEALANE_WEBHOOK_ALLOW_PRIVATE": "1",  # the receiver is on 127.0.0.1
         "SEALANE_RATE_LIMIT_PER_MINUTE": "1000000",
-        "SEALANE_WEB_SECRET_FILE": str(tmp_path / "web-secret"),
     }
     migrate, serve, worker = deployment_commands()
     run_sealane(*migrate, env=env)

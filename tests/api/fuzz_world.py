@@ -18,9 +18,8 @@ from sealane.config import Settings
 from sealane.store.accounts import create_account
 from sealane.store.database import transaction
 from sealane.store.models import Vessel
-from sealane.tracking.events import EVENT_NAMES
-
-from .conftest import JSONAPI, START, auth
+from sealane.vocabulary.events import EVENT_NAMES
+from tests.toolkit import JSONAPI, START, auth
 
 #: The world's vessel, known by id and by IMO number.
 IMO = "9400001"

@@ -14,16 +14,13 @@ from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from sqlalchemy import Select
 
-from sealane.api.app import create_app
+from sealane.api.kept_pages import KeptPages
 from sealane.clock import ManualClock
-from sealane.config import Settings
-from sealane.service.tracking.pages import KeptPages
 from sealane.store.accounts import create_account
 from sealane.store.database import make_engine, transaction
 from tests.store.conftest import schema_url
+from tests.toolkit import START, make_app
 from tests.tracking.support import create_request, get_json, tick
-
-from .conftest import START
 
 
 @dataclass
@@ -86,7 +83,7 @@ def world_on(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[World]:
     (``request.param``, one of :data:`BACKENDS`): the body of a module's ``world`` fixture."""
     with _database(request, tmp_path) as url:
         clock = ManualClock(START)
-        app = create_app(Settings(database_url=url, rate_limit_per_minute=100_000), clock=clock)
+        app = make_app(url, clock=clock, rate_limit_per_minute=100_000)
         try:
             with transaction(app.state.sealane.sessions) as session:
                 key = create_account(session, "Kept Co", routing=False, now=START).secret

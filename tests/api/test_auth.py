@@ -17,8 +17,8 @@ from sqlalchemy import update
 from sealane.store.accounts import hash_key
 from sealane.store.database import transaction
 from sealane.store.models import ApiKey, Vessel
+from tests.toolkit import START, Keys, auth
 
-from .conftest import START, Keys, auth
 from .jsonapi_asserts import JSONAPI, assert_error
 
 URL = "/v2/ports/NLRTM"

@@ -10,9 +10,8 @@ from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
 from sealane.api.caching import ConditionalGet, entity_tag, none_match
+from tests.toolkit import Keys, auth
 from tests.tracking.support import create_request, get_json, patch_json, tick
-
-from .conftest import Keys, auth
 
 #: A list, a single resource's template and a reference look-up.
 LIST = "/v2/shipments?include=containers"

@@ -18,8 +18,8 @@ from sealane.api import codec
 from sealane.api.codec import Codec, load
 from sealane.api.compression import GzipMiddleware
 from sealane.store.models import Vessel
+from tests.toolkit import Keys, auth
 
-from .conftest import Keys, auth
 from .test_compression import MEDIUM, VOYAGE, bare_app, raw_get, sent_messages, voyage_url
 
 #: A few kB of JSON-like text, compressible.

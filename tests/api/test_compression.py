@@ -22,8 +22,8 @@ from sealane.api._records import deflate_records
 from sealane.api.compression import GzipMiddleware, accepts_gzip
 from sealane.api.negotiation import HeadAsGet
 from sealane.store.models import Vessel
+from tests.toolkit import Keys, auth
 
-from .conftest import Keys, auth
 from .jsonapi_asserts import assert_error
 
 #: About 100 ports: a 32 kB document, compressed whole.

@@ -19,9 +19,7 @@ from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
 import sealane.api.geojson
-from sealane.api.app import create_app
 from sealane.clock import ManualClock
-from sealane.config import Settings
 from sealane.store.accounts import create_account
 from sealane.store.database import transaction
 from tests.service.container_routes.routes_support import (
@@ -35,9 +33,9 @@ from tests.service.container_routes.routes_support import (
     schema_validator,
     with_errata,
 )
+from tests.toolkit import START, auth, make_app
 from tests.tracking.support import create_request
 
-from .conftest import START, auth
 from .jsonapi_asserts import JSONAPI, assert_error
 from .test_auth import ROUTING_DISABLED
 
@@ -78,12 +76,8 @@ def _get(client: TestClient, key: str, url: str, **headers: str) -> Any:
 @pytest.fixture(scope="module")
 def journey(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Journey]:
     clock = ManualClock(START)
-    settings = Settings(
-        database_url=f"sqlite:///{tmp_path_factory.mktemp('routes') / 'sealane.db'}",
-        rate_limit_per_minute=100_000,
-        base_url="http://testserver/v2",
-    )
-    app = create_app(settings, clock=clock)
+    path = tmp_path_factory.mktemp("routes") / "sealane.db"
+    app = make_app(path, clock=clock, rate_limit_per_minute=100_000)
     with TestClient(app, raise_server_exceptions=False) as client:
         with transaction(app.state.sealane.sessions) as session:
             keys = [

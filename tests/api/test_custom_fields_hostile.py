@@ -9,8 +9,8 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from tests.api.conftest import JSONAPI, Keys, auth
 from tests.api.jsonapi_asserts import assert_error
+from tests.toolkit import JSONAPI, Keys, auth
 
 DEFINITIONS = "/v2/custom_field_definitions"
 

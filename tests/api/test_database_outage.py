@@ -10,27 +10,20 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator
-from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import Engine, make_url, text
 
-from sealane.api.app import create_app
-from sealane.clock import ManualClock
-from sealane.config import Settings
-from sealane.store.accounts import create_account
-from sealane.store.database import transaction
 from tests.store.conftest import fresh_postgres_url
 from tests.templates import prepared_sqlite
+from tests.toolkit import auth, make_account, make_app
 
-from .conftest import auth
 from .jsonapi_asserts import assert_error
 
 __all__ = ["fresh_postgres_url"]
 
-START = datetime(2026, 11, 21, 12, 0, tzinfo=UTC)
 APPLICATION = "sealane-outage-test"
 
 
@@ -87,12 +80,9 @@ def outage(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Outage]:
 
 
 def test_database_out_of_reach__503_with_retry_after_then_served_again(outage: Outage) -> None:
-    app = create_app(
-        Settings(database_url=outage.url, rate_limit_per_minute=10_000), clock=ManualClock(START)
-    )
+    app = make_app(outage.url)
     engine = app.state.sealane.engine
-    with transaction(app.state.sealane.sessions) as session:
-        key = create_account(session, "Outage Co", routing=False, now=START).secret
+    key = make_account(app, "Outage Co", routing=False)
     try:
         with TestClient(app, raise_server_exceptions=False) as client:
             assert client.get("/v2/shipments", headers=auth(key)).status_code == 200

@@ -24,8 +24,8 @@ from tests.feeds.dcsa_fixtures import BL, CONTAINERS, day, shipment_events
 from tests.feeds.dcsa_server import DcsaState, dcsa_server
 from tests.feeds.dcsa_world import SCAC, SECRET, START, config_for
 from tests.store.conftest import database_url, fresh_postgres_url, postgres_database_url
+from tests.toolkit import JSONAPI, auth
 
-from .conftest import JSONAPI, auth
 from .jsonapi_asserts import assert_error
 
 __all__ = ["database_url", "fresh_postgres_url", "postgres_database_url"]

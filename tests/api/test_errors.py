@@ -10,8 +10,8 @@ from fastapi.testclient import TestClient
 
 from sealane.store.database import transaction
 from sealane.store.models import Vessel
+from tests.toolkit import Keys, auth
 
-from .conftest import Keys, auth
 from .jsonapi_asserts import assert_error
 
 SECRET_MESSAGE = "database password is hunter2"

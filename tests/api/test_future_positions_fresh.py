@@ -10,8 +10,8 @@ import pytest
 from fastapi.testclient import TestClient
 
 from tests.store.conftest import database_url, fresh_postgres_url, postgres_database_url
+from tests.toolkit import auth
 
-from .conftest import auth
 from .test_vessel_positions import Setup, client, position, setup
 
 __all__ = ["client", "database_url", "fresh_postgres_url", "postgres_database_url", "setup"]

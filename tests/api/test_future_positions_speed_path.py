@@ -26,9 +26,9 @@ from sealane import future_positions, get_port
 from sealane.api.compression import GzipMiddleware
 from sealane.api.negotiation import HeadAsGet
 from sealane.api.offloaded import FIRST_PIECE, PIECE, Handover, Item, OffloadedResponse, Pieces
+from sealane.api.positions_json import positions_json
 from sealane.store.models import Vessel
-
-from .conftest import START, Keys, auth
+from tests.toolkit import START, Keys, auth
 
 VOYAGE = {"port_id": "NLRTM", "previous_port_id": "CNSHA", "latitude": "12.3", "longitude": "60.1"}
 GZIP = {"Accept-Encoding": "gzip"}
@@ -73,9 +73,11 @@ def test_voyage__positions_are_the_engine_bytes(
         voyage_url(vessel), params=VOYAGE, headers={**auth(keys.routing), **PLAIN}
     )
     assert response.status_code == 200
-    expected = future_positions(
-        (60.1, 12.3), get_port("CNSHA"), get_port("NLRTM"), speed_kn=18.0, start_time=START
-    ).to_json()
+    expected = positions_json(
+        future_positions(
+            (60.1, 12.3), get_port("CNSHA"), get_port("NLRTM"), speed_kn=18.0, start_time=START
+        )
+    )
     assert expected in response.content
     assert response.headers["content-length"] == str(len(response.content))
 

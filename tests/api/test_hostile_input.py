@@ -11,20 +11,17 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
 
-from sealane.api.app import create_app
-from sealane.clock import ManualClock
-from sealane.config import Settings
 from sealane.store.accounts import create_account
 from sealane.store.database import transaction
 from tests.store.conftest import BACKENDS, schema_url
+from tests.toolkit import START, auth, make_app
 
-from .conftest import START, auth
 from .jsonapi_asserts import JSONAPI, assert_error
 
 NUL = "\x00"
@@ -51,10 +48,7 @@ def hostile(
 
 
 def _hostile(database_url: str) -> Iterator[Hostile]:
-    settings = Settings(
-        database_url=database_url, rate_limit_per_minute=100_000, max_body_bytes=LIMIT
-    )
-    app = create_app(replace(settings, base_url="http://testserver/v2"), clock=ManualClock(START))
+    app = make_app(database_url, rate_limit_per_minute=100_000, max_body_bytes=LIMIT)
     with transaction(app.state.sealane.sessions) as session:
         key = create_account(session, "Hostile Co", routing=True, now=START).secret
     with TestClient(app, raise_server_exceptions=False) as client:

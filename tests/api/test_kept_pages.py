@@ -14,9 +14,12 @@ from typing import Any
 import pytest
 from sqlalchemy import delete, insert, select, update
 
-from sealane.service.access.gatekeeper import Caller
+from sealane.api.kept_pages import KeptPages, kept_page
+from sealane.clock import ManualClock
+from sealane.config import Settings
+from sealane.service.core.context import ServiceContext
 from sealane.service.core.paging import Page, PageRequest
-from sealane.service.tracking.pages import KeptPages, Shown, shown_page
+from sealane.service.tracking.pages import ReadPage, Reads
 from sealane.store.accounts import create_account
 from sealane.store.database import make_engine, session_factory, transaction
 from sealane.store.models import (
@@ -31,9 +34,9 @@ from sealane.store.models import (
 from sealane.store.reading import ReadLog, read_columns
 from sealane.store.stamps import _watches, database_stamp
 from tests.store.conftest import BACKENDS
+from tests.toolkit import START
 from tests.tracking.support import create_request, tick
 
-from .conftest import START
 from .kept_world import World, world_on
 
 
@@ -172,10 +175,10 @@ def test_read_log__replay_sees_a_changed_row(world: World) -> None:
 def test_kept_pages__bounded_by_entries_and_weight() -> None:
     pages = KeptPages(max_entries=2, max_weight=1000)
     for key in ("a", "b", "c"):
-        pages.keep(key, ReadLog(), b"x" * 100, None)
+        pages.keep(key, Reads(ReadLog()), b"x" * 100, None)
     assert len(pages) == 2 and pages.weight == 200
-    pages.keep("big", ReadLog(), b"x" * 1001, None)  # never kept
-    pages.keep("d", ReadLog(), b"x" * 950, None)  # the two before it go
+    pages.keep("big", Reads(ReadLog()), b"x" * 1001, None)  # never kept
+    pages.keep("d", Reads(ReadLog()), b"x" * 950, None)  # the two before it go
     assert len(pages) == 1 and pages.weight == 950
 
 
@@ -208,26 +211,28 @@ def test_database_stamp__changes_with_every_commit(world: World) -> None:
     assert stamp() not in (first, second)
 
 
-def test_shown_page__requests_that_miss_at_once_make_it_once(tmp_path: Path) -> None:
-    engine = make_engine(f"sqlite:///{tmp_path / 'once.db'}")
-    sessions = session_factory(engine)
-    pages, key, caller = KeptPages(), ("shipments", "", "base"), Caller("acct", False)
+def test_kept_page__requests_that_miss_at_once_make_it_once(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'once.db'}"
+    engine = make_engine(url)
+    context = ServiceContext(
+        Settings(database_url=url), engine, session_factory(engine), ManualClock(START)
+    )
+    pages, key = KeptPages(), ("acct", "shipments", "", "base")
     asked = 4
     everyone_waits = threading.Event()
     made: list[int] = []
 
-    def load(log: ReadLog) -> Page[Any]:
+    def read() -> ReadPage[Any]:
         made.append(1)
         assert everyone_waits.wait(timeout=60)  # the others are queued behind this request
-        return Page((), 0, PageRequest())
+        return ReadPage(Page((), 0, PageRequest()), Reads(ReadLog()))
 
     def ask() -> bytes:
-        with sessions() as session:
-            return shown_page(session, caller, Shown(pages, key, lambda page: b"page"), load)
+        return kept_page(pages, key, context, read, lambda page: b"page")
 
     with ThreadPoolExecutor(asked) as pool:
         answers = [pool.submit(ask) for _ in range(asked)]
-        while pages._making.get((caller.account_id, key), (None, 0))[1] < asked:
+        while pages._making.get(key, (None, 0))[1] < asked:
             threading.Event().wait(0.01)
         everyone_waits.set()
         assert [answer.result() for answer in answers] == [b"page"] * asked

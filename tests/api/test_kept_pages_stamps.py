@@ -14,14 +14,18 @@ from typing import Any
 import pytest
 from sqlalchemy import Engine, event, literal_column, select, table, update
 
-from sealane.service.access.gatekeeper import Caller
+from sealane.api.kept_pages import KeptPages, kept_page
+from sealane.clock import ManualClock
+from sealane.config import Settings
+from sealane.service.core.context import ServiceContext
 from sealane.service.core.paging import Page, PageRequest
-from sealane.service.tracking.pages import KeptPages, Shown, shown_page
+from sealane.service.tracking.pages import ReadPage, Reads
 from sealane.store.database import make_engine, session_factory
 from sealane.store.models import Shipment
 from sealane.store.reading import ReadLog
 from sealane.store.stamps import _snapshots
 from tests.store.conftest import BACKENDS, terminate_backends
+from tests.toolkit import START
 
 from .kept_world import World, world_on
 
@@ -32,17 +36,15 @@ def world(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[World]:
         yield found
 
 
-def test_shown_page__found_at_once_without_a_pooled_connection(world: World) -> None:
+def test_kept_page__found_at_once_without_a_pooled_connection(world: World) -> None:
     engine: Engine = world.app.state.sealane.engine
-    pages, caller = KeptPages(), Caller("acct", False)
-    shown = Shown(pages, ("shipments", "", "base"), lambda page: b"page")
+    pages, key = KeptPages(), ("acct", "shipments", "", "base")
 
-    def load(log: ReadLog) -> Page[Any]:
-        return Page((), 0, PageRequest())
+    def read() -> ReadPage[Any]:
+        return ReadPage(Page((), 0, PageRequest()), Reads(ReadLog()))
 
     def ask() -> bytes:
-        with world.app.state.sealane.sessions() as session:
-            return shown_page(session, caller, shown, load)
+        return kept_page(pages, key, world.app.state.sealane.context, read, lambda _: b"page")
 
     assert ask() == b"page"
     checkouts: list[object] = []
@@ -84,7 +86,7 @@ def test_kept_page__stamp_connections_cut_off_are_no_error(
     assert world.pages.unread > unread  # stamps again, on a new connection
 
 
-def test_shown_page__after_a_commit_one_request_replays_the_page(tmp_path: Path) -> None:
+def test_kept_page__after_a_commit_one_request_replays_the_page(tmp_path: Path) -> None:
     """Requests that come with the same new stamp queue for the page: the first replays it,
     the others find it vouched for by that stamp and take it without reading."""
     url = f"sqlite:///{tmp_path / 'replayed.db'}"
@@ -92,17 +94,17 @@ def test_shown_page__after_a_commit_one_request_replays_the_page(tmp_path: Path)
     with engine.begin() as connection:
         connection.exec_driver_sql("CREATE TABLE t (x INTEGER)")
     sessions = session_factory(engine)
-    pages, caller, asked = KeptPages(), Caller("acct", False), 4
-    shown = Shown(pages, ("shipments", "", "base"), lambda page: b"page")
+    context = ServiceContext(Settings(database_url=url), engine, sessions, ManualClock(START))
+    pages, key, asked = KeptPages(), ("acct", "shipments", "", "base"), 4
 
-    def load(log: ReadLog) -> Page[Any]:
+    def read() -> ReadPage[Any]:
+        log = ReadLog()
         with sessions() as session:
             log.read(session.connection(), select(literal_column("x")).select_from(table("t")), {})
-        return Page((), 0, PageRequest())
+        return ReadPage(Page((), 0, PageRequest()), Reads(log))
 
     def ask() -> bytes:
-        with sessions() as session:
-            return shown_page(session, caller, shown, load)
+        return kept_page(pages, key, context, read, lambda _: b"page")
 
     assert ask() == b"page"
     other = make_engine(url)
@@ -115,7 +117,6 @@ def test_shown_page__after_a_commit_one_request_replays_the_page(tmp_path: Path)
         checkouts.append(None)
 
     event.listen(engine, "checkout", counted)
-    key = (caller.account_id, shown.key)
     with ThreadPoolExecutor(asked) as pool:
         with pages.making(key):  # held while they come: they all queue behind it
             answers = [pool.submit(ask) for _ in range(asked)]

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -10,7 +9,6 @@ from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from sqlalchemy import update
 
-from sealane.api.app import create_app
 from sealane.clock import ManualClock
 from sealane.config import Settings
 from sealane.service.access import gatekeeper as auth_module
@@ -18,8 +16,7 @@ from sealane.service.access.keycache import KeyCache
 from sealane.store.accounts import create_account, hash_key
 from sealane.store.database import transaction
 from sealane.store.models import Account, ApiKey
-
-from .conftest import START, Keys, auth
+from tests.toolkit import START, Keys, auth, make_app
 
 URL = "/v2/ports/NLRTM"
 
@@ -123,7 +120,7 @@ def test_authenticate__routing_flag_applies_once_the_ttl_passes(
 def test_authenticate__cache_off_revocation_immediate(
     settings: Settings, clock: ManualClock
 ) -> None:
-    uncached = create_app(replace(settings, auth_cache_seconds=0), clock=clock)
+    uncached = make_app(settings, clock=clock, auth_cache_seconds=0)
     with transaction(uncached.state.sealane.sessions) as session:
         key = create_account(session, "Uncached Co", routing=False, now=START).secret
     with TestClient(uncached, raise_server_exceptions=False) as client:

@@ -12,9 +12,6 @@ from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from sqlalchemy import select, update
 
-from sealane.api.app import create_app
-from sealane.clock import ManualClock
-from sealane.config import Settings
 from sealane.jsonapi.reuse import RenderedResources
 from sealane.service.tracking.loading import Loader
 from sealane.store.accounts import create_account
@@ -22,9 +19,8 @@ from sealane.store.database import transaction
 from sealane.store.models import Container, Shipment, TrackingRequest, TransportEvent
 from sealane.store.reading import read_columns
 from tests.store.conftest import BACKENDS, schema_url
+from tests.toolkit import START, make_app
 from tests.tracking.support import create_request, get_json, patch_json, tick
-
-from .conftest import START
 
 
 @pytest.fixture(params=BACKENDS)
@@ -41,10 +37,7 @@ def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str
 @pytest.fixture
 def tracked(database_url: str) -> Iterator[tuple[FastAPI, TestClient, str]]:
     """An app on ``database_url`` whose account tracks three shipments (one pass)."""
-    app = create_app(
-        Settings(database_url=database_url, rate_limit_per_minute=100_000),
-        clock=ManualClock(START),
-    )
+    app = make_app(database_url, rate_limit_per_minute=100_000)
     with transaction(app.state.sealane.sessions) as session:
         key = create_account(session, "Reader Co", routing=False, now=START).secret
     with TestClient(app, raise_server_exceptions=False) as client:

@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 from fastapi.testclient import TestClient
 
-from .conftest import Keys, auth
+from tests.toolkit import Keys, auth
+
 from .jsonapi_asserts import JSONAPI, assert_error
 
 URL = "/v2/ports/NLRTM"

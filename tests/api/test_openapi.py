@@ -30,8 +30,7 @@ from sealane.api.app import create_app
 from sealane.config import Settings
 from sealane.store.database import transaction
 from sealane.store.models import Vessel
-
-from .conftest import START, Keys, auth
+from tests.toolkit import START, Keys, auth
 
 JSONAPI = "application/vnd.api+json"
 OPENAPI_URL = "/v2/openapi.json"
@@ -117,6 +116,7 @@ def test_openapi__served_and_valid(document: dict[str, Any]) -> None:
     schemathesis.openapi.from_dict(document).validate()  # raises on an invalid document
     assert sorted(document["paths"]) == sorted(
         [
+            "/v2/account",
             "/v2/ports",
             "/v2/ports/{port_id}",
             "/v2/terminals",

@@ -14,8 +14,8 @@ from fastapi.testclient import TestClient
 from sealane.api.app import create_app
 from sealane.config import Settings
 from sealane.service.core.paging import MAX_PAGE_SIZE
+from tests.toolkit import Keys, auth
 
-from .conftest import Keys, auth
 from .jsonapi_asserts import assert_error
 
 WITH_COORDINATES = "/v2/vessels/{vessel_id}/future_positions_with_coordinates"

@@ -8,7 +8,8 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 from fastapi.testclient import TestClient
 
-from .conftest import Keys, auth
+from tests.toolkit import Keys, auth
+
 from .jsonapi_asserts import JSONAPI, assert_error
 
 LISTS = ["/v2/ports", "/v2/terminals", "/v2/shipping_lines", "/v2/vessels"]

@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import replace
 from threading import Barrier
 
 import pytest
@@ -13,20 +12,19 @@ from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from sqlalchemy import event
 
-from sealane.api.app import create_app
 from sealane.clock import ManualClock
 from sealane.config import Settings
 from sealane.store.accounts import create_account
 from sealane.store.database import transaction
+from tests.toolkit import START, Keys, auth, make_app
 
-from .conftest import START, Keys, auth
 from .jsonapi_asserts import assert_error
 
 URL = "/v2/ports/NLRTM"
 
 
 def limited(settings: Settings, clock: ManualClock, limit: int) -> tuple[FastAPI, Keys]:
-    app = create_app(replace(settings, rate_limit_per_minute=limit), clock=clock)
+    app = make_app(settings, clock=clock, rate_limit_per_minute=limit)
     with transaction(app.state.sealane.sessions) as session:
         first = create_account(session, "First", routing=True, now=START)
         second = create_account(session, "Second", routing=False, now=START)

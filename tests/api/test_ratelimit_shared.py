@@ -11,12 +11,10 @@ import urllib.error
 import urllib.request
 from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import replace
 from pathlib import Path
 
 from fastapi.testclient import TestClient
 
-from sealane.api.app import create_app
 from sealane.clock import ManualClock
 from sealane.config import Settings
 from sealane.store.accounts import create_account
@@ -27,8 +25,8 @@ from tests.store.conftest import (
     fresh_postgres_url,
     postgres_database_url,
 )
+from tests.toolkit import START, auth, make_app
 
-from .conftest import START, auth
 from .jsonapi_asserts import assert_error
 
 __all__ = ["database_url", "fresh_postgres_url", "postgres_database_url"]
@@ -77,7 +75,7 @@ def test_rate_limit__leases_hold_across_two_server_processes(
 
 
 def test_invalid_keys__limited_per_address(settings: Settings, clock: ManualClock) -> None:
-    app = create_app(replace(settings, auth_failures_per_minute=5), clock=clock)
+    app = make_app(settings, clock=clock, auth_failures_per_minute=5)
     with transaction(app.state.sealane.sessions) as session:
         valid = create_account(session, "Valid Co", routing=False, now=START).secret
     with TestClient(app, raise_server_exceptions=False) as client:

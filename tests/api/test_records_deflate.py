@@ -15,11 +15,11 @@ from fastapi.testclient import TestClient
 
 from sealane.api import codec
 from sealane.api._records import deflate_records
-from sealane.routing.positions_json import PositionsJson
+from sealane.api.positions_json import PositionsJson
 from sealane.routing.voyage import future_positions
 from sealane.store.models import Vessel
+from tests.toolkit import Keys, auth
 
-from .conftest import Keys, auth
 from .test_compression import VOYAGE, raw_get, voyage_url
 
 #: A sync flush: the empty stored block every piece ends with.

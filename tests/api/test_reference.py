@@ -8,8 +8,8 @@ import pytest
 from fastapi.testclient import TestClient
 
 import sealane
+from tests.toolkit import Keys, auth
 
-from .conftest import Keys, auth
 from .jsonapi_asserts import JSONAPI, assert_error
 
 Client = TestClient

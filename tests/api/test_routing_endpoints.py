@@ -16,8 +16,8 @@ import sealane
 from sealane.routing.errors import NoRouteError
 from sealane.store.database import transaction
 from sealane.store.models import Vessel
+from tests.toolkit import START, Keys, auth
 
-from .conftest import START, Keys, auth
 from .jsonapi_asserts import JSONAPI, assert_error
 
 GEOD = Geod(ellps="WGS84")

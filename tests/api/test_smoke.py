@@ -5,8 +5,7 @@ from __future__ import annotations
 from fastapi.testclient import TestClient
 
 from sealane.store.models import Vessel
-
-from .conftest import Keys, auth
+from tests.toolkit import Keys, auth
 
 
 def test_future_positions_with_coordinates__one_minute_apart(

@@ -5,31 +5,20 @@ either end reads back exactly as written."""
 from __future__ import annotations
 
 from collections.abc import Iterator
-from datetime import UTC, datetime
 
 import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
-from sealane.api.app import create_app
-from sealane.clock import ManualClock
-from sealane.config import Settings
-from sealane.store.accounts import create_account
-from sealane.store.database import transaction
 from tests.store.conftest import database_url, fresh_postgres_url, postgres_database_url
-
-from .conftest import JSONAPI, auth
+from tests.toolkit import JSONAPI, auth, make_account, make_app
 
 __all__ = ["database_url", "fresh_postgres_url", "postgres_database_url"]
-
-START = datetime(2026, 11, 21, 12, 0, tzinfo=UTC)
 
 
 @pytest.fixture
 def app(database_url: str) -> Iterator[FastAPI]:
-    made = create_app(
-        Settings(database_url=database_url, rate_limit_per_minute=10_000), clock=ManualClock(START)
-    )
+    made = make_app(database_url)
     yield made
     made.state.sealane.engine.dispose()
 
@@ -38,8 +27,7 @@ def app(database_url: str) -> Iterator[FastAPI]:
 def test_datetime_custom_field__year_range_ends_read_back_padded(
     app: FastAPI, written: str
 ) -> None:
-    with transaction(app.state.sealane.sessions) as session:
-        key = create_account(session, "Time Co", routing=False, now=START).secret
+    key = make_account(app, "Time Co", routing=False)
     headers = {**auth(key), "Content-Type": JSONAPI}
     with TestClient(app, raise_server_exceptions=False) as client:
         definition = {

@@ -10,11 +10,9 @@ import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
-from sealane.api.app import create_app
-from sealane.clock import ManualClock
-from sealane.config import Settings
 from sealane.store.accounts import create_account
 from sealane.store.database import transaction
+from tests.toolkit import START, Keys, auth, make_app
 from tests.tracking.support import (
     CONTAINER,
     create_request,
@@ -23,7 +21,6 @@ from tests.tracking.support import (
     write_headers,
 )
 
-from .conftest import START, Keys, auth
 from .jsonapi_asserts import assert_error
 
 
@@ -42,10 +39,7 @@ class Owned:
 @pytest.fixture(scope="module")
 def owned(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Owned]:
     path = tmp_path_factory.mktemp("isolation") / "sealane.db"
-    app = create_app(
-        Settings(database_url=f"sqlite:///{path}", rate_limit_per_minute=100_000),
-        clock=ManualClock(START),
-    )
+    app = make_app(path, rate_limit_per_minute=100_000)
     with transaction(app.state.sealane.sessions) as session:
         owner = create_account(session, "A", routing=True, now=START).secret
         other = create_account(session, "B", routing=True, now=START).secret

@@ -11,11 +11,10 @@ import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
-from sealane.api.app import create_app
 from sealane.clock import ManualClock
-from sealane.config import Settings
 from sealane.store.accounts import create_account
 from sealane.store.database import transaction
+from tests.toolkit import START, Keys, auth, make_app
 from tests.tracking.support import (
     CONTAINER,
     HOUR,
@@ -28,7 +27,6 @@ from tests.tracking.support import (
     write_headers,
 )
 
-from .conftest import START, Keys, auth
 from .jsonapi_asserts import JSONAPI, assert_error
 
 URL = "/v2/tracking_requests"
@@ -444,10 +442,7 @@ class Listing:
 def listing(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Listing]:
     path = tmp_path_factory.mktemp("listing") / "sealane.db"
     clock = ManualClock(START)
-    app = create_app(
-        Settings(database_url=f"sqlite:///{path}", rate_limit_per_minute=100_000),
-        clock=clock,
-    )
+    app = make_app(path, clock=clock, rate_limit_per_minute=100_000)
     with transaction(app.state.sealane.sessions) as session:
         key = create_account(session, "Lister", routing=False, now=START).secret
     made = {}

@@ -12,13 +12,12 @@ from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
 from sealane import get_port
-from sealane.api.app import create_app
 from sealane.clock import ManualClock
-from sealane.config import Settings
 from sealane.routing.ports import port_id
 from sealane.store.accounts import create_account
 from sealane.store.database import transaction
 from tests.store.conftest import BACKENDS, schema_url
+from tests.toolkit import START, Keys, auth, make_app
 from tests.tracking.support import (
     CONTAINER,
     DAY,
@@ -30,7 +29,6 @@ from tests.tracking.support import (
     write_headers,
 )
 
-from .conftest import START, Keys, auth
 from .jsonapi_asserts import assert_error
 
 
@@ -82,9 +80,7 @@ def fleet_database(
 @pytest.fixture(scope="module")
 def fleet(fleet_database: str) -> Iterator[Fleet]:
     clock = ManualClock(START)
-    app = create_app(
-        Settings(database_url=fleet_database, rate_limit_per_minute=100_000), clock=clock
-    )
+    app = make_app(fleet_database, clock=clock, rate_limit_per_minute=100_000)
     with transaction(app.state.sealane.sessions) as session:
         key = create_account(session, "Fleet Co", routing=False, now=START).secret
     with TestClient(app, raise_server_exceptions=False) as client:

@@ -10,15 +10,12 @@ import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
-from sealane.api.app import create_app
-from sealane.clock import ManualClock
-from sealane.config import Settings
 from sealane.store.accounts import create_account
 from sealane.store.database import transaction
 from sealane.store.models import Vessel
 from tests.store.conftest import database_url, fresh_postgres_url, postgres_database_url
+from tests.toolkit import JSONAPI, auth, make_app
 
-from .conftest import JSONAPI, START, auth
 from .jsonapi_asserts import assert_error
 
 __all__ = ["database_url", "fresh_postgres_url", "postgres_database_url"]
@@ -48,9 +45,7 @@ class Setup:
     """An app on the test's database, a vessel known by MMSI, and three keys."""
 
     def __init__(self, url: str) -> None:
-        self.app: FastAPI = create_app(
-            Settings(database_url=url, rate_limit_per_minute=10_000), clock=ManualClock(START)
-        )
+        self.app: FastAPI = make_app(url)
         with transaction(self.app.state.sealane.sessions) as session:
             ship = Vessel(name="Sealane Aurora", imo="9811000", mmsi=MMSI)
             session.add(ship)

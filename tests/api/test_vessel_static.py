@@ -14,17 +14,15 @@ from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
 import sealane
-from sealane.api.app import create_app
 from sealane.clock import ManualClock
-from sealane.config import Settings
 from sealane.feeds.ais.ingest import Ingestor
 from sealane.feeds.ais.reports import StaticReport
 from sealane.store.accounts import create_account
 from sealane.store.database import transaction
 from sealane.store.models import Vessel
 from tests.store.conftest import database_url, fresh_postgres_url, postgres_database_url
+from tests.toolkit import JSONAPI, START, auth, make_app
 
-from .conftest import JSONAPI, START, auth
 from .jsonapi_asserts import assert_error
 
 __all__ = ["database_url", "fresh_postgres_url", "postgres_database_url"]
@@ -48,9 +46,7 @@ class Setup:
 
     def __init__(self, url: str) -> None:
         self.clock = ManualClock(START)
-        self.app: FastAPI = create_app(
-            Settings(database_url=url, rate_limit_per_minute=10_000), clock=self.clock
-        )
+        self.app: FastAPI = make_app(url, clock=self.clock)
         with transaction(self.app.state.sealane.sessions) as session:
             ship = Vessel(name="Sealane Static", imo="9811002", mmsi=str(MMSI))
             session.add(ship)

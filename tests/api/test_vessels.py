@@ -14,8 +14,8 @@ from fastapi.testclient import TestClient
 from sealane.config import Settings
 from sealane.store.database import transaction
 from sealane.store.models import Vessel
+from tests.toolkit import START, Keys, auth
 
-from .conftest import START, Keys, auth
 from .jsonapi_asserts import JSONAPI, assert_error
 
 #: name, IMO of the module's fleet.

@@ -13,14 +13,11 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from sealane.api.app import create_app
-from sealane.clock import ManualClock
-from sealane.config import Settings
 from sealane.service.webhooks.trials import PER_ACCOUNT
 from sealane.store.accounts import create_account
 from sealane.store.database import transaction
-from tests.api.conftest import JSONAPI, START, auth
 from tests.api.jsonapi_asserts import assert_error
+from tests.toolkit import JSONAPI, START, auth, make_app
 from tests.webhooks.receiver import Receiver, Reply, receiving
 
 EVENT = "tracking_request.succeeded"
@@ -31,13 +28,7 @@ SLOW_S = 4.0
 
 @pytest.fixture
 def served(tmp_path: Path) -> Iterator[tuple[TestClient, str, str]]:
-    settings = Settings(
-        database_url=f"sqlite:///{tmp_path / 'sealane.db'}",
-        rate_limit_per_minute=10_000,
-        base_url="http://testserver/v2",
-        webhook_allow_private=True,
-    )
-    app = create_app(settings, clock=ManualClock(START))
+    app = make_app(tmp_path / "sealane.db", webhook_allow_private=True)
     with transaction(app.state.sealane.sessions) as session:
         sender = create_account(session, "Trial Co", routing=False, now=START).secret
         other = create_account(session, "Other Co", routing=False, now=START).secret

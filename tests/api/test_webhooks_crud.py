@@ -15,9 +15,9 @@ import pytest
 from fastapi.testclient import TestClient
 
 from sealane.clock import ManualClock
-from sealane.tracking.events import EVENT_NAMES
-from tests.api.conftest import Keys, auth
+from sealane.vocabulary.events import EVENT_NAMES
 from tests.api.jsonapi_asserts import JSONAPI, assert_error
+from tests.toolkit import Keys, auth
 
 URL = "/v2/webhooks"
 HOOK = "https://8.8.8.8/hooks"

@@ -19,9 +19,9 @@ from sealane.config import Settings
 from sealane.store.accounts import create_account
 from sealane.store.database import transaction
 from sealane.store.models import OutboxEvent, WebhookNotification
-from sealane.tracking.events import EVENT_NAMES
-from tests.api.conftest import START, Keys, auth
+from sealane.vocabulary.events import EVENT_NAMES
 from tests.api.jsonapi_asserts import assert_error
+from tests.toolkit import START, Keys, auth
 from tests.webhooks.receiver import Receiver, Reply, free_port, receiving
 from tests.webhooks.support import (
     account_id,

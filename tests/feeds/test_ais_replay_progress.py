@@ -10,7 +10,7 @@ from pathlib import Path
 
 from sqlalchemy.orm import Session, sessionmaker
 
-from sealane.cli_ais import ProgressLine
+from sealane.cli.ais import ProgressLine
 from sealane.clock import ManualClock
 from sealane.feeds.ais.pipeline import RunReport, replay_file
 from sealane.store.database import make_engine, session_factory, transaction

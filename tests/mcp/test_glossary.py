@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from sealane.mcp.glossary import MILESTONES, glossary_markdown, label
-from sealane.service.tracking.vocabulary import EVENTS, journey
+from sealane.vocabulary.events import EVENTS, journey
 
 
 def test_glossary__one_line_per_event_from_the_table() -> None:

@@ -8,7 +8,7 @@ import pytest
 from mcp.shared.exceptions import MCPError
 
 from sealane.mcp.glossary import MILESTONES, missing_names
-from sealane.tracking.events import EVENT_NAMES
+from sealane.vocabulary.events import EVENT_NAMES
 from tests.mcp.cases import UNKNOWN
 from tests.mcp.conftest import World, http_client
 

@@ -14,6 +14,7 @@ from sealane.routing.graph import SeaGraph, default_graph
 from sealane.routing.paths import shortest_path, shortest_path_among
 from sealane.routing.ports import registry
 from sealane.routing.snapping import Snap
+from sealane.routing.vessel import Vessel
 from tests.routing.test_network import core_search
 
 
@@ -24,7 +25,7 @@ def graph() -> SeaGraph:
 
 def default_blocked(graph: SeaGraph) -> int:
     """What a route with no vessel closes (the default passages and the default band)."""
-    return closed_for((), False, None, graph.passage_names)[1]
+    return closed_for(frozenset(), False, frozenset(), graph.passage_names)[1]
 
 
 def snaps_of(graph: SeaGraph, lon: float, lat: float, blocked: int) -> tuple[Snap, ...]:
@@ -130,7 +131,7 @@ def test_vessel_out_of_a_port_its_lane_too_shallow_for__one_search(
 ) -> None:
     """Mundra's own lane is closed to a 12 m draft: the route starts from the lane 13 km out or
     from a deep shortcut at the port, whichever is shorter, found by one search."""
-    blocked = default_blocked(graph) | refused_for(12.0, None, None, None, graph.passage_names)[0]
+    blocked = default_blocked(graph) | refused_for(Vessel(draft_m=12.0), graph.passage_names)[0]
     mundra = registry().get("INMUN")
     origins = snaps_of(graph, mundra.lon, mundra.lat, blocked)
     assert len(origins) == 2, "Mundra's lane is no longer closed at 12 m: pick another port"

@@ -4,6 +4,7 @@ positions and itineraries (issue 28, items 1 and 2)."""
 from __future__ import annotations
 
 import math
+from dataclasses import asdict
 from datetime import UTC, datetime
 from typing import Any
 
@@ -12,7 +13,7 @@ import pytest
 
 import sealane
 from sealane.routing.errors import InvalidVesselError, NoRouteError, RoutingError
-from sealane.routing.vessel import BOUNDS_M, UNKNOWN, Vessel, vessel_of
+from sealane.routing.vessel import BOUNDS_M, UNKNOWN, Vessel, as_vessel
 
 START = datetime(2026, 3, 1, tzinfo=UTC)
 #: Off Oman, on the Shanghai -> Rotterdam leg (the README's future-positions example).
@@ -58,8 +59,8 @@ def test_itinerary__bad_dimension(parameter: str) -> None:
 
 def test_vessel__bounds_and_numpy_scalars_accepted() -> None:
     largest = Vessel(**BOUNDS_M)
-    assert largest.dimensions() == BOUNDS_M
-    assert Vessel(draft_m=np.float32(12.5), beam_m=np.int64(40)).dimensions() == {
+    assert asdict(largest) == BOUNDS_M
+    assert asdict(Vessel(draft_m=np.float32(12.5), beam_m=np.int64(40))) == {
         "draft_m": 12.5,
         "beam_m": 40.0,
         "length_m": None,
@@ -67,10 +68,56 @@ def test_vessel__bounds_and_numpy_scalars_accepted() -> None:
     }
 
 
-def test_vessel_of__nothing_known_is_the_unknown_vessel() -> None:
-    assert vessel_of() is UNKNOWN
+def test_as_vessel__nothing_known_is_the_unknown_vessel() -> None:
+    assert as_vessel() is UNKNOWN
     assert not UNKNOWN.known
     assert Vessel(air_draft_m=30).known
+
+
+def test_as_vessel__the_keywords_made_into_one_vessel_once() -> None:
+    given = Vessel(draft_m=14.5, beam_m=51)
+    assert as_vessel(given) is given
+    assert as_vessel(None, 14.5, 51) == given
+    assert hash(as_vessel(None, 14.5, 51)) == hash(given)  # one cache entry per vessel
+
+
+def test_as_vessel__a_vessel_and_keywords_both_refused() -> None:
+    with pytest.raises(InvalidVesselError, match="not both") as refused:
+        as_vessel(Vessel(draft_m=12), draft_m=12)
+    assert refused.value.parameter == "vessel"
+
+
+def test_as_vessel__not_a_vessel_refused() -> None:
+    with pytest.raises(InvalidVesselError, match="must be a Vessel") as refused:
+        as_vessel({"draft_m": 12})  # type: ignore[arg-type]
+    assert refused.value.parameter == "vessel"
+
+
+def test_route__vessel_or_its_keywords_alike() -> None:
+    by_vessel = sealane.route("CNSHA", "NLRTM", vessel=Vessel(draft_m=21))
+    assert by_vessel.passages == sealane.route("CNSHA", "NLRTM", draft_m=21).passages
+    assert "suez" not in by_vessel.passages
+
+
+def test_route__vessel_and_its_keywords_together_refused() -> None:
+    with pytest.raises(InvalidVesselError, match="not both"):
+        sealane.route("CNSHA", "NLRTM", vessel=Vessel(draft_m=21), beam_m=40)
+
+
+def test_future_positions_and_itinerary__take_the_vessel() -> None:
+    ship = Vessel(draft_m=21)
+    positions = sealane.future_positions(ARABIAN_SEA, "CNSHA", "NLRTM", vessel=ship)
+    assert positions.route.passages == ("good_hope", "dover", "maas")
+    trip = sealane.itinerary(["DEHAM", "DKAAR", "PLGDN"], vessel=Vessel(draft_m=10.5))
+    assert [leg.route.passages for leg in trip.legs] == [("elbe",), ("great_belt",)]
+    assert trip.vessel == Vessel(draft_m=10.5)
+
+
+def test_route__unhashable_passage_name_is_an_unknown_passage() -> None:
+    """Regression: a list among the names reached the remembered closures as a TypeError (and
+    a second, unremembered call); it is refused as what it is."""
+    with pytest.raises(sealane.UnknownPassageError, match="strings"):
+        sealane.route("CNSHA", "NLRTM", avoid=[["suez"]])  # type: ignore[list-item]
 
 
 # --- the passages a vessel's size closes (issue 28, "Done when") -------------------------------

@@ -13,9 +13,9 @@ from sealane.config import Settings
 from sealane.runtime import Runtime, build_runtime
 from sealane.service.access.accounts import create_account
 from sealane.service.access.gatekeeper import Caller
-from tests.api.conftest import START
 from tests.store.conftest import BACKENDS, postgres_admin, postgres_url, schema_url
 from tests.templates import migrated_postgres, prepared_sqlite
+from tests.toolkit import START
 
 __all__ = ["postgres_admin", "postgres_url"]
 

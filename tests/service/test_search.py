@@ -12,11 +12,11 @@ from sealane.service import search
 from sealane.service.access.gatekeeper import Caller
 from sealane.service.core.errors import InvalidInput
 from sealane.service.core.paging import PageRequest
-from sealane.service.records import ShipmentRecord
 from sealane.service.search import HitKind, ResolutionKind
 from sealane.service.tracking import requests as tracking_requests
 from sealane.service.tracking import shipments
 from sealane.service.tracking.filters import TrackingFilter
+from sealane.service.tracking.records import ShipmentRecord
 from sealane.service.tracking.requests import NewTrackingRequest
 
 from .conftest import World, make_world

@@ -8,12 +8,10 @@ import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
-from sealane.api.app import create_app
-from sealane.clock import ManualClock
-from sealane.config import Settings
 from sealane.store.accounts import create_account
 from sealane.store.database import transaction
 from sealane.store.models import Vessel
+from tests.toolkit import make_app
 
 from .conftest import START
 
@@ -22,8 +20,7 @@ JSONAPI = "application/vnd.api+json"
 
 @pytest.fixture
 def app(database_url: str) -> Iterator[FastAPI]:
-    settings = Settings(database_url=database_url, base_url="http://testserver/v2")
-    application = create_app(settings, clock=ManualClock(START))
+    application = make_app(database_url)
     yield application
     application.state.sealane.engine.dispose()
 

@@ -21,6 +21,7 @@ MODEL_TABLES = {
     "accounts",
     "api_keys",
     "web_sessions",
+    "installation_secrets",
     "shipping_lines",
     "terminals",
     "vessels",
@@ -48,7 +49,7 @@ MODEL_TABLES = {
 }
 ALL_TABLES = MODEL_TABLES | {"alembic_version"}
 #: The newest migration.
-HEAD = "0013_tracking_resumed"
+HEAD = "0014_installation_secrets"
 
 
 def tables(engine: Engine) -> set[str]:

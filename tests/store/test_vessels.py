@@ -11,7 +11,8 @@ from sqlalchemy.orm import Session, sessionmaker
 from sealane.store import vessels
 from sealane.store.database import transaction
 from sealane.store.models import Vessel
-from sealane.store.vessels import VesselRecord, find_vessel
+from sealane.store.vessels import find_vessel
+from sealane.vocabulary.vessels import VesselRecord
 
 from .conftest import START
 

@@ -13,8 +13,8 @@ from sqlalchemy import select
 
 from sealane.clock import ManualClock
 from sealane.store.models import ContainerUpdatedEvent, OutboxEvent, TrackingRequest
-from tests.api.conftest import auth
 from tests.api.jsonapi_asserts import JSONAPI
+from tests.toolkit import auth
 
 HOUR = 3600.0
 DAY = 24 * HOUR

@@ -13,9 +13,7 @@ from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from sqlalchemy import select
 
-from sealane.api.app import create_app
 from sealane.clock import ManualClock
-from sealane.config import Settings
 from sealane.store.accounts import create_account
 from sealane.store.database import transaction
 from sealane.store.models import (
@@ -29,7 +27,7 @@ from sealane.store.models import (
 from sealane.tracking.carriers import ShipmentPlan
 from sealane.tracking.carriers.simulated import HOLDS, plan_voyage
 from sealane.tracking.lifecycle import RETRY_BACKOFF_S, TRACKING_WINDOW
-from tests.api.conftest import START, Keys
+from tests.toolkit import START, Keys, make_app
 
 from .support import (
     DAY,
@@ -234,9 +232,7 @@ class Voyage:
 def voyage(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Voyage]:
     path = tmp_path_factory.mktemp("voyage") / "sealane.db"
     clock = ManualClock(START)
-    app = create_app(
-        Settings(database_url=f"sqlite:///{path}", rate_limit_per_minute=100_000), clock=clock
-    )
+    app = make_app(path, clock=clock, rate_limit_per_minute=100_000)
     with transaction(app.state.sealane.sessions) as session:
         key = create_account(session, "Voyager", routing=False, now=START).secret
     plan = succeeded_plan()

@@ -12,7 +12,7 @@ from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
 from sealane.clock import ManualClock
-from tests.api.conftest import Keys
+from tests.toolkit import Keys
 
 from .support import DAY, advance, create_request, outbox, tick
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from sealane.tracking.catalog import CATEGORIES, reference_type
-from sealane.tracking.events import EVENT_NAMES
+from sealane.vocabulary.events import EVENT_NAMES
 
 DOCUMENTED_TYPES = {
     "tracking_request",

@@ -15,13 +15,11 @@ import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
-from sealane.api.app import create_app
 from sealane.clock import ManualClock
-from sealane.config import Settings
 from sealane.store.accounts import create_account
 from sealane.store.database import transaction
 from sealane.tracking.numbers import is_container_number
-from tests.api.conftest import START
+from tests.toolkit import START, make_app
 
 from .support import (
     HOUR,
@@ -72,9 +70,7 @@ class Journey:
 def journey(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Journey]:
     path = tmp_path_factory.mktemp("journey") / "sealane.db"
     clock = ManualClock(START)
-    app = create_app(
-        Settings(database_url=f"sqlite:///{path}", rate_limit_per_minute=100_000), clock=clock
-    )
+    app = make_app(path, clock=clock, rate_limit_per_minute=100_000)
     with transaction(app.state.sealane.sessions) as session:
         key = create_account(session, "Journey Co", routing=False, now=START).secret
     with TestClient(app, raise_server_exceptions=False) as client:

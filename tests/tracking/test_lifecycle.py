@@ -7,22 +7,23 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from sealane.tracking.events import EVENT_NAMES, ContainerStatus, status_after
+from sealane.tracking.events import status_after
 from sealane.tracking.lifecycle import (
     RETRY_BACKOFF_S,
     TRACKING_WINDOW,
     IllegalTransition,
-    RequestStatus,
     check_transition,
     next_retry_at,
     window_ends_at,
 )
-from sealane.tracking.vocabulary import TRANSPORT
+from sealane.vocabulary.events import EVENT_NAMES, TRANSPORT
+from sealane.vocabulary.statuses import ContainerStatus, RequestStatus
 
 NOW = datetime(2026, 11, 21, 12, 0, tzinfo=UTC)
 S = RequestStatus
-#: The lifecycle of DESIGN.md: pending -> created | awaiting_manifest | failed; awaiting_manifest
-#: -> created | failed; created -> tracking_stopped; tracking_stopped -> created (resume).
+#: A tracking request's lifecycle: pending -> created | awaiting_manifest | failed;
+#: awaiting_manifest -> created | failed; created -> tracking_stopped;
+#: tracking_stopped -> created (resume).
 ALLOWED = {
     (S.PENDING, S.CREATED),
     (S.PENDING, S.AWAITING_MANIFEST),

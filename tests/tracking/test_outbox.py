@@ -14,9 +14,7 @@ from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from sqlalchemy import func, select
 
-from sealane.api.app import create_app
 from sealane.clock import ManualClock
-from sealane.config import Settings
 from sealane.store.accounts import create_account
 from sealane.store.database import transaction
 from sealane.store.models import (
@@ -30,7 +28,7 @@ from sealane.store.models import (
     VesselPosition,
 )
 from sealane.tracking.catalog import reference_type
-from tests.api.conftest import START
+from tests.toolkit import START, make_app
 
 from .support import (
     CONTAINER,
@@ -82,9 +80,7 @@ def run(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Run]:
     """Four requests in two accounts followed every six hours to the end of their voyages."""
     path = tmp_path_factory.mktemp("outbox") / "sealane.db"
     clock = ManualClock(START)
-    app = create_app(
-        Settings(database_url=f"sqlite:///{path}", rate_limit_per_minute=100_000), clock=clock
-    )
+    app = make_app(path, clock=clock, rate_limit_per_minute=100_000)
     with transaction(app.state.sealane.sessions) as session:
         first = create_account(session, "First", routing=False, now=START).secret
         second = create_account(session, "Second", routing=False, now=START).secret

@@ -31,7 +31,7 @@ from sealane.store.models import OutboxEvent, Shipment, TrackingRequest
 from sealane.tracking.carrier_sync import TrackingService
 from sealane.tracking.carriers import SimulatedCarrier
 from sealane.tracking.carriers.base import LookupResult, Snapshot
-from tests.api.conftest import START
+from tests.toolkit import START
 
 REQUESTS = 24
 

@@ -14,9 +14,9 @@ from sqlalchemy import select
 from sealane.store.models import Container, RouteLocation, TransportEvent, Vessel
 from sealane.tracking.carriers.base import PlannedLeg
 from sealane.tracking.portcalls import planned_estimates
-from tests.api.conftest import START
 from tests.service.conftest import World, make_world
 from tests.service.container_routes.routes_support import DIRECT, TRANSSHIPPED, plan_of, track
+from tests.toolkit import START
 
 #: Three containers on CNNGB -> AEJEA -> USLAX (asserted below).
 THREE_CONTAINERS = "TEST-TR-ROUTE01"

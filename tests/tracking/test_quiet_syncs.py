@@ -18,7 +18,7 @@ from sealane.store.models import OutboxEvent, RouteLocation, Shipment, Transport
 from sealane.tracking.carrier_sync import TrackingService
 from sealane.tracking.carriers import SimulatedCarrier
 from sealane.tracking.carriers.base import LookupResult, Snapshot
-from tests.api.conftest import START
+from tests.toolkit import START
 
 from .test_poll_claims import add_requests, runtime_on
 

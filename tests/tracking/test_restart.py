@@ -16,7 +16,6 @@ from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from sqlalchemy import select
 
-from sealane.api.app import create_app
 from sealane.clock import ManualClock
 from sealane.config import Settings
 from sealane.store.accounts import create_account
@@ -33,7 +32,7 @@ from sealane.store.models import (
     VesselPosition,
 )
 from sealane.tracking.carriers.simulated import plan_voyage
-from tests.api.conftest import START
+from tests.toolkit import START, make_app
 
 from .support import (
     CONTAINER,
@@ -94,7 +93,7 @@ def snapshot(app: FastAPI) -> dict[str, Any]:
 
 def start(settings: Settings, now: datetime) -> tuple[FastAPI, ManualClock]:
     clock = ManualClock(now)
-    return create_app(settings, clock=clock), clock
+    return make_app(settings, clock=clock), clock
 
 
 @pytest.fixture

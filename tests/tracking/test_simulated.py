@@ -268,10 +268,6 @@ def test_lookup__special_numbers_case_insensitive() -> None:
 # -- snapshots: events so far, estimate, vessel position ------------------------------------------
 
 
-def snapshot_at(number: str, at: datetime) -> object:
-    return SimulatedCarrier().snapshot(("bill_of_lading", number, START), at)
-
-
 def test_snapshot__events_and_updates_up_to_now() -> None:
     found = plan("BL0002")
     now = found.legs[0].depart_at + timedelta(days=2)

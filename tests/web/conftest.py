@@ -16,13 +16,12 @@ import uvicorn
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
-from sealane.api.app import create_app
 from sealane.clock import ManualClock
-from sealane.config import Settings
 from sealane.demo import seed_demo
 from sealane.service.access.gatekeeper import Caller
 from sealane.service.tracking.requests import NewTrackingRequest, create_request
 from tests.servers import free_port
+from tests.toolkit import make_app
 from tests.web import chromium
 
 START = datetime(2026, 11, 21, 12, 0, tzinfo=UTC)
@@ -51,12 +50,7 @@ class Demo:
 def make_demo(path: Path) -> Demo:
     """An app with the demo's shipments (routing account) and one shipment of the plain one."""
     clock = ManualClock(START)
-    settings = Settings(
-        database_url=f"sqlite:///{path / 'sealane.db'}",
-        rate_limit_per_minute=100_000,
-        base_url="http://testserver/v2",
-    )
-    app = create_app(settings, clock=clock)
+    app = make_app(path / "sealane.db", clock=clock, rate_limit_per_minute=100_000)
     runtime = app.state.sealane
     keys = seed_demo(runtime)
     routing, plain = keys[0][1], keys[1][1]

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta, timezone
 
-from sealane.service.tracking.vocabulary import EVENTS
+from sealane.vocabulary.events import EVENTS
 from sealane.web.present import event_label, port_name, when
 
 

@@ -9,13 +9,11 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 
-from sealane.api.app import create_app
-from sealane.clock import ManualClock
-from sealane.config import Settings
 from sealane.service.access.accounts import create_account, revoke_key
 from sealane.web.guard import SESSION_COOKIE, safe_back
+from tests.toolkit import make_app, make_settings
 
-from .conftest import START, Demo, csrf_of, sign_in
+from .conftest import Demo, csrf_of, sign_in
 
 
 def test_signed_out__page_redirects_to_sign_in_with_the_way_back(client: TestClient) -> None:
@@ -188,10 +186,7 @@ def test_signed_in__sign_in_page_goes_on(client: TestClient, demo: Demo) -> None
 
 
 def test_pages__count_against_the_accounts_rate_limit(tmp_path: Path) -> None:
-    settings = Settings(
-        database_url=f"sqlite:///{tmp_path / 'sealane.db'}", rate_limit_per_minute=3
-    )
-    app = create_app(settings, clock=ManualClock(START))
+    app = make_app(tmp_path / "sealane.db", rate_limit_per_minute=3)
     key = create_account(app.state.sealane.context, "Busy Co", routing=False).secret
     with TestClient(app) as busy:
         sign_in(busy, key)  # the sign-in is the first request of the minute
@@ -209,8 +204,8 @@ def test_sessions__shared_by_two_server_processes_and_revoked_with_their_key(
     """Two apps on one database (as two ``sealane serve`` would be): a session started on one
     is valid on the other, revoking its key ends it on both at once, and the database holds
     only the hash of the id the cookie carries."""
-    settings = Settings(database_url=f"sqlite:///{tmp_path / 'sealane.db'}")
-    first, second = (create_app(settings, clock=ManualClock(START)) for _ in range(2))
+    settings = make_settings(tmp_path / "sealane.db")
+    first, second = (make_app(settings) for _ in range(2))
     key = create_account(first.state.sealane.context, "Shared Co", routing=False)
     with TestClient(first) as one, TestClient(second) as two:
         sign_in(one, key.secret)
@@ -233,8 +228,8 @@ def test_sessions__shared_by_two_server_processes_and_revoked_with_their_key(
 
 
 def test_sessions__sign_out_on_one_process_ends_it_on_the_other(tmp_path: Path) -> None:
-    settings = Settings(database_url=f"sqlite:///{tmp_path / 'sealane.db'}")
-    first, second = (create_app(settings, clock=ManualClock(START)) for _ in range(2))
+    settings = make_settings(tmp_path / "sealane.db")
+    first, second = (make_app(settings) for _ in range(2))
     key = create_account(first.state.sealane.context, "Shared Co", routing=False).secret
     with TestClient(first) as one, TestClient(second) as two:
         sign_in(one, key)

@@ -1,6 +1,6 @@
 """Fixtures of the webhook tests.
 
-The API fixtures of ``tests/api/conftest.py`` (a SQLite file, a manual clock at 2026-11-21T12:00Z,
+The shared fixtures of ``tests/conftest.py`` (a SQLite file, a manual clock at 2026-11-21T12:00Z,
 two accounts), except that ``app`` may deliver to http receivers on 127.0.0.1 and retries on a
 short schedule (:data:`tests.webhooks.support.SCHEDULE`); and the real PostgreSQL of
 ``tests/store/conftest.py``.
@@ -16,7 +16,6 @@ from fastapi import FastAPI
 
 from sealane.clock import ManualClock
 from sealane.config import Settings
-from tests.api.conftest import client, clock, keys, settings
 from tests.store.conftest import fresh_postgres_url, postgres_admin, postgres_url
 
 from .support import close_app, private_app, private_settings
@@ -25,13 +24,9 @@ from .world import World, world_on
 __all__ = [
     "app",
     "backend_settings",
-    "client",
-    "clock",
     "fresh_postgres_url",
-    "keys",
     "postgres_admin",
     "postgres_url",
-    "settings",
     "world",
 ]
 

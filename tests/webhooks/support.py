@@ -22,8 +22,8 @@ from sealane.store.models import (
 )
 from sealane.tracking.carrier_sync import emit
 from sealane.webhooks.notifications import fan_out
-from tests.api.conftest import auth
 from tests.api.jsonapi_asserts import JSONAPI
+from tests.toolkit import auth
 
 from .receiver import Received
 

@@ -21,7 +21,7 @@ from fastapi import FastAPI
 from sealane.api.app import create_app
 from sealane.clock import ManualClock
 from sealane.config import Settings
-from sealane.webhooks import delivery, subscriptions
+from sealane.webhooks import delivery, subscription_rules
 from sealane.webhooks.delivery import Attempt
 from sealane.webhooks.urlpolicy import CheckedUrl, check_url
 
@@ -433,7 +433,9 @@ def test_deliver__dns_now_private_is_refused_and_logged(
     public_world: World, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     world = public_world
-    monkeypatch.setattr(subscriptions, "check_url", resolving({"hooks.example.com": ["8.8.8.8"]}))
+    monkeypatch.setattr(
+        subscription_rules, "check_url", resolving({"hooks.example.com": ["8.8.8.8"]})
+    )
     world.webhook("https://hooks.example.com/hooks")
     monkeypatch.setattr(delivery, "check_url", resolving({"hooks.example.com": ["10.1.2.3"]}))
     sender = RecordingSender()
@@ -453,7 +455,9 @@ def test_deliver__connects_to_the_address_checked_at_delivery(
     public_world: World, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     world = public_world
-    monkeypatch.setattr(subscriptions, "check_url", resolving({"hooks.example.com": ["8.8.8.8"]}))
+    monkeypatch.setattr(
+        subscription_rules, "check_url", resolving({"hooks.example.com": ["8.8.8.8"]})
+    )
     webhook = world.webhook("https://hooks.example.com/in")
     monkeypatch.setattr(delivery, "check_url", resolving({"hooks.example.com": ["8.8.4.4"]}))
     sender = RecordingSender()
@@ -471,7 +475,7 @@ def test_deliver__host_header_keeps_the_name_while_connecting_to_its_address(
     world: World, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     names = {"receiver.test": ["127.0.0.1"]}
-    monkeypatch.setattr(subscriptions, "check_url", resolving(names))
+    monkeypatch.setattr(subscription_rules, "check_url", resolving(names))
     monkeypatch.setattr(delivery, "check_url", resolving(names))
     with receiving() as receiver:
         world.webhook(f"http://receiver.test:{receiver.port}/named")

@@ -15,7 +15,6 @@ from ..mcp.apps import endpoint_for
 from ..mcp.http import PATHS as MCP_PATHS
 from ..mcp.http import McpMount
 from ..runtime import build_runtime
-from ..service.tracking.pages import KeptPages
 from ..web.apidocs import install_api_docs
 from ..web.app import create_web_app
 from ..web.mount import WebShell
@@ -24,11 +23,13 @@ from .collector import service_collector
 from .compression import GzipMiddleware
 from .containment import ContainFailures
 from .errors import install_error_handlers
+from .kept_pages import KeptPages
 from .negotiation import HeadAsGet, JsonApiNegotiation
 from .openapi import document
-from .ops import PATHS as OPS_PATHS
-from .ops import Operations, RequestMetrics
+from .probes import PATHS as OPS_PATHS
+from .probes import Operations, RequestMetrics
 from .routers import (
+    account,
     carrier_push,
     container_routes,
     containers,
@@ -42,11 +43,11 @@ from .routers import (
     vessels,
     webhooks,
 )
-from .shortcut import Shortcut
 
 API_PREFIX = "/v2"
 #: The router modules, in the order their routes are matched.
 ROUTERS = (
+    account,
     reference,
     vessels,
     vessel_positions,
@@ -107,9 +108,6 @@ def create_app(
     # Innermost: paths outside /v2 go to the web app and never meet the API's error handlers.
     app.add_middleware(WebShell, web=create_web_app(runtime), api_prefix=API_PREFIX)
     app.add_middleware(McpMount, endpoint=mcp)  # before the web app: POST /mcp and /api/mcp
-    # Inside every layer that shapes an answer: future positions without the router (issue 29).
-    fast, handlers = vessels.shortcut_routes(), app.exception_handlers
-    app.add_middleware(Shortcut, routes=fast, prefix=API_PREFIX, handlers=handlers)
     app.add_middleware(JsonApiNegotiation, prefix=API_PREFIX)
     # /healthz, /readyz, /metrics: outside /v2, before the web app takes them.
     app.add_middleware(

@@ -1,4 +1,5 @@
-"""Typed API errors and the one place where every failure becomes a JSON:API error document."""
+"""The API's side of errors (the application layer's are :mod:`sealane.service.core.errors`):
+typed HTTP errors, and the one place where every failure becomes a JSON:API error document."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ from starlette.routing import BaseRoute, Match
 from ..service.core import errors as domain
 from ..service.core.ratelimit import retry_after_header
 from .jsonapi import JsonApiResponse
-from .shapes import NON_BLANK, PATTERN_MEANINGS
+from .regexes import NON_BLANK, PATTERN_MEANINGS
 
 log = logging.getLogger("sealane.api")
 

@@ -13,7 +13,7 @@ from fastapi import Depends, Query
 from pydantic import BeforeValidator
 
 from ..service.core.paging import DEFAULT_PAGE_SIZE, MAX_PAGE_NUMBER, MAX_PAGE_SIZE, PageRequest
-from .shapes import NO_NUL, NON_BLANK, RFC3339, one_of
+from .regexes import NO_NUL, NON_BLANK, RFC3339, one_of
 
 #: Longest value of a text filter, in characters.
 MAX_TEXT_CHARS = 200

@@ -68,7 +68,7 @@ class JsonApiNegotiation:
     ``ext``/``profile``; answers as ``application/json`` to clients that ask for that instead.
 
     What a write request sends (415) is checked by each operation after authentication
-    (:mod:`sealane.api.route`), so an unknown path is 404 and a wrong method 405 first.
+    (:mod:`sealane.api.operations`), so an unknown path is 404 and a wrong method 405 first.
     """
 
     def __init__(self, app: ASGIApp, *, prefix: str = "/v2") -> None:

@@ -10,10 +10,13 @@ from fastapi import Request
 
 from ..jsonapi import Included, collection_document, single_document
 from ..jsonapi.reuse import RenderedResources
+from ..service.access.gatekeeper import Caller
+from ..service.core.context import ServiceContext
 from ..service.core.paging import Page
-from ..service.tracking.pages import KeptPages, Shown
+from ..service.tracking.pages import ReadPage
 from .jsonapi import JsonApiResponse
-from .state import state_of
+from .kept_pages import KeptPages, kept_page
+from .state import context_of, state_of
 
 T = TypeVar("T")
 Render = Callable[[Included, T], dict[str, Any]]
@@ -46,18 +49,26 @@ def many(request: Request, page: Page[T], path: str, render: Render[T]) -> JsonA
     return JsonApiResponse(_page_document(request, page, path, render))
 
 
-def shown(request: Request, path: str, render: Render[Any]) -> Shown:
-    """How a list's use case shows its page as :func:`many` would, keeping the bytes while the
-    page's rows are unchanged (:func:`sealane.service.tracking.pages.shown_page`). The bytes
-    depend on the path, the query string (the links keep it, in its order) and the base URL
-    besides the rows: those are the key."""
+def kept(
+    request: Request,
+    caller: Caller,
+    path: str,
+    read: Callable[[ServiceContext], ReadPage[T]],
+    render: Render[T],
+) -> JsonApiResponse:
+    """A page of resources as :func:`many` renders it, the bytes kept while the rows ``read``
+    read are unchanged (:func:`.kept_pages.kept_page`). The bytes depend on the account, the
+    path, the query string (the links keep it, in its order) and the base URL besides the rows:
+    those are the key."""
     pages: KeptPages = request.app.state.pages
+    key = (caller.account_id, path, request.url.query, base_url(request))
+    context = context_of(request)
 
-    def body(page: Page[Any]) -> bytes:
+    def body(page: Page[T]) -> bytes:
         document = _page_document(request, page, path, render)
         return orjson.dumps(document, option=orjson.OPT_NON_STR_KEYS)
 
-    return Shown(pages, (path, request.url.query, base_url(request)), body)
+    return JsonApiResponse(kept_page(pages, key, context, lambda: read(context), body))
 
 
 def _page_document(request: Request, page: Page[T], path: str, render: Render[T]) -> dict[str, Any]:

@@ -47,10 +47,10 @@ class Settings:
     #: ``Origin`` values the MCP endpoint accepts (``scheme://host[:port|:*]``); empty: loopback.
     mcp_allowed_origins: tuple[str, ...] = ()
     #: Key signing the web app's session cookies and CSRF tokens ("": read or create
-    #: ``web_secret_file``).
+    #: ``web_secret_file``, else the one kept in the database).
     web_secret_key: str = ""
-    #: File holding the web secret key, created with a random key when missing ("": next to
-    #: the SQLite database file, or ``sealane-web-secret`` in the working directory).
+    #: File holding the web secret key, created with a random key when missing ("": the key is
+    #: kept in the database).
     web_secret_file: str = ""
     #: How long a web sign-in lasts, in seconds.
     web_session_seconds: int = 8 * 3600

@@ -138,9 +138,10 @@ def route_for(
     destination: tuple[float, float],
     dimensions: tuple[tuple[str, float], ...],
 ) -> sealane.Route:
-    """``sealane.route`` between two points for a vessel of these (known) dimensions."""
+    """``sealane.route`` between two points for the vessel of these (known) dimensions, made
+    into one :class:`sealane.Vessel` here (once per leg: legs are kept)."""
     size: dict[str, Any] = dict(dimensions)
-    return sealane.route(origin, destination, **size)
+    return sealane.route(origin, destination, vessel=sealane.Vessel(**size))
 
 
 @dataclass(frozen=True, slots=True)

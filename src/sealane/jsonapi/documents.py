@@ -15,15 +15,14 @@ import orjson
 
 from ..routing.ports import Port, get_port
 from ..service.core.paging import Page
-from ..service.records import (
+from ..service.reference.records import TerminalRecord
+from ..service.tracking.records import (
     ContainerRecord,
-    NotificationRecord,
-    Reference,
     ShipmentRecord,
-    TerminalRecord,
     TrackingRequestRecord,
     TransportEventRecord,
 )
+from ..service.webhooks.records import NotificationRecord, Reference
 from .reference import port_resource, terminal_resource, vessel_resource
 from .reuse import RenderedResources
 from .tracking import (

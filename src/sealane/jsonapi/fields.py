@@ -6,7 +6,7 @@ from typing import Any
 
 from ..clock import utc_iso
 from ..service.fields.records import CustomFieldRecord, DefinitionRecord, OptionRecord
-from ..service.records import PartyRecord
+from ..service.tracking.records import PartyRecord
 from .objects import resource, to_one
 
 

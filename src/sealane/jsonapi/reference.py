@@ -7,13 +7,13 @@ from typing import Any
 
 from ..clock import utc_iso
 from ..routing.ports import Port, port_id
-from ..service.records import (
+from ..service.reference.records import (
     MetroAreaRecord,
     RecordedPosition,
     ShippingLineRecord,
     TerminalRecord,
-    VesselRecord,
 )
+from ..vocabulary.vessels import VesselRecord
 from .objects import resource, to_one
 
 

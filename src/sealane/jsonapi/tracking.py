@@ -6,7 +6,7 @@ from typing import Any
 
 from ..clock import utc_iso
 from ..routing.ports import port_id
-from ..service.records import (
+from ..service.tracking.records import (
     ContainerRecord,
     ContainerUpdatedEventRecord,
     EstimatedEventRecord,

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..clock import utc_iso
-from ..service.records import NotificationLogRecord, NotificationRecord, WebhookRecord
+from ..service.webhooks.records import NotificationLogRecord, NotificationRecord, WebhookRecord
 from ..tracking.catalog import EventCategory
 from .objects import resource, to_many, to_one
 

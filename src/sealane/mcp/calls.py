@@ -17,8 +17,8 @@ from mcp.types import CallToolResult, TextContent
 
 from ..service.core.errors import TRANSLATED, ServiceError, Unauthenticated, translated
 from .backend import Account, Backend
-from .errors import tool_error
 from .outputs import Output
+from .tool_errors import tool_error
 
 #: What a tool answers as a tool error: the application layer's errors, and the failures below it
 #: that it translates (the database out of reach).

@@ -4,7 +4,7 @@ the event table of the application layer states them."""
 
 from __future__ import annotations
 
-from ..service.tracking.vocabulary import EVENT_NAMES, EVENTS, event_label, journey
+from ..vocabulary.events import EVENT_NAMES, EVENTS, event_label, journey
 
 #: The glossary's rows: the event table (name, label, meaning, stage, category).
 MILESTONES = EVENTS

@@ -32,8 +32,8 @@ from ..service.core.errors import (
     translated,
 )
 from .calls import ACCOUNT_KEY, McpState
-from .errors import http_error, problem
 from .server import build_server
+from .tool_errors import http_error, problem
 
 PATHS = ("/mcp", "/api/mcp")
 LOOPBACK = ("127.0.0.1", "localhost", "[::1]")

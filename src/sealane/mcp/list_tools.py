@@ -23,7 +23,7 @@ from ..service.tracking.filters import (
     parse_filter,
 )
 from ..service.tracking.requests import RequestFilter
-from ..service.tracking.statuses import REQUEST_TYPES, ContainerStatus, RequestStatus
+from ..vocabulary.statuses import REQUEST_TYPES, ContainerStatus, RequestStatus
 from . import documents
 from .arguments import (
     PageNumber,

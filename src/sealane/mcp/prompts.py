@@ -11,7 +11,7 @@ from pydantic import Field
 
 from ..service.core.errors import InvalidInput
 from .arguments import parse_id, parse_text
-from .errors import prompt_error
+from .tool_errors import prompt_error
 
 T = TypeVar("T")
 

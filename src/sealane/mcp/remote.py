@@ -33,9 +33,6 @@ from ..service.tracking.requests import NewTrackingRequest, RequestFilter
 from .backend import Document, Positions, Query, page_query, request_query, tracking_query
 
 JSONAPI = "application/vnd.api+json"
-#: A vessel id that exists nowhere: asking its future positions answers 403 without the routing
-#: feature (checked before anything else) and 404 with it.
-NO_VESSEL = "00000000-0000-0000-0000-000000000000"
 #: Most accepted keys remembered at once (the memory is emptied when it is full).
 MAX_REMEMBERED = 10_000
 
@@ -64,7 +61,7 @@ class RemoteBackend:
         digest = hashlib.sha256(secret.encode("utf-8", "replace")).hexdigest()
         if self._checked.get(digest, 0.0) > time.monotonic():
             return account
-        await account.get("/shipping_lines", [("page[size]", "1")])
+        await account.features()  # GET /account: the key is accepted, and what it may do
         if self.cache_s > 0:
             if len(self._checked) >= MAX_REMEMBERED:
                 self._checked.clear()
@@ -83,7 +80,7 @@ class RemoteAccount:
         self.client = client
         self.base = base
         self.headers = {"Authorization": f"Token {secret}"}
-        self._routing: bool | None = None
+        self._features: Mapping[str, bool] | None = None
 
     async def get(self, path: str, query: Query) -> Document:
         """``GET`` a document; error documents are raised as the application layer's errors."""
@@ -195,19 +192,17 @@ class RemoteAccount:
         """``GET /containers/{id}/route``."""
         return await self.get(f"/containers/{_segment(container_id)}/route", _include(includes))
 
+    async def features(self) -> Mapping[str, bool]:
+        """Whether the account has each feature, as ``GET /account`` states it (asked once per
+        account view)."""
+        if self._features is None:
+            document = await self.get("/account", [])
+            self._features = dict(document["data"]["attributes"]["features"])
+        return self._features
+
     async def require_routing(self) -> None:
-        """Ask the API whether the account has the routing feature (once per account view)."""
-        if self._routing is None:
-            path = f"/vessels/{NO_VESSEL}/future_positions"
-            query: Query = [("port_id", "NLRTM"), ("previous_port_id", "CNSHA")]
-            try:
-                await self.get(path, query)
-                self._routing = True
-            except FeatureDisabled:
-                self._routing = False
-            except RemoteNotFound:
-                self._routing = True
-        if not self._routing:
+        """Raise ``FeatureDisabled`` unless the API states the account has the routing feature."""
+        if not (await self.features()).get("routing", False):
             raise FeatureDisabled(ROUTING_DISABLED)
 
 

@@ -6,9 +6,9 @@ from __future__ import annotations
 from ..service.core.errors import ServiceError
 from .arguments import parse_id
 from .calls import Ctx, account_of
-from .errors import resource_error
 from .glossary import glossary_markdown
 from .outputs import Container
+from .tool_errors import resource_error
 from .tracking_tools import read_container
 
 CONTAINER_URI = "service://container/{id}"

@@ -33,7 +33,6 @@ from .routing_outputs import (
 
 DEFAULT_TRACK_POINTS = 100
 MAX_TRACK_POINTS = 2000
-PortKey = Annotated[str, Field(description="UN/LOCODE (NLRTM) or port id")]
 Degrees = Annotated[float | None, Field(description="degrees (WGS84)")]
 #: The tool's argument for each port parameter the service names.
 _PORT_ARGUMENTS = {"port_id": "destination_port", "previous_port_id": "previous_port"}
@@ -92,7 +91,7 @@ async def get_vessel_future_positions(
         start = _start(start_longitude, start_latitude)
         points = _points(track_points, all_positions)
         size = VesselSize(draft_m, beam_m, length_m, air_draft_m)
-        size.checked()
+        size.vessel()  # a bad dimension is the tool's invalid argument, before any call
         try:
             found = await account.future_positions(
                 _text(vessel, "vessel"),

@@ -11,7 +11,7 @@ from pydantic import Field
 
 from ..service.core.errors import InvalidInput
 from ..service.tracking.requests import NewTrackingRequest
-from ..service.tracking.statuses import REQUEST_TYPES
+from ..vocabulary.statuses import REQUEST_TYPES
 from . import documents
 from .arguments import parse_text
 from .backend import Account

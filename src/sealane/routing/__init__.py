@@ -4,7 +4,6 @@ Pure and importable alone: it depends on numpy and pyproj only, and never does n
 database I/O.
 """
 
-from .calls import Leg, LegUnderway, PortCall
 from .errors import (
     InvalidCoordinateError,
     InvalidSpeedError,
@@ -16,11 +15,11 @@ from .errors import (
     UnknownPortError,
 )
 from .itinerary import InvalidItineraryError, Itinerary, itinerary
+from .itinerary_parts import Leg, LegUnderway, PortCall
 from .locations import Location
 from .passages import ARCTIC, Passage
 from .ports import Port, get_port, port_id, registry
 from .positions import Positions
-from .positions_json import PositionsJson
 from .progress import Progress
 from .routes import Route, route
 from .vessel import Vessel
@@ -42,7 +41,6 @@ __all__ = [
     "Port",
     "PortCall",
     "Positions",
-    "PositionsJson",
     "Progress",
     "Route",
     "RoutingError",

@@ -25,9 +25,9 @@ from .vessel import Vessel
 
 @lru_cache(maxsize=256)
 def closed_for(
-    avoid: tuple[str | Passage, ...] | str | None,
+    avoid: frozenset[Passage],
     allow_arctic: bool,
-    allow: tuple[str | Passage, ...] | str | None,
+    allow: frozenset[Passage],
     names: tuple[str, ...],
 ) -> tuple[frozenset[Passage], int]:
     """The passages closed to a route and their bit mask over ``names``, with the default
@@ -40,18 +40,11 @@ def closed_for(
 NOTHING_REFUSED: tuple[int, tuple[Refusal, ...]] = (0, ())
 
 
-@lru_cache(maxsize=256, typed=True)  # typed: True and 1.0 are told apart, and True refused
-def refused_for(
-    draft_m: float | None,
-    beam_m: float | None,
-    length_m: float | None,
-    air_draft_m: float | None,
-    names: tuple[str, ...],
-) -> tuple[int, tuple[Refusal, ...]]:
-    """The bit mask over ``names`` of the passages a vessel of these dimensions does not fit and
-    of the depth band its draft closes (:mod:`.depth`), and why it is refused the passages
-    (checked by :class:`~.vessel.Vessel`; remembered, as a vessel asks again and again)."""
-    vessel = Vessel(draft_m, beam_m, length_m, air_draft_m)
+@lru_cache(maxsize=256)
+def refused_for(vessel: Vessel, names: tuple[str, ...]) -> tuple[int, tuple[Refusal, ...]]:
+    """The bit mask over ``names`` of the passages ``vessel`` does not fit and of the depth band
+    its draft closes (:mod:`.depth`), and why it is refused the passages (remembered, as a
+    vessel asks again and again; a :class:`~.vessel.Vessel` is checked and hashable)."""
     why = refusals(vessel)
     mask = passage_mask({refusal.passage for refusal in why}, names)
     if vessel.draft_m is not None:

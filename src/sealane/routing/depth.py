@@ -76,12 +76,3 @@ def band_mask(draft_m: float | None, bit_names: tuple[str, ...]) -> int:
     without depth bands)."""
     name = band_closed(draft_m)
     return 1 << bit_names.index(name) if name in bit_names else 0
-
-
-def bands_of(least_depth_m: float) -> list[str]:
-    """The bands an edge of this least depth carries (each band whose bound it is under).
-
-    >>> bands_of(12.0)
-    ['depth<13.5m', 'depth<17.6m', 'depth<25m']
-    """
-    return [name for bound, name in zip(BANDS_M, BAND_NAMES, strict=True) if least_depth_m < bound]

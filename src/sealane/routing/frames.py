@@ -10,7 +10,7 @@ from .interop import CRS, require
 if TYPE_CHECKING:
     import geopandas
 
-    from .calls import Leg, Snapshot
+    from .itinerary_parts import Leg, Snapshot
 
 
 def legs_frame(legs: tuple[Leg, ...]) -> geopandas.GeoDataFrame:

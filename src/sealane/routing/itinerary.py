@@ -17,15 +17,15 @@ from datetime import datetime
 from itertools import pairwise
 from typing import TYPE_CHECKING, Any
 
-from .calls import Leg, PortCall, scheduled
 from .frames import legs_frame
 from .itinerary_inputs import InvalidItineraryError as InvalidItineraryError
 from .itinerary_inputs import as_utc, dwell_hours, ports_called, speeds_per_leg
+from .itinerary_parts import Leg, PortCall, scheduled
 from .passages import NOT_FOR_CONTAINER_SHIPS, Passage, closed_passages
 from .ports import Port
 from .progress import Progress, at_port, at_sea
 from .routes import route
-from .vessel import UNKNOWN, Vessel, vessel_of
+from .vessel import UNKNOWN, Vessel, as_vessel
 from .voyage import OFF_PATH_NM
 
 if TYPE_CHECKING:
@@ -115,6 +115,7 @@ def itinerary(
     avoid: Iterable[str | Passage] = (),
     allow_arctic: bool = False,
     departed_at: datetime | None = None,
+    vessel: Vessel | None = None,
     draft_m: float | None = None,
     beam_m: float | None = None,
     length_m: float | None = None,
@@ -124,9 +125,9 @@ def itinerary(
 
     ``speed_kn`` is one speed or one per leg (``None`` or below 1 kn: the service speed);
     ``dwell_h`` one stay or one per transshipment port; ``departed_at`` (naive means UTC) times
-    every call. ``avoid``, ``allow_arctic`` and the vessel's dimensions in metres (``draft_m``,
-    ``beam_m``, ``length_m``, ``air_draft_m``, each optional) apply to every leg as in
-    :func:`~.routes.route`.
+    every call. ``avoid``, ``allow_arctic`` and the ``vessel`` (or its dimensions in metres as
+    keywords, ``draft_m``, ``beam_m``, ``length_m``, ``air_draft_m``, each optional) apply to
+    every leg as in :func:`~.routes.route`.
 
     >>> from datetime import UTC
     >>> trip = itinerary(["CNSHA", "SGSIN", "NLRTM"], speed_kn=18,
@@ -138,7 +139,7 @@ def itinerary(
     >>> [leg.route.passages for leg in itinerary(["DEHAM", "DKAAR", "PLGDN"], draft_m=10.5).legs]
     [('elbe',), ('great_belt',)]
     """
-    vessel = vessel_of(draft_m, beam_m, length_m, air_draft_m)
+    ship = as_vessel(vessel, draft_m, beam_m, length_m, air_draft_m)
     ports = ports_called(port_calls)
     speeds = speeds_per_leg(speed_kn, len(ports) - 1)
     stays = dwell_hours(dwell_h, len(ports))
@@ -155,7 +156,7 @@ def itinerary(
                 destination,
                 avoid=closed,
                 allow_arctic=allow_arctic,
-                **vessel.dimensions(),
+                vessel=ship,
             ),
             speeds[i],
             None,
@@ -167,7 +168,7 @@ def itinerary(
         PortCall(i + 1, port, _label(i, len(ports)), None, None) for i, port in enumerate(ports)
     )
     calls, legs = scheduled(calls, legs, stays, 0, departure_at=as_utc(departed_at, "departed_at"))
-    return Itinerary(calls, legs, stays, closed, allow_arctic, vessel)
+    return Itinerary(calls, legs, stays, closed, allow_arctic, ship)
 
 
 def _label(index: int, calls: int) -> str:

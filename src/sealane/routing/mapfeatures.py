@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 from .geodesy import drawn_parts
 
 if TYPE_CHECKING:
-    from .calls import LegUnderway, PortCall, Snapshot
+    from .itinerary_parts import LegUnderway, PortCall, Snapshot
     from .routes import Route
 
 

@@ -20,7 +20,8 @@ from .geodesy import distance_m as geodesic_m
 IntArray = npt.NDArray[np.int32]
 MaskArray = npt.NDArray[np.uint32]
 #: The path of one leg as arrays: (coordinates N x 2, segment lengths N - 1 in metres, segment
-#: passage masks N - 1). Not :class:`~sealane.routing.calls.Leg`, the public leg of a voyage.
+#: passage masks N - 1). Not :class:`~sealane.routing.itinerary_parts.Leg`, the public leg of a
+#: voyage.
 LegPath = tuple[FloatArray, FloatArray, MaskArray]
 #: A leg as the compiled kernel gives it (float64, float64 and uint32 bytes) or as arrays.
 LegBuffers = tuple[bytes | FloatArray, bytes | FloatArray, bytes | MaskArray]

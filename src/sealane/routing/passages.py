@@ -122,21 +122,22 @@ def closed_passages(
     >>> sorted(closed_passages(["suez"], allow_arctic=True, allow=["corinth", "inside_passage"]))
     [<Passage.SUEZ: 'suez'>]
     """
-    closed = set(_parse_all(avoid, "avoid"))
-    opened = set(_parse_all(allow, "allow"))
+    closed = set(parse_passages(avoid, "avoid"))
+    opened = set(parse_passages(allow, "allow"))
     default = set(NOT_FOR_CONTAINER_SHIPS) | (set() if allow_arctic else set(ARCTIC))
     return frozenset(closed | (default - opened))
 
 
-def _parse_all(names: Iterable[str | Passage] | str | None, what: str) -> list[Passage]:
-    """Passages named by one name, an iterable of names, or None."""
+def parse_passages(names: Iterable[str | Passage] | str | None, what: str) -> frozenset[Passage]:
+    """Passages named by one name, an iterable of names, or None (``what`` names the argument
+    in the :class:`~.errors.UnknownPassageError` of a bad one)."""
     if names is None:
-        return []
+        return frozenset()
     if isinstance(names, str | Passage):
         names = (names,)
     elif not isinstance(names, Iterable):
         raise UnknownPassageError(f"{what} must be passage names, got {names!r}")
-    return [parse_passage(name) for name in names]
+    return frozenset(parse_passage(name) for name in names)
 
 
 def passage_mask(closed: Iterable[Passage], bit_names: tuple[str, ...]) -> int:

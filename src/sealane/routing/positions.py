@@ -1,7 +1,5 @@
-"""``Positions``: a vessel's future track as columns, with the API's record and GeoJSON forms.
-
-The record form is also written as JSON bytes directly (:mod:`.positions_json`).
-"""
+"""``Positions``: a vessel's future track as columns, with its record and GeoJSON forms (the
+API shell writes its JSON wire format from the columns: :mod:`sealane.api.positions_json`)."""
 
 from __future__ import annotations
 
@@ -15,8 +13,9 @@ import numpy.typing as npt
 from .geodesy import METRES_PER_NM, SECONDS_PER_HOUR, FloatArray, split_at_antimeridian
 from .interop import lines_to_shapely
 from .placement import Track
-from .positions_json import TimeArray, positions_json
 from .routes import Route
+
+TimeArray = npt.NDArray[np.datetime64]
 
 if TYPE_CHECKING:
     from shapely.geometry import LineString, MultiLineString
@@ -110,10 +109,6 @@ class Positions:
                 strict=True,
             )
         ]
-
-    def to_json(self, *, head: bytes = b"", tail: bytes = b"") -> bytes:
-        """The records as a JSON array, between ``head`` and ``tail`` (:func:`positions_json`)."""
-        return positions_json(self, head=head, tail=tail)
 
     def to_geojson(self) -> dict[str, Any]:
         """The track as an RFC 7946 Feature (split at the antimeridian), with ETA and speed."""

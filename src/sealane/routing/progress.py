@@ -13,10 +13,10 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
-from .calls import Leg, LegUnderway, Plan, PortCall, scheduled
 from .frames import progress_frame
 from .itinerary_inputs import InvalidItineraryError, plan_speed
 from .itinerary_inputs import as_utc as utc
+from .itinerary_parts import Leg, LegUnderway, Plan, PortCall, scheduled
 from .locations import LocationLike, resolve_location
 from .mapfeatures import progress_features
 from .voyage import OFF_PATH_NM, future_positions, sailed_route
@@ -117,7 +117,7 @@ def at_sea(
         avoid=itinerary.avoid,
         allow_arctic=itinerary.allow_arctic,
         off_path_nm=off_path_nm,
-        **itinerary.vessel.dimensions(),
+        vessel=itinerary.vessel,
     )
     sailed = sailed_route(
         positions.route.origin,

@@ -33,8 +33,9 @@ from .legs import LegPath, sail_trimmed, trim
 from .locations import Location as Location
 from .locations import LocationLike as LocationLike
 from .locations import resolve_location as resolve_location
-from .passages import Passage, names_from_mask
+from .passages import Passage, names_from_mask, parse_passages
 from .port_limits import check_port_draft
+from .vessel import Vessel, as_vessel
 from .water import afloat
 
 if TYPE_CHECKING:
@@ -173,6 +174,7 @@ def route(
     via: Sequence[LocationLike] = (),
     allow_arctic: bool = False,
     allow: Iterable[str | Passage] = (),
+    vessel: Vessel | None = None,
     draft_m: float | None = None,
     beam_m: float | None = None,
     length_m: float | None = None,
@@ -190,33 +192,27 @@ def route(
     off the lanes, canals, rivers and port basins) raises
     :class:`~sealane.routing.errors.OnLandError`.
 
-    The vessel's draft, beam, length and air draft in metres (each optional) close every passage
-    it does not fit (:mod:`.limits`; ``allow`` does not reopen one), and an end lying in such a
-    passage (Hamburg on the Elbe) is out of its reach, as is a port whose channel takes less
-    than its draft (:mod:`.port_limits`): the ``NoRouteError`` then says which limit refused
-    what. A bad dimension raises :class:`~sealane.routing.errors.InvalidVesselError`.
+    The ``vessel`` (a :class:`~.vessel.Vessel`; or its draft, beam, length and air draft in
+    metres as keywords, each optional, made into one) closes every passage it does not fit
+    (:mod:`.limits`; ``allow`` does not reopen one), and an end lying in such a passage (Hamburg
+    on the Elbe) is out of its reach, as is a port whose channel takes less than its draft
+    (:mod:`.port_limits`): the ``NoRouteError`` then says which limit refused what. A bad
+    dimension raises :class:`~sealane.routing.errors.InvalidVesselError`.
 
     >>> r = route("CNSHA", "NLRTM")
     >>> r.passages
     ('singapore', 'malacca', 'babalmandab', 'suez', 'gibraltar', 'dover', 'maas')
     >>> 10_000 < r.distance_nm < 11_000
     True
-    >>> "suez" in route("CNSHA", "NLRTM", draft_m=21.0).passages
+    >>> "suez" in route("CNSHA", "NLRTM", vessel=Vessel(draft_m=21.0)).passages
     False
     """
     network = graph or default_graph()
-    avoided, allowed, names = _as_key(avoid), _as_key(allow), network.passage_names
-    try:
-        closed, blocked = closed_for(avoided, allow_arctic, allowed, names)
-    except TypeError:  # something unhashable among the names: closed_passages explains it
-        closed, blocked = closed_for.__wrapped__(avoided, allow_arctic, allowed, names)
-    refused, why = NOTHING_REFUSED
-    if not (draft_m is None and beam_m is None and length_m is None and air_draft_m is None):
-        dimensions = (draft_m, beam_m, length_m, air_draft_m)
-        try:
-            refused, why = refused_for(*dimensions, names)
-        except TypeError:  # an unhashable dimension: Vessel explains it
-            refused, why = refused_for.__wrapped__(*dimensions, names)
+    ship = as_vessel(vessel, draft_m, beam_m, length_m, air_draft_m)
+    names = network.passage_names
+    avoided, allowed = parse_passages(avoid, "avoid"), parse_passages(allow, "allow")
+    closed, blocked = closed_for(avoided, allow_arctic, allowed, names)
+    refused, why = refused_for(ship, names) if ship.known else NOTHING_REFUSED
     stops = [resolve_location(origin, "origin")]
     stops += [resolve_location(point, f"via[{i}]") for i, point in enumerate(via)]
     stops.append(resolve_location(destination, "destination"))
@@ -227,7 +223,7 @@ def route(
         check_sea_approach(stop)
         if refused:
             check_within_reach(network, stop, refused, why)
-        check_port_draft(stop, draft_m, role)  # checked by refused_for when given
+        check_port_draft(stop, ship.draft_m, role)
     legs: list[LegPath] = []
     for start, end in pairwise(stops):
         try:
@@ -243,11 +239,6 @@ def route(
     lengths = np.concatenate([leg[1] for leg in legs])
     masks = np.concatenate([leg[2] for leg in legs])
     return _assemble(coords, lengths, masks, network.passage_names, stops[0], stops[-1])
-
-
-def _as_key(names: Iterable[str | Passage] | str | None) -> tuple[str | Passage, ...] | str | None:
-    """Passage names as given, an iterable read once into a tuple."""
-    return names if names is None or isinstance(names, str) else tuple(names)
 
 
 def _assemble(

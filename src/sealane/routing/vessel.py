@@ -13,7 +13,6 @@ from __future__ import annotations
 import math
 import numbers
 from dataclasses import dataclass, fields
-from typing import TypedDict
 
 from .errors import InvalidVesselError
 
@@ -30,15 +29,6 @@ BOUNDS_M: dict[str, float] = {
     "length_m": MAX_LENGTH_M,
     "air_draft_m": MAX_AIR_DRAFT_M,
 }
-
-
-class Dimensions(TypedDict):
-    """The four dimensions as keyword arguments of :func:`~sealane.routing.routes.route`."""
-
-    draft_m: float | None
-    beam_m: float | None
-    length_m: float | None
-    air_draft_m: float | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,31 +63,37 @@ class Vessel:
         """Whether any dimension is given."""
         return any(getattr(self, f.name) is not None for f in fields(self))
 
-    def dimensions(self) -> Dimensions:
-        """The four dimensions by keyword (``draft_m=...``), for passing on to
-        :func:`~sealane.routing.routes.route`."""
-        return Dimensions(
-            draft_m=self.draft_m,
-            beam_m=self.beam_m,
-            length_m=self.length_m,
-            air_draft_m=self.air_draft_m,
-        )
-
 
 #: The vessel of a route given no dimensions: nothing known, nothing closed for its size.
 UNKNOWN = Vessel()
 
 
-def vessel_of(
+def as_vessel(
+    vessel: Vessel | None = None,
     draft_m: float | None = None,
     beam_m: float | None = None,
     length_m: float | None = None,
     air_draft_m: float | None = None,
 ) -> Vessel:
-    """The :class:`Vessel` of these dimensions (:data:`UNKNOWN` when none is given)."""
-    if draft_m is None and beam_m is None and length_m is None and air_draft_m is None:
-        return UNKNOWN
-    return Vessel(draft_m, beam_m, length_m, air_draft_m)
+    """The one :class:`Vessel` of a call: ``vessel`` as given, or made once from the keyword
+    dimensions that ``route``, ``future_positions`` and ``itinerary`` take as a shorthand
+    (:data:`UNKNOWN` when neither is given). Both at once is an
+    :class:`~sealane.routing.errors.InvalidVesselError`.
+
+    >>> as_vessel(draft_m=12.5) == as_vessel(Vessel(draft_m=12.5))
+    True
+    """
+    loose = (draft_m, beam_m, length_m, air_draft_m)
+    if vessel is None:
+        return UNKNOWN if all(value is None for value in loose) else Vessel(*loose)
+    if not isinstance(vessel, Vessel):
+        raise InvalidVesselError(f"vessel must be a Vessel, got {vessel!r}", parameter="vessel")
+    if any(value is not None for value in loose):
+        raise InvalidVesselError(
+            "give the vessel's dimensions once: vessel= or draft_m=..., not both",
+            parameter="vessel",
+        )
+    return vessel
 
 
 def _metres(name: str, value: object, bound: float) -> float:

@@ -39,7 +39,7 @@ from .port_limits import check_port_draft
 from .ports import Port
 from .positions import Positions
 from .routes import Route, check_sea_approach, route
-from .vessel import UNKNOWN, Vessel, vessel_of
+from .vessel import UNKNOWN, Vessel, as_vessel
 from .water import afloat
 
 #: Speed used when none (or less than ``MIN_SPEED_KN``) is given: a typical container ship's
@@ -64,6 +64,7 @@ def future_positions(
     avoid: Iterable[str | Passage] = (),
     allow_arctic: bool = False,
     off_path_nm: float = OFF_PATH_NM,
+    vessel: Vessel | None = None,
     draft_m: float | None = None,
     beam_m: float | None = None,
     length_m: float | None = None,
@@ -73,9 +74,9 @@ def future_positions(
 
     ``start`` is a (lon, lat) pair, ``previous_port`` and ``destination_port`` are LOCODEs, port ids
     or :class:`Port`. Missing or sub-1-knot speeds use ``DEFAULT_SPEED_KN``; a naive ``start_time``
-    is taken as UTC, and ``None`` means now. The vessel's dimensions in metres (each optional)
-    close the passages it does not fit, on its leg as on a route of its own (see
-    :func:`~.routes.route`).
+    is taken as UTC, and ``None`` means now. The ``vessel`` (or its dimensions in metres as
+    keywords, each optional) closes the passages it does not fit, on its leg as on a route of its
+    own (see :func:`~.routes.route`).
 
     >>> p = future_positions((60.1, 12.3), "CNSHA", "NLRTM", speed_kn=18,
     ...                      start_time=datetime(2026, 1, 1, tzinfo=UTC))
@@ -86,7 +87,7 @@ def future_positions(
     >>> future_positions((60.1, 12.3), "CNSHA", "NLRTM", draft_m=21.0).route.passages
     ('good_hope', 'dover', 'maas')
     """
-    vessel = vessel_of(draft_m, beam_m, length_m, air_draft_m)
+    ship = as_vessel(vessel, draft_m, beam_m, length_m, air_draft_m)
     speed = service_speed(speed_kn)
     if not (_is_number(step_s) and math.isfinite(step_s) and step_s >= MIN_STEP_S):
         raise InvalidSpeedError(
@@ -99,10 +100,10 @@ def future_positions(
     previous = resolve_location(previous_port, "previous_port")
     destination = resolve_location(destination_port, "destination_port")
     check_sea_approach(destination)
-    check_port_draft(destination, vessel.draft_m, "destination_port")
+    check_port_draft(destination, ship.draft_m, "destination_port")
     closed = tuple(sorted({str(p) for p in avoid}))
     remaining = remaining_route(
-        _at_sea(origin), previous, destination, closed, allow_arctic, off_path_nm, vessel
+        _at_sea(origin), previous, destination, closed, allow_arctic, off_path_nm, ship
     )
     step_m = speed * METRES_PER_NM / SECONDS_PER_HOUR * step_s
     if remaining.distance_m / step_m > MAX_POSITIONS:
@@ -143,7 +144,7 @@ def remaining_route(
     """The route still to sail: the leg's tail from the start's projection, or a fresh route
     (also when the previous port is flagged inland: no sea leg leaves it)."""
     if (start.lon, start.lat) == (destination.lon, destination.lat):
-        return route(start.coordinates, destination.coordinates, **vessel.dimensions())
+        return route(start.coordinates, destination.coordinates, vessel=vessel)
     leg = _sea_leg(previous, destination, avoid, allow_arctic, vessel)
     on_leg = None if leg is None else _projection(start, leg, off_path_nm)
     if leg is None or on_leg is None:
@@ -152,7 +153,7 @@ def remaining_route(
             destination.coordinates,
             avoid=avoid,
             allow_arctic=allow_arctic,
-            **vessel.dimensions(),
+            vessel=vessel,
         )
     return leg.route.tail(*on_leg, start)
 
@@ -178,7 +179,7 @@ def sailed_route(
             start.coordinates,
             avoid=avoid,
             allow_arctic=allow_arctic,
-            **vessel.dimensions(),
+            vessel=vessel,
         )
     return leg.route.head(*on_leg, start)
 
@@ -225,9 +226,7 @@ def _leg(
     vessel: Vessel,
 ) -> _Leg:
     """The previous-port -> destination-port leg, shared by every vessel of a size sailing it."""
-    leg = route(
-        previous, destination, avoid=avoid, allow_arctic=allow_arctic, **vessel.dimensions()
-    )
+    leg = route(previous, destination, avoid=avoid, allow_arctic=allow_arctic, vessel=vessel)
     coords = leg.coordinates
     a, b = unit_vectors(coords[:-1, 0], coords[:-1, 1]), unit_vectors(coords[1:, 0], coords[1:, 1])
     return _Leg(leg, (a, b, arc_normals(a, b)))

@@ -55,10 +55,10 @@ def plan_sea_route(
             f"speed_kn must be above 0 and at most {MAX_SPEED_KN:g} knots, got {speed_kn!r}",
             field="speed_kn",
         )
-    dimensions = size.checked()
+    vessel = size.vessel()
     names = tuple(dict.fromkeys(name.strip().lower() for name in avoid))
     with engine_errors():
-        found = route(origin, destination, avoid=names, **dimensions)
+        found = route(origin, destination, avoid=names, vessel=vessel)
     return SeaRoutePlan(found, speed, found.duration_h(speed), names, size)
 
 

@@ -13,12 +13,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from datetime import datetime
 from typing import Any
 
 from sqlalchemy import Dialect, Engine, String, bindparam, or_, select
 from sqlalchemy.sql.elements import BindParameter
 
+from ..vocabulary.vessels import VesselRecord
 from .models import Vessel
 
 _TABLE = Vessel.__table__
@@ -56,35 +56,6 @@ _BY_ID_OR_IMO = (
     .order_by((_TABLE.c.id == _KEY).desc())
     .limit(1)
 )
-
-
-@dataclass(frozen=True, slots=True)
-class VesselRecord:
-    """A vessel's identity and latest known position, as read in one query."""
-
-    id: str
-    name: str
-    imo: str | None
-    mmsi: str | None
-    latitude: float | None
-    longitude: float | None
-    nautical_speed_knots: float | None
-    navigational_heading_degrees: float | None
-    position_timestamp: datetime | None
-    #: What the vessel reported of itself (AIS static data, the position feed): call sign, AIS
-    #: ship type code, length, beam and draught in metres, who reported the dimensions
-    #: (``ais`` or ``position_feed``) and when, its destination and ETA, and when the latest
-    #: static report came. None where nothing usable was reported.
-    call_sign: str | None = None
-    ship_type: int | None = None
-    length_m: float | None = None
-    beam_m: float | None = None
-    draught_m: float | None = None
-    dimensions_source: str | None = None
-    dimensions_updated_at: datetime | None = None
-    reported_destination: str | None = None
-    reported_eta: datetime | None = None
-    static_updated_at: datetime | None = None
 
 
 Processor = Callable[[Any], Any]

@@ -22,11 +22,12 @@ from sqlalchemy.orm import ORMExecuteState, Session, sessionmaker
 from ..clock import Clock
 from ..store.database import transaction
 from ..store.models import Container, Shipment, TrackingRequest, Vessel
+from ..vocabulary.statuses import RequestStatus
 from .carriers.base import AwaitingManifest, CarrierAdapter, Found, Snapshot, UnknownNumber
 from .changes import set_status, stop_tracking
 from .claims import DUE_STATUSES, claim_request, claim_shipment, retried, stamp_attempts
 from .creation import create_shipment, vessel_for
-from .lifecycle import RequestStatus, next_retry_at, window_ends_at
+from .lifecycle import next_retry_at, window_ends_at
 from .outbox import emit
 from .poller import never
 from .portcalls import sync_port_calls

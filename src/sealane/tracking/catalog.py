@@ -1,6 +1,6 @@
 """The event catalogue: every webhook event, grouped by category, with what it means.
 
-A view of the event table (:mod:`~sealane.tracking.vocabulary`); groups follow the interface
+A view of the event table (:mod:`~sealane.vocabulary.events`); groups follow the interface
 document's Events part.
 """
 
@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .vocabulary import CATEGORY_NAMES, EVENTS, TRANSPORT
+from ..vocabulary.events import CATEGORY_NAMES, EVENTS, TRANSPORT
 
 
 @dataclass(frozen=True, slots=True)

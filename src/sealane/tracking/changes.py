@@ -21,8 +21,9 @@ from ..store.models import (
     TrackingRequest,
     TransportEvent,
 )
+from ..vocabulary.statuses import RequestStatus
 from .events import status_after
-from .lifecycle import STATUS_EVENT, RequestStatus, check_transition
+from .lifecycle import STATUS_EVENT, check_transition
 from .outbox import emit, occurrences
 
 #: Container timestamps set by events, by event (after ``container.transport.``).

@@ -27,7 +27,7 @@ from ..store.claims import for_update_skip_locked
 from ..store.database import transaction
 from ..store.models import Shipment, TrackingRequest
 from ..store.unavailable import DatabaseUnavailable
-from .lifecycle import RequestStatus
+from ..vocabulary.statuses import RequestStatus
 
 #: The statuses in which a request is looked up when its ``next_attempt_at`` comes.
 DUE_STATUSES = (RequestStatus.PENDING.value, RequestStatus.AWAITING_MANIFEST.value)

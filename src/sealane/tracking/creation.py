@@ -20,8 +20,8 @@ from ..store.models import (
     TrackingRequest,
     Vessel,
 )
+from ..vocabulary.statuses import ContainerStatus
 from .carriers.base import ShipmentPlan
-from .events import ContainerStatus
 from .numbers import normalize_container_number
 from .outbox import emit
 

@@ -1,30 +1,9 @@
-"""Event names (from the event table), and the container status that the latest transport event
-implies."""
+"""The container status that the latest transport event implies."""
 
 from __future__ import annotations
 
-from enum import StrEnum
-
-from .vocabulary import EVENTS, TRANSPORT
-
-
-class ContainerStatus(StrEnum):
-    """Every value of ``container.current_status``."""
-
-    NEW = "new"
-    ON_SHIP = "on_ship"
-    AVAILABLE = "available"
-    NOT_AVAILABLE = "not_available"
-    GROUNDED = "grounded"
-    ON_RAIL = "on_rail"
-    PICKED_UP = "picked_up"
-    OFF_DOCK = "off_dock"
-    DELIVERED = "delivered"
-    DROPPED = "dropped"
-    LOADED = "loaded"
-    EMPTY_RETURNED = "empty_returned"
-    AWAITING_INLAND_TRANSFER = "awaiting_inland_transfer"
-
+from ..vocabulary.events import TRANSPORT
+from ..vocabulary.statuses import ContainerStatus
 
 #: Status after each transport event (by the part after ``container.transport.``).
 STATUS_AFTER = {
@@ -48,9 +27,6 @@ STATUS_AFTER = {
     "rail_unloaded": ContainerStatus.AWAITING_INLAND_TRANSFER,
     "arrived_at_inland_destination": ContainerStatus.DELIVERED,
 }
-
-#: Every event name a webhook may subscribe to (the interface document's Events part).
-EVENT_NAMES = tuple(term.name for term in EVENTS)
 
 
 def status_after(event: str, *, available: bool | None = None) -> ContainerStatus | None:

@@ -3,21 +3,8 @@
 from __future__ import annotations
 
 from datetime import datetime, timedelta
-from enum import StrEnum
 
-
-class RequestStatus(StrEnum):
-    """``tracking_request.status``."""
-
-    PENDING = "pending"
-    AWAITING_MANIFEST = "awaiting_manifest"
-    CREATED = "created"
-    FAILED = "failed"
-    TRACKING_STOPPED = "tracking_stopped"
-
-
-#: What a tracking request may ask the carrier to look up.
-REQUEST_TYPES = ("bill_of_lading", "booking_number", "container")
+from ..vocabulary.statuses import RequestStatus
 
 #: Allowed moves: pending -> created | awaiting_manifest | failed; awaiting_manifest -> created |
 #: failed; created -> tracking_stopped; tracking_stopped -> created (resumed).
@@ -41,21 +28,6 @@ STATUS_EVENT = {
     RequestStatus.FAILED: "tracking_request.failed",
     RequestStatus.TRACKING_STOPPED: "tracking_request.tracking_stopped",
 }
-
-FAILED_REASONS = frozenset(
-    {
-        "booking_cancelled",
-        "duplicate",
-        "expired",
-        "internal_processing_error",
-        "invalid_number",
-        "not_found",
-        "retries_exhausted",
-        "shipping_line_unreachable",
-        "unrecognized_response",
-        "data_unavailable",
-    }
-)
 
 #: Seconds to wait before each retry of a failed lookup (with up to 10 % jitter added).
 RETRY_BACKOFF_S = (300, 1_800, 7_200, 21_600)

@@ -19,8 +19,8 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from ..store.models import Container, RouteLocation, Shipment, TransportEvent, Vessel
+from ..vocabulary.events import TRANSPORT
 from .carriers.base import CallEstimate, PlannedLeg, ShipmentPlan, Snapshot
-from .vocabulary import TRANSPORT
 
 #: Transport events that date a container's arrival at, and departure from, a port.
 ARRIVALS = frozenset(f"{TRANSPORT}{kind}_arrived" for kind in ("vessel", "transshipment", "feeder"))

@@ -9,8 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
+from ..vocabulary.events import TRANSPORT
 from .carriers.base import Snapshot
-from .vocabulary import TRANSPORT
 
 #: Milestone names a raw event may carry; others (``vessel_berthed``) keep only their wording.
 RAW_EVENT_NAMES = frozenset(

@@ -3,6 +3,7 @@ files over the same running service as the API."""
 
 from __future__ import annotations
 
+from functools import partial
 from importlib.resources import files
 from pathlib import Path
 
@@ -14,7 +15,7 @@ from starlette.staticfiles import StaticFiles
 
 from ..runtime import Runtime
 from ..service.access.browser_sessions import BrowserSessions
-from .errors import install_error_pages
+from .error_pages import install_error_pages
 from .headers import STATIC_HEADERS, WithHeaders
 from .land import land_svg
 from .pages.shipment import shipment_page
@@ -71,7 +72,7 @@ def create_web_app(runtime: Runtime) -> Starlette:
         context=runtime.context,
         gate=runtime.gate,
         sessions=BrowserSessions(runtime.context, runtime.gate, settings.web_session_seconds),
-        signer=Signer(secret_key(settings)),
+        signer=Signer(partial(secret_key, settings, runtime.context)),
         pages=Pages(),
     )
     install_error_pages(app)

@@ -6,7 +6,7 @@ from urllib.parse import parse_qsl
 
 from starlette.requests import Request
 
-from .errors import BadForm
+from .error_pages import BadForm
 
 #: Largest form body accepted, in bytes; the pages' forms are a few hundred.
 MAX_FORM_BYTES = 16_384

@@ -12,7 +12,7 @@ from starlette.responses import Response
 
 from ..service.access.browser_sessions import WebSession
 from ..service.access.gatekeeper import Caller
-from .errors import CsrfRejected, SignInRequired
+from .error_pages import CsrfRejected, SignInRequired
 from .state import web_of
 
 SESSION_COOKIE = "sealane_session"

@@ -10,8 +10,8 @@ from ..service.access.gatekeeper import Caller
 from ..service.container_routes import reading as routes
 from ..service.core.context import ServiceContext
 from ..service.core.errors import CannotRoute
-from ..service.records import ContainerRecord, ShipmentRecord
 from ..service.reference.ports import port_by_key
+from ..service.tracking.records import ContainerRecord, ShipmentRecord
 from .mapview import MapView, map_view
 
 NO_ROUTING = (

@@ -10,7 +10,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from ..clock import utc_iso
 from ..service.reference.ports import known_port
-from ..service.tracking.vocabulary import event_label as event_label  # words for a page
+from ..vocabulary.events import event_label as event_label
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,9 +1,10 @@
-"""The web app's secret key: from the settings, or kept in a file created on first start.
+"""The web app's secret key: from the settings, a configured file, or the database.
 
-It signs session cookies and sign-in form tokens (HMAC-SHA256). Set ``SEALANE_WEB_SECRET_KEY``
-to share one key between machines; otherwise the key is read from ``SEALANE_WEB_SECRET_FILE``
-(default: next to the SQLite database, else ``./sealane-web-secret``), which is created with
-a random 256-bit key and mode 0600 when it does not exist yet.
+It signs session cookies and sign-in form tokens (HMAC-SHA256). ``SEALANE_WEB_SECRET_KEY``
+gives the key itself; ``SEALANE_WEB_SECRET_FILE`` names a file that holds it (created with a
+random 256-bit key and mode 0600 when it does not exist yet); with neither, the key is made once
+and kept in the database, so every process on it signs alike and nothing is written to the
+working directory.
 """
 
 from __future__ import annotations
@@ -13,26 +14,24 @@ import secrets
 from pathlib import Path
 
 from ..config import Settings
+from ..service.access.installation_secrets import installation_secret
+from ..service.core.context import ServiceContext
 
-DEFAULT_FILE = "sealane-web-secret"
-
-
-def secret_file(settings: Settings) -> Path:
-    """Where the key is kept when the settings give none."""
-    if settings.web_secret_file:
-        return Path(settings.web_secret_file)
-    scheme, _, rest = settings.database_url.partition(":///")
-    database = rest.partition("?")[0]
-    if scheme.split("+")[0] == "sqlite" and database and database != ":memory:":
-        return Path(database).with_name(Path(database).name + ".web-secret")
-    return Path(DEFAULT_FILE)
+#: The key's name among the installation's secrets in the database.
+SECRET_NAME = "web"
 
 
-def secret_key(settings: Settings) -> bytes:
-    """The key: the setting, or the file's content (the file is created when missing)."""
+def secret_key(settings: Settings, context: ServiceContext) -> bytes:
+    """The key: the setting, else the configured file's content, else the database's."""
     if settings.web_secret_key:
         return settings.web_secret_key.encode("utf-8")
-    path = secret_file(settings)
+    if settings.web_secret_file:
+        return file_key(Path(settings.web_secret_file))
+    return installation_secret(context, SECRET_NAME).encode("utf-8")
+
+
+def file_key(path: Path) -> bytes:
+    """The key kept in ``path``, which is made (mode 0600) when missing."""
     try:
         with os.fdopen(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600), "w") as out:
             out.write(secrets.token_urlsafe(32) + "\n")

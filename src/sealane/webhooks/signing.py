@@ -7,7 +7,7 @@ import hashlib
 import hmac
 import secrets
 
-SECRET_PREFIX = "whsec_"
+from ..vocabulary.webhooks import SECRET_PREFIX
 
 
 def new_secret() -> str:

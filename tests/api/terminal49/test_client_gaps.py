@@ -14,7 +14,7 @@ from typing import Any
 import httpx
 import pytest
 
-from sealane.tracking.events import EVENT_NAMES
+from sealane.vocabulary.events import EVENT_NAMES
 from tests.api.jsonapi_asserts import assert_error
 
 from . import document as t49

@@ -6,8 +6,8 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 
 from sealane.tracking.carriers.simulated import plan_voyage
-from tests.api.conftest import START
 from tests.api.jsonapi_asserts import assert_error
+from tests.toolkit import START
 
 from .world import World, document
 

@@ -14,13 +14,11 @@ from datetime import datetime, timedelta, timezone
 import pytest
 from fastapi.testclient import TestClient
 
-from sealane.api.app import create_app
 from sealane.clock import ManualClock
-from sealane.config import Settings
 from sealane.store.accounts import create_account
 from sealane.store.database import transaction
-from tests.api.conftest import START, auth
 from tests.store.conftest import BACKENDS, schema_url
+from tests.toolkit import START, auth, make_app
 
 from .test_conformance import conformance_problems
 from .world import WRITE, document
@@ -54,9 +52,7 @@ def made(
 @contextmanager
 def _made(url: str) -> Iterator[Made]:
     """An app on ``url`` with one tracking request made at :data:`MADE_AT`."""
-    app = create_app(
-        Settings(database_url=url, rate_limit_per_minute=100_000), clock=ManualClock(MADE_AT)
-    )
+    app = make_app(url, clock=ManualClock(MADE_AT), rate_limit_per_minute=100_000)
     with transaction(app.state.sealane.sessions) as session:
         key = create_account(session, "Filters Co", routing=False, now=START).secret
     attributes = {"request_type": "bill_of_lading", "request_number": "BL-1", "scac": "TEST"}

@@ -21,16 +21,14 @@ import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import delete
 
-from sealane.api.app import create_app
 from sealane.clock import ManualClock
-from sealane.config import Settings
 from sealane.service.core.engine import DIMENSION_BOUNDS_M
 from sealane.service.reference.voyages import known_voyage
 from sealane.store.accounts import create_account
 from sealane.store.database import transaction
 from sealane.store.models import RouteLocation, Shipment, VesselPortCall
-from tests.api.conftest import START
 from tests.api.jsonapi_asserts import assert_error
+from tests.toolkit import START, make_app
 
 from . import document as t49
 from .world import World, document
@@ -48,12 +46,7 @@ def voyages(tmp_path_factory: pytest.TempPathFactory) -> Iterator[World]:
     t49.require_document()
     tmp = Path(tmp_path_factory.mktemp("voyages"))
     clock = ManualClock(START)
-    settings = Settings(
-        database_url=f"sqlite:///{tmp / 'sealane.db'}",
-        rate_limit_per_minute=1_000_000,
-        base_url="http://testserver/v2",
-    )
-    app = create_app(settings, clock=clock)
+    app = make_app(tmp / "sealane.db", clock=clock, rate_limit_per_minute=1_000_000)
     with transaction(app.state.sealane.sessions) as session:
         key = create_account(session, "Voyage Co", routing=True, now=START).secret
         other = create_account(session, "Other Co", routing=True, now=START).secret

@@ -8,7 +8,7 @@ import json
 import pytest
 from standardwebhooks.webhooks import Webhook as StandardWebhook
 
-from sealane.tracking.events import EVENT_NAMES
+from sealane.vocabulary.events import EVENT_NAMES
 from tests.api.jsonapi_asserts import assert_error
 from tests.webhooks.receiver import Reply, receiving
 

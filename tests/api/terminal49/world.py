@@ -21,9 +21,9 @@ from sealane.config import Settings
 from sealane.store.accounts import create_account
 from sealane.store.database import transaction
 from sealane.store.models import OutboxEvent
-from sealane.tracking.events import EVENT_NAMES
-from tests.api.conftest import START, auth
+from sealane.vocabulary.events import EVENT_NAMES
 from tests.api.jsonapi_asserts import JSONAPI
+from tests.toolkit import START, auth
 
 #: The only write media type until the lead's negotiation rework accepts application/json.
 WRITE = JSONAPI

@@ -18,8 +18,8 @@ from pyproj import Geod
 from sealane.clock import ManualClock
 from sealane.service.tracking.requests import NewTrackingRequest, create_request
 from sealane.tracking.carriers import Found, ShipmentPlan, SimulatedCarrier
-from tests.api.conftest import START
 from tests.service.conftest import World
+from tests.toolkit import START
 
 GEOD = Geod(ellps="WGS84")
 #: Numbers starting TEST-TR- begin their simulated voyage 12 hours before the request, so a

@@ -11,8 +11,8 @@ import sealane
 from sealane.routing.ports import get_port
 from sealane.service.container_routes.map_features import map_features
 from sealane.service.container_routes.records import ContainerRoute, RouteLocationRecord
-from sealane.store.vessels import VesselRecord
-from tests.api.conftest import START
+from sealane.vocabulary.vessels import VesselRecord
+from tests.toolkit import START
 
 GEOD = Geod(ellps="WGS84")
 #: Shanghai to Rotterdam, through Suez for a vessel of unknown size.

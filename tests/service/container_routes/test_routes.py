@@ -20,7 +20,7 @@ from sealane.service.container_routes.records import ContainerRoute, MapFeatures
 from sealane.service.core.errors import FeatureDisabled, ObjectNotFound
 from sealane.service.tracking.requests import get_request
 from sealane.service.tracking.shipments import get_shipment
-from tests.api.conftest import START
+from tests.toolkit import START
 
 from ..conftest import World, make_world
 from .routes_support import (

@@ -22,7 +22,7 @@ from sealane.service.tracking.filters import (
     Unresolved,
     parse_filter,
 )
-from sealane.service.tracking.statuses import ContainerStatus
+from sealane.vocabulary.statuses import ContainerStatus
 from tests.web.conftest import Demo, make_demo, sign_in
 
 AS_WRITTEN, LEFT_OUT = UnknownTerm.AS_WRITTEN, UnknownTerm.LEFT_OUT

@@ -7,7 +7,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any, TypeVar
 
 from sealane.routing.ports import get_port
-from sealane.service.records import ContainerRecord, ShipmentRecord, TransportEventRecord
+from sealane.service.tracking.records import ContainerRecord, ShipmentRecord, TransportEventRecord
 from sealane.service.tracking.timeline import container_timeline, plan
 
 T0 = datetime(2026, 11, 1, tzinfo=UTC)

@@ -8,9 +8,9 @@ from typing import Any
 from fastapi import Body
 
 from ...service.core.inputs import MAX_ENTRY_CHARS, MAX_LIST_ENTRIES
-from ...service.tracking.vocabulary import EVENT_NAMES
+from ...vocabulary.events import EVENT_NAMES
 from ..jsonapi import MEDIA_TYPE
-from ..shapes import nullable, stripped
+from ..regexes import nullable, stripped
 
 #: Where the components named here live in the document.
 REF = "#/components/schemas/"

@@ -6,7 +6,7 @@ from typing import Any
 
 from ...service.fields import definitions, options
 from ...service.fields.types import DATA_TYPES, ENTITY_TYPES, MAX_TEXT_CHARS
-from ..shapes import RFC3339, nullable, text
+from ..regexes import RFC3339, nullable, text
 from .document import resource, to_one
 
 SLUG = {

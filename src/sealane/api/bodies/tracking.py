@@ -8,8 +8,8 @@ from typing import Any
 
 from ...service.core.inputs import MAX_ENTRY_CHARS
 from ...service.tracking import containers, numbers, parties, requests, shipments
-from ...service.tracking.statuses import REQUEST_TYPES
-from ..shapes import WHITESPACE, nullable, stripped, text
+from ...vocabulary.statuses import REQUEST_TYPES
+from ..regexes import WHITESPACE, nullable, stripped, text
 from .document import SCAC, STRING_LIST, ref, resource, to_one
 
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...service.webhooks.limits import FORBIDDEN_HEADERS, HEADER_NAME, MAX_HEADERS, SECRET_PREFIX
 from ...service.webhooks.trials import MAX_SECRET_CHARS
-from ..shapes import any_case, nullable
+from ...vocabulary.webhooks import FORBIDDEN_HEADERS, HEADER_NAME, MAX_HEADERS, SECRET_PREFIX
+from ..regexes import any_case, nullable
 from .document import ref, resource
 
 #: A URL the delivery policy may accept: the policy (https, a host that resolves to a public

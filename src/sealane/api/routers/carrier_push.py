@@ -3,7 +3,7 @@
 This is the ``callbackUrl`` sealane gives a carrier when subscribing. No API key: the
 ``Notification-Signature`` header (HMAC-SHA256 of the body with the subscription's secret) is
 the credential, so this route checks the media type and size itself instead of using
-:class:`~sealane.api.route.ApiRoute`, which asks for a key on every write.
+:class:`~sealane.api.operations.ApiRoute`, which asks for a key on every write.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from fastapi import APIRouter, Header, Request, Response
 from starlette.concurrency import run_in_threadpool
 
 from ...service.ingest.carrier_push import receive_push
-from ..route import check_media_type, read_body
+from ..operations import check_media_type, read_body
 from ..state import context_of, state_of
 from .responses import ERRORS
 

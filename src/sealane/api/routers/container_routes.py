@@ -15,9 +15,9 @@ from ...service.container_routes.records import ContainerRoute
 from ..geojson import GEOJSON, PLAIN_JSON, GeoJsonResponse, geojson_type
 from ..jsonapi import JsonApiResponse
 from ..listing import include_paths
+from ..operations import ApiRoute
 from ..params import authenticated_routing, parse_include
 from ..render import one
-from ..route import ApiRoute
 from ..state import context_of
 from .responses import ERRORS, FEATURE_COLLECTION_SCHEMA
 

@@ -10,17 +10,17 @@ from fastapi import APIRouter, Depends, Request
 from ...jsonapi import Included
 from ...jsonapi.tracking import raw_event_resource
 from ...service.access.gatekeeper import Caller
-from ...service.records import ContainerRecord, TransportEventRecord
 from ...service.tracking import containers
+from ...service.tracking.records import ContainerRecord, TransportEventRecord
 from ...service.tracking.requests import ListChanges
 from .. import bodies
 from ..bodies import body
 from ..documents import attributes_of
 from ..jsonapi import JsonApiResponse
 from ..listing import Paging, include_paths
+from ..operations import ApiRoute
 from ..params import authenticated, parse_include
-from ..render import many, one, shown
-from ..route import ApiRoute
+from ..render import kept, many, one
 from ..state import context_of
 from .responses import ERRORS, MESSAGE_SCHEMA, answering
 from .shipments import Filters
@@ -42,9 +42,13 @@ def list_containers(
 ) -> JsonApiResponse:
     """The account's containers, most recently updated first."""
     paths = parse_include(include, containers.INCLUDES)
-    kept = shown(request, "containers", render)
-    body = containers.show_containers(context_of(request), caller, filters, page, paths, kept)
-    return JsonApiResponse(body)
+    return kept(
+        request,
+        caller,
+        "containers",
+        lambda ctx: containers.read_containers(ctx, caller, filters, page, paths),
+        render,
+    )
 
 
 @router.get("/containers/{container_id}", response_class=JsonApiResponse, responses=ERRORS)

@@ -21,9 +21,9 @@ from ..documents import attributes_of, relationship
 from ..errors import Unprocessable
 from ..jsonapi import JsonApiResponse
 from ..listing import Paging, choice, text
+from ..operations import ApiRoute
 from ..params import authenticated, blank_none
 from ..render import deleted, many, one
-from ..route import ApiRoute
 from ..state import context_of
 from .responses import DELETED, ERRORS
 

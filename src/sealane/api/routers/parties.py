@@ -9,16 +9,16 @@ from fastapi import APIRouter, Depends, Request
 from ...jsonapi import Included
 from ...jsonapi.fields import party_resource
 from ...service.access.gatekeeper import Caller
-from ...service.records import PartyRecord
 from ...service.tracking import parties
+from ...service.tracking.records import PartyRecord
 from .. import bodies
 from ..bodies import body
 from ..documents import attributes_of
 from ..jsonapi import JsonApiResponse
 from ..listing import Paging
+from ..operations import ApiRoute
 from ..params import authenticated
 from ..render import many, one
-from ..route import ApiRoute
 from ..state import context_of
 from .responses import ERRORS
 

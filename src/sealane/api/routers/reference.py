@@ -16,13 +16,13 @@ from ...jsonapi.reference import (
     terminal_resource,
 )
 from ...service.access.gatekeeper import Caller
-from ...service.records import ShippingLineRecord, TerminalRecord
 from ...service.reference import lookups
+from ...service.reference.records import ShippingLineRecord, TerminalRecord
 from ..jsonapi import JsonApiResponse
 from ..listing import Paging, include_paths, text
+from ..operations import ApiRoute
 from ..params import authenticated, blank_none, parse_include
 from ..render import many, one
-from ..route import ApiRoute
 from ..state import context_of
 from .responses import ERRORS
 

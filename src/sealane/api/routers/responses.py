@@ -177,5 +177,26 @@ def answering(schema: dict[str, Any], text: str) -> dict[int | str, dict[str, An
     }
 
 
+def resource_answer(type_: str, attributes: dict[str, Any], text: str) -> dict[int | str, Any]:
+    """``responses=`` entry of an operation whose 200 body is one resource of ``type_`` with
+    these ``attributes`` (a schema), declared exactly rather than as any resource."""
+    data = {
+        "type": "object",
+        "required": ["id", "type", "attributes"],
+        "properties": {
+            "id": {"type": "string"},
+            "type": {"type": "string", "enum": [type_]},
+            "attributes": attributes,
+            "links": {"type": "object"},
+        },
+    }
+    schema = {
+        "type": "object",
+        "required": ["data"],
+        "properties": {"data": data, "links": {"type": "object"}},
+    }
+    return {200: {"description": text, "content": {MEDIA_TYPE: {"schema": schema}}}}
+
+
 #: The ``responses=`` of a deletion answered 200 with ``meta``.
 DELETED = answering(META_SCHEMA, "Deleted; a document with meta only")

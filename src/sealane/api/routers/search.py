@@ -11,8 +11,8 @@ from ...service import search
 from ...service.access.gatekeeper import Caller
 from ..jsonapi import JsonApiResponse
 from ..listing import required_text
+from ..operations import ApiRoute
 from ..params import authenticated
-from ..route import ApiRoute
 from ..state import context_of
 from .responses import ERRORS
 

@@ -9,19 +9,19 @@ from fastapi import APIRouter, Depends, Query, Request
 
 from ...jsonapi import Included
 from ...service.access.gatekeeper import Caller
-from ...service.records import ShipmentRecord
 from ...service.tracking import shipments
 from ...service.tracking.filters import FilterTerms, TrackingFilter, read_filter
+from ...service.tracking.records import ShipmentRecord
 from ...service.tracking.requests import ListChanges
-from ...service.tracking.statuses import ContainerStatus
+from ...vocabulary.statuses import ContainerStatus
 from .. import bodies
 from ..bodies import body
 from ..documents import attributes_of
 from ..jsonapi import JsonApiResponse
 from ..listing import FLAG, INSTANT, Paging, include_paths, moment, text
+from ..operations import ApiRoute
 from ..params import authenticated, blank_none, parse_include
-from ..render import one, shown
-from ..route import ApiRoute
+from ..render import kept, one
 from ..state import context_of
 from .responses import ERRORS
 
@@ -93,9 +93,13 @@ def list_shipments(
 ) -> JsonApiResponse:
     """The account's shipments, most recently updated first."""
     paths = parse_include(include, shipments.INCLUDES)
-    kept = shown(request, "shipments", renderer(paths))
-    body = shipments.show_shipments(context_of(request), caller, filters, page, paths, kept)
-    return JsonApiResponse(body)
+    return kept(
+        request,
+        caller,
+        "shipments",
+        lambda ctx: shipments.read_shipments(ctx, caller, filters, page, paths),
+        renderer(paths),
+    )
 
 
 @router.get("/shipments/{shipment_id}", response_class=JsonApiResponse, responses=ERRORS)

@@ -10,17 +10,17 @@ from fastapi import APIRouter, Depends, Query, Request
 from ...jsonapi import Included
 from ...jsonapi.lookups import inference_resource
 from ...service.access.gatekeeper import Caller
-from ...service.records import TrackingRequestRecord
 from ...service.tracking import numbers, requests
-from ...service.tracking.statuses import REQUEST_TYPES, RequestStatus
+from ...service.tracking.records import TrackingRequestRecord
+from ...vocabulary.statuses import REQUEST_TYPES, RequestStatus
 from .. import bodies
 from ..bodies import body
 from ..documents import attributes_of, relationship_id
 from ..jsonapi import JsonApiResponse
 from ..listing import INSTANT, Paging, choice, include_paths, moment, text
+from ..operations import ApiRoute
 from ..params import authenticated, blank_none, parse_include, plain_object
-from ..render import one, shown
-from ..route import ApiRoute
+from ..render import kept, one
 from ..state import context_of
 from .responses import ERRORS
 
@@ -104,9 +104,13 @@ def list_requests(
     """The account's tracking requests, newest first (``tracked_object`` included unless
     ``include`` says otherwise)."""
     paths = parse_include(include, requests.INCLUDES, requests.DEFAULT_INCLUDES)
-    kept = shown(request, "tracking_requests", render)
-    body = requests.show_requests(context_of(request), caller, filters, page, paths, kept)
-    return JsonApiResponse(body)
+    return kept(
+        request,
+        caller,
+        "tracking_requests",
+        lambda ctx: requests.read_requests(ctx, caller, filters, page, paths),
+        render,
+    )
 
 
 @router.get("/tracking_requests/{request_id:id}", response_class=JsonApiResponse, responses=ERRORS)

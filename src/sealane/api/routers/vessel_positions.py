@@ -19,8 +19,8 @@ from ...service.ingest.positions import (
     ingest_positions,
 )
 from ..jsonapi import JsonApiResponse
+from ..operations import ApiRoute
 from ..params import authenticated
-from ..route import ApiRoute
 from ..state import context_of
 from .responses import META_SCHEMA, answering
 

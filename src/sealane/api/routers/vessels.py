@@ -4,8 +4,7 @@ A future-positions request looks the vessel up, computes the positions, renders 
 C, straight from the position arrays, a piece at a time) and, for a client that accepts gzip,
 deflates it, all in one trip to the thread pool (:class:`~..offloaded.OffloadedResponse`), so the
 event loop keeps serving other requests meanwhile and sends each deflated piece as soon as it is
-made. A request whose parameters read cleanly skips the router (:mod:`..shortcut`).
-``benchmarks/api.py`` measures it against the library call.
+made. ``benchmarks/api.py`` measures it against the library call.
 """
 
 from __future__ import annotations
@@ -16,21 +15,20 @@ from urllib.parse import quote
 
 import orjson
 from fastapi import APIRouter, Depends, Query, Request
-from fastapi.routing import APIRoute
 
 from ...jsonapi import Included, resource
 from ...jsonapi.reference import vessel_attributes, vessel_resource
-from ...routing import PositionsJson
 from ...service.access.gatekeeper import Caller
 from ...service.core.engine import DIMENSION_BOUNDS_M, VesselSize
-from ...service.records import VesselRecord
 from ...service.reference import vessels
+from ...vocabulary.vessels import VesselRecord
 from ..jsonapi import MEDIA_TYPE, JsonApiResponse
 from ..listing import DECIMAL, INSTANT, Paging, moment, text
 from ..offloaded import OffloadedResponse
+from ..operations import ApiRoute
 from ..params import authenticated, authenticated_routing, blank_none
+from ..positions_json import PositionsJson
 from ..render import base_url, many, one
-from ..route import ApiRoute
 from ..state import context_of
 from .responses import ERRORS
 
@@ -189,13 +187,6 @@ async def _positions_response(
         return _document(found, self_link)
 
     return OffloadedResponse(compute, media_type=MEDIA_TYPE)
-
-
-def shortcut_routes() -> list[APIRoute]:
-    """The future-positions operations, which :class:`~..shortcut.Shortcut` answers without
-    the router when their parameters read cleanly."""
-    endpoints = (future_positions_from_last_position, future_positions_with_coordinates)
-    return [r for r in router.routes if isinstance(r, APIRoute) and r.endpoint in endpoints]
 
 
 def _document(found: vessels.FutureVoyage, self_link: str) -> PositionsJson:

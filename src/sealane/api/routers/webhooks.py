@@ -12,17 +12,17 @@ from ...jsonapi import Included
 from ...jsonapi.webhooks import event_category_resource, webhook_resource
 from ...service.access.gatekeeper import Caller
 from ...service.core.paging import MAX_PAGE_SIZE, Page, PageRequest
-from ...service.records import NotificationRecord, WebhookRecord
-from ...service.tracking.vocabulary import EVENT_NAMES
 from ...service.webhooks import examples, notifications, subscriptions, trials
+from ...service.webhooks.records import NotificationRecord, WebhookRecord
+from ...vocabulary.events import EVENT_NAMES
 from .. import bodies
 from ..bodies import body
 from ..documents import attributes_of
 from ..jsonapi import JsonApiResponse
 from ..listing import Paging, choice, include_paths, text
+from ..operations import ApiRoute
 from ..params import authenticated, blank_none, parse_include, plain_object
 from ..render import deleted, many, one
-from ..route import ApiRoute
 from ..state import context_of, state_of
 from .responses import DELETED, ERRORS, IPS_SCHEMA, TRIAL_SCHEMA, answering
 

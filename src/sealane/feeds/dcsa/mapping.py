@@ -12,7 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
-from ...tracking.events import ContainerStatus, status_after
+from ...tracking.events import status_after
+from ...vocabulary.statuses import ContainerStatus
 from .events import DcsaEvent
 
 T = "container.transport."

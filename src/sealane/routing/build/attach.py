@@ -12,7 +12,7 @@ from itertools import pairwise
 
 import numpy as np
 
-from ..geodesy import MEAN_EARTH_RADIUS_M, FloatArray, from_unit_vectors, unit_vectors
+from ..geodesy import MEAN_EARTH_RADIUS_M, FloatArray, unit_vectors
 from .coast import Coastline, sample_geodesics
 from .corridors import CorridorIndex
 from .grid import Water
@@ -205,9 +205,3 @@ def apply_joins(net: LaneGraph, joins: list[tuple[Join, int, int]]) -> list[int]
         ids = net.add_chain(j.path, mask, first=start, last=end_node[k])
         starts.append(ids[0])
     return starts
-
-
-def unit_lonlat(xyz: FloatArray) -> tuple[float, float]:
-    """(lon, lat) of one unit vector."""
-    lon, lat = from_unit_vectors(xyz)
-    return float(lon), float(lat)

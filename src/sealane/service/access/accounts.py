@@ -1,8 +1,10 @@
 """Accounts and their API keys, as the operator manages them (``sealane accounts ...``):
-create an account, list accounts, issue and revoke keys, switch the paid routing feature."""
+create an account, list accounts, issue and revoke keys, switch the paid routing feature; and an
+account as its own keys see it (``GET /v2/account``): its name and the features it has."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -14,6 +16,7 @@ from ...store.models import Account, ApiKey
 from ..core.context import ServiceContext
 from ..core.errors import InvalidInput, ObjectNotFound, Unprocessable
 from .features import FEATURES
+from .gatekeeper import Caller
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,6 +40,29 @@ class AccountSummary:
     ingest_enabled: bool
     created_at: datetime
     keys: tuple[KeySummary, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class OwnAccount:
+    """The account behind a caller, as its keys see it: its name, and whether it has each
+    feature of :data:`~.features.FEATURES` (a client reads this, never infers it from a 403)."""
+
+    id: str
+    name: str
+    created_at: datetime
+    features: Mapping[str, bool]
+
+
+def own_account(ctx: ServiceContext, caller: Caller) -> OwnAccount:
+    """The caller's account, read now (a feature switched a moment ago shows at once)."""
+    with ctx.reading() as session:
+        account = session.get(Account, caller.account_id)
+        if account is None:  # deleted while its key was still remembered
+            raise ObjectNotFound("account", caller.account_id)
+        enabled = {"routing": account.routing_enabled, "ingest": account.ingest_enabled}
+        return OwnAccount(
+            account.id, account.name, account.created_at, {name: enabled[name] for name in FEATURES}
+        )
 
 
 def create_account(

@@ -19,7 +19,8 @@ from sqlalchemy import Row, Table, bindparam, select
 from sqlalchemy.orm import Session
 
 from ...store.models import Container, RouteLocation, Vessel, VesselPosition
-from ...store.vessels import STATIC_FIELDS, VesselRecord
+from ...store.vessels import STATIC_FIELDS
+from ...vocabulary.vessels import VesselRecord
 from ..core.errors import ObjectNotFound
 from ..core.queries import plausible_key
 from ..reference.ports import known_port

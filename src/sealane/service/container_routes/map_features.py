@@ -22,7 +22,7 @@ from ...routing.errors import RoutingError
 from ...routing.geodesy import FloatArray, drawn_parts, segment_lengths_m
 from ...routing.itinerary import DEFAULT_DWELL_H, Itinerary, itinerary
 from ...routing.progress import Progress
-from ...store.vessels import VesselRecord
+from ...vocabulary.vessels import VesselRecord
 from ..core.engine import NO_SIZE, sized_call
 from ..reference.vessels import reported_size
 from .past_track import ReportedTrack, TrackPiece, past_track

@@ -8,7 +8,7 @@ from enum import StrEnum
 from typing import Any
 
 from ...routing.ports import Port
-from ...store.vessels import VesselRecord
+from ...vocabulary.vessels import VesselRecord
 from ..core.engine import NO_SIZE, VesselSize
 from ..reference.records import TerminalRecord
 from ..tracking.records import ShipmentRecord

@@ -15,7 +15,7 @@ from dataclasses import dataclass, replace
 from typing import Any, TypeVar
 
 from ...routing import InvalidVesselError, RoutingError
-from ...routing.vessel import BOUNDS_M, Dimensions, vessel_of
+from ...routing.vessel import BOUNDS_M, Vessel, as_vessel
 from .errors import CannotRoute, InvalidInput
 
 T = TypeVar("T")
@@ -106,12 +106,11 @@ class VesselSize:
         dropped = dict.fromkeys(self.reported)
         return replace(self, **dropped, reported=frozenset(), reported_by=None, set_aside=reason)
 
-    def checked(self) -> Dimensions:
-        """The dimensions as the engine's keyword arguments, each checked by the engine first
-        (:class:`~.errors.InvalidInput` naming the first bad one)."""
+    def vessel(self) -> Vessel:
+        """The engine's one :class:`~sealane.routing.Vessel` of these dimensions, checked by
+        the engine (:class:`~.errors.InvalidInput` naming the first bad one)."""
         with engine_errors():
-            vessel = vessel_of(self.draft_m, self.beam_m, self.length_m, self.air_draft_m)
-        return vessel.dimensions()
+            return as_vessel(None, self.draft_m, self.beam_m, self.length_m, self.air_draft_m)
 
     def values(self) -> dict[str, float | None]:
         """The four dimensions used, by name (``draft_m``, ...), unchecked."""
@@ -151,7 +150,7 @@ NO_SIZE = VesselSize()
 
 
 def sized_call(call: Callable[..., T], size: VesselSize) -> tuple[T, VesselSize]:
-    """``call`` with ``size``'s dimensions as keyword arguments, and the size it was made for.
+    """``call`` with ``size``'s vessel (``vessel=``), and the size it was made for.
 
     When the engine finds no way for a size with reported dimensions (an AIS draught deeper
     than the destination's channel, say), the call is made again with the caller's dimensions
@@ -160,10 +159,10 @@ def sized_call(call: Callable[..., T], size: VesselSize) -> tuple[T, VesselSize]
     """
     try:
         with engine_errors():
-            return call(**size.checked()), size
+            return call(vessel=size.vessel()), size
     except CannotRoute as error:
         if not size.reported:
             raise
         size = size.caller_only(str(error))
     with engine_errors():
-        return call(**size.checked()), size
+        return call(vessel=size.vessel()), size

@@ -37,8 +37,6 @@ MAX_CHOICES = 50
 #: Largest magnitude of a number (values and bounds): the integers every JSON client and both
 #: databases keep exactly; beyond it PostgreSQL returned integers the API could not render.
 MAX_NUMBER = 2**53 - 1
-#: ``validation`` keys sealane applies: bounds of numbers, longest text, a text pattern.
-VALIDATION_KEYS = ("min", "max", "max_length", "pattern")
 _SLUG = re.compile(r"[a-z][a-z0-9_]{0,63}")
 
 

@@ -11,7 +11,8 @@ from typing import Any
 from sqlalchemy import Row
 
 from ...store.models import ShippingLine, Terminal, Vessel
-from ...store.vessels import STATIC_FIELDS, VesselRecord
+from ...store.vessels import STATIC_FIELDS
+from ...vocabulary.vessels import VesselRecord
 from .ports import known_port
 from .records import ShippingLineRecord, TerminalRecord
 

@@ -14,7 +14,8 @@ from ...routing.ports import Port
 from ...routing.positions import Positions
 from ...routing.voyage import future_positions
 from ...store.models import Vessel, VesselPosition
-from ...store.vessels import VesselRecord, find_vessel
+from ...store.vessels import find_vessel
+from ...vocabulary.vessels import VesselRecord
 from ..access.gatekeeper import Caller
 from ..core.context import ServiceContext
 from ..core.engine import NO_SIZE, VesselSize, sized_call
@@ -155,7 +156,7 @@ def vessel_future_positions(
         if vessel.latitude is None or vessel.longitude is None:
             raise Unprocessable(f"vessel {vessel.id} has no known position yet", code="no_position")
         start = (vessel.longitude, vessel.latitude)
-    size.checked()  # the caller's dimensions first: a bad one is the caller's 400
+    size.vessel()  # the caller's dimensions first: a bad one is the caller's 400
     size = reported_size(size, vessel)
     keys = {"port_id": destination_port, "previous_port_id": previous_port}
     sources = {name: GIVEN for name, key in keys.items() if key is not None}

@@ -23,7 +23,7 @@ from ..core.queries import fetch_page, owned
 from .filters import TrackingFilter, filter_containers
 from .loading import Loader
 from .milestones import raw_event_records, recorded_milestones
-from .pages import ACCOUNT, KEPT_QUERIES, Shown, counted_page, shown_page
+from .pages import ACCOUNT, KEPT_QUERIES, ReadPage, counted_page, read_page
 from .records import ContainerRecord, RawEventRecord, TransportEventRecord
 
 INCLUDES = ("shipment", "pod_terminal", "pickup_facility", "transport_events")
@@ -45,21 +45,16 @@ def list_containers(
         return _page(session, caller, filters, page, includes)
 
 
-def show_containers(
+def read_containers(
     ctx: ServiceContext,
     caller: Caller,
     filters: TrackingFilter,
     page: PageRequest,
-    includes: Collection[str],
-    shown: Shown,
-) -> bytes:
-    """:func:`list_containers` as ``shown`` renders it, handed out again while what it read is
-    unchanged (see :func:`.pages.shown_page`)."""
-
-    with ctx.reading() as session:
-        return shown_page(
-            session, caller, shown, lambda log: _page(session, caller, filters, page, includes, log)
-        )
+    includes: Collection[str] = (),
+) -> ReadPage[ContainerRecord]:
+    """:func:`list_containers` with what it read, for a shell that keeps its rendering of the
+    page while the reads give the same rows (:func:`.pages.read_page`)."""
+    return read_page(ctx, lambda session, log: _page(session, caller, filters, page, includes, log))
 
 
 def _page(

@@ -23,7 +23,7 @@ from ...store.models import (
     TrackingRequest,
     TransportEvent,
 )
-from ...store.vessels import VesselRecord
+from ...vocabulary.vessels import VesselRecord
 from ..reference.records import TerminalRecord
 from .records import (
     ContainerRecord,

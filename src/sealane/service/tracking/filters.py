@@ -15,8 +15,8 @@ from sqlalchemy.orm import QueryableAttribute
 from sqlalchemy.sql import Select
 
 from ...store.models import Container, Shipment
-from ...tracking.events import ContainerStatus
 from ...tracking.numbers import normalize_container_number
+from ...vocabulary.statuses import ContainerStatus
 from ..core.context import ServiceContext
 from ..core.errors import CannotRoute
 from ..core.paging import PageRequest

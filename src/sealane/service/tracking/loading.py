@@ -28,7 +28,7 @@ from ...store.models import (
 )
 from ...store.models import TransportEvent as EventRow
 from ...store.reading import AnySelect, ReadLog, read_columns
-from ...store.vessels import VesselRecord
+from ...vocabulary.vessels import VesselRecord
 from ..reference.convert import terminal_record, vessel_record
 from ..reference.records import TerminalRecord
 from .convert import (

@@ -13,7 +13,7 @@ from ...routing.ports import get_port
 from ...store.models import Container, TransportEvent, Vessel
 from ...tracking.carriers.base import PlannedLeg
 from ...tracking.raw_events import RawMilestone
-from ...tracking.vocabulary import TRANSPORT
+from ...vocabulary.events import TRANSPORT
 from .records import RawEventRecord
 
 #: Namespace of raw event ids (uuid5 of the container id and the milestone's sequence).

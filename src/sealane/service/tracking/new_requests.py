@@ -7,8 +7,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from ...tracking.lifecycle import REQUEST_TYPES
 from ...tracking.numbers import is_container_number, normalize_container_number
+from ...vocabulary.statuses import REQUEST_TYPES
 from ..core.errors import InvalidInput
 from ..core.inputs import check_text, known_only, string_list
 from ..fields.initial import InitialFields

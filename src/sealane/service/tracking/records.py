@@ -8,7 +8,7 @@ from datetime import datetime
 from typing import Any
 
 from ...routing.ports import Port
-from ...store.vessels import VesselRecord
+from ...vocabulary.vessels import VesselRecord
 from ..reference.records import TerminalRecord
 
 

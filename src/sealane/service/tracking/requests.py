@@ -20,9 +20,10 @@ from sqlalchemy.sql import Select
 
 from ...store.models import ShippingLine, TrackingRequest
 from ...store.reading import ReadLog
-from ...tracking.lifecycle import OPEN_STATUSES, RequestStatus
+from ...tracking.lifecycle import OPEN_STATUSES
 from ...tracking.numbers import infer_number as classify
 from ...tracking.numbers import normalize_container_number
+from ...vocabulary.statuses import RequestStatus
 from ..access.gatekeeper import Caller
 from ..core.context import ServiceContext
 from ..core.errors import InvalidInput, ObjectNotFound
@@ -34,7 +35,7 @@ from .filters import shown_at_or_after, shown_at_or_before
 from .loading import Loader
 from .new_requests import MAX_NUMBER_CHARS, NewTrackingRequest
 from .numbers import carrier_codes
-from .pages import ACCOUNT, KEPT_QUERIES, Shown, counted_page, shown_page
+from .pages import ACCOUNT, KEPT_QUERIES, ReadPage, counted_page, read_page
 from .parties import owned_party
 from .records import TrackingRequestRecord
 
@@ -53,7 +54,7 @@ __all__ = [
     "get_request",
     "list_requests",
     "open_request_unique",
-    "show_requests",
+    "read_requests",
     "update_request",
 ]
 
@@ -96,21 +97,16 @@ def list_requests(
         return _page(session, caller, filters, page, includes)
 
 
-def show_requests(
+def read_requests(
     ctx: ServiceContext,
     caller: Caller,
     filters: RequestFilter,
     page: PageRequest,
-    includes: Collection[str],
-    shown: Shown,
-) -> bytes:
-    """:func:`list_requests` as ``shown`` renders it, handed out again while what it read is
-    unchanged (see :func:`.pages.shown_page`)."""
-
-    with ctx.reading() as session:
-        return shown_page(
-            session, caller, shown, lambda log: _page(session, caller, filters, page, includes, log)
-        )
+    includes: Collection[str] = (),
+) -> ReadPage[TrackingRequestRecord]:
+    """:func:`list_requests` with what it read, for a shell that keeps its rendering of the
+    page while the reads give the same rows (:func:`.pages.read_page`)."""
+    return read_page(ctx, lambda session, log: _page(session, caller, filters, page, includes, log))
 
 
 def _page(

@@ -7,6 +7,7 @@ from functools import lru_cache
 from typing import Any
 
 from sqlalchemy import select
+from sqlalchemy.orm import Session
 from sqlalchemy.sql import Select
 
 from ...store.models import Shipment
@@ -20,7 +21,7 @@ from ..core.queries import owned
 from .browse import ArrivalWindow, ShipmentOrder, ordered
 from .filters import TrackingFilter, filter_shipments
 from .loading import Loader
-from .pages import ACCOUNT, KEPT_QUERIES, Shown, counted_page, shown_page
+from .pages import ACCOUNT, KEPT_QUERIES, ReadPage, counted_page, read_page
 from .records import ShipmentRecord
 from .requests import open_request_unique
 
@@ -59,26 +60,23 @@ def list_shipments(
         return Page(tuple(Loader(session).shipments(rows, includes)), total, page)
 
 
-def show_shipments(
+def read_shipments(
     ctx: ServiceContext,
     caller: Caller,
     filters: TrackingFilter,
     page: PageRequest,
-    includes: Collection[str],
-    shown: Shown,
-) -> bytes:
-    """:func:`list_shipments` (most recently updated first) as ``shown`` renders it, handed out
-    again while what it read is unchanged (see :func:`.pages.shown_page`)."""
+    includes: Collection[str] = (),
+) -> ReadPage[ShipmentRecord]:
+    """:func:`list_shipments` (most recently updated first) with what it read, for a shell that
+    keeps its rendering of the page while the reads give the same rows
+    (:func:`.pages.read_page`)."""
 
-    def load(log: ReadLog) -> Page[ShipmentRecord]:
-        total, rows = counted_page(
-            session, _listed(filters, order), page, caller.account_id, log=log
-        )
+    def load(session: Session, log: ReadLog) -> Page[ShipmentRecord]:
+        query = _listed(filters, ShipmentOrder.UPDATED)
+        total, rows = counted_page(session, query, page, caller.account_id, log=log)
         return Page(tuple(Loader(session, log).shipments(rows, includes)), total, page)
 
-    order = ShipmentOrder.UPDATED
-    with ctx.reading() as session:
-        return shown_page(session, caller, shown, load)
+    return read_page(ctx, load)
 
 
 def _filtered(filters: TrackingFilter) -> Select[Any]:

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from ...routing import Port
-from ...tracking.vocabulary import TRANSPORT
+from ...vocabulary.events import TRANSPORT
 from ..reference.ports import known_port
 from .records import ContainerRecord, ShipmentRecord
 

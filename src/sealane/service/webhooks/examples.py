@@ -11,9 +11,9 @@ import uuid
 from datetime import UTC, datetime, timedelta
 
 from ...routing.ports import get_port
-from ...store.vessels import VesselRecord
 from ...tracking.catalog import reference_type
-from ...tracking.events import EVENT_NAMES
+from ...vocabulary.events import EVENT_NAMES
+from ...vocabulary.vessels import VesselRecord
 from ..core.errors import InvalidInput
 from ..reference.records import TerminalRecord
 from ..tracking.records import (

@@ -1,4 +1,6 @@
-"""Webhooks: create (with a fresh signing secret), list, read, change and delete."""
+"""The application layer's side of webhook subscriptions (their rules are
+:mod:`sealane.webhooks.subscription_rules`): create (with a fresh signing secret), list, read,
+change and delete."""
 
 from __future__ import annotations
 
@@ -11,8 +13,8 @@ from sqlalchemy import select
 
 from ...store.models import Webhook
 from ...tracking.catalog import CATEGORIES, EventCategory
-from ...tracking.events import EVENT_NAMES
-from ...webhooks import subscriptions
+from ...vocabulary.events import EVENT_NAMES
+from ...webhooks import subscription_rules
 from ...webhooks.signing import new_secret
 from ..access.gatekeeper import Caller
 from ..core.context import ServiceContext
@@ -45,9 +47,9 @@ class WebhookChanges:
         if new:
             attributes = {"url": None, "events": list(EVENT_NAMES), "active": True, **attributes}
         checks: dict[str, Callable[[Any], Any]] = {
-            "events": lambda v: tuple(subscriptions.validate_events(v)),
-            "active": subscriptions.validate_active,
-            "headers": lambda v: tuple(subscriptions.validate_headers(v)),
+            "events": lambda v: tuple(subscription_rules.validate_events(v)),
+            "active": subscription_rules.validate_active,
+            "headers": lambda v: tuple(subscription_rules.validate_headers(v)),
         }
         values: dict[str, Any] = {}
         for name in (name for name in EDITABLE if name in attributes):
@@ -147,11 +149,13 @@ def delete_webhook(ctx: ServiceContext, caller: Caller, webhook_id: str) -> None
 
 def _allowed_url(ctx: ServiceContext, url: str) -> str:
     allow_private = ctx.settings.webhook_allow_private
-    return str(_checked(lambda v: subscriptions.validate_url(v, allow_private=allow_private), url))
+    return str(
+        _checked(lambda v: subscription_rules.validate_url(v, allow_private=allow_private), url)
+    )
 
 
 def _checked(check: Callable[[Any], Any], value: Any) -> Any:
     try:
         return check(value)
-    except subscriptions.InvalidSubscription as error:
+    except subscription_rules.InvalidSubscription as error:
         raise InvalidInput(error.detail, field=error.field, code=error.code) from None

@@ -25,8 +25,9 @@ from typing import Any
 
 import httpx
 
+from ...vocabulary.webhooks import SECRET_PREFIX
 from ...webhooks.delivery import TIMEOUT_S, USER_AGENT, Sender, http_sender
-from ...webhooks.signing import SECRET_PREFIX, new_secret, signed_headers
+from ...webhooks.signing import new_secret, signed_headers
 from ...webhooks.urlpolicy import UnsafeUrl, check_url
 from ..access.gatekeeper import Caller
 from ..core.context import ServiceContext

@@ -1,7 +1,14 @@
 """SQLAlchemy models, one module per concept. Ids are uuid strings so SQLite and PostgreSQL
 store them alike. Importing this package maps every table."""
 
-from .accounts import Account, ApiKey, BrowserSession, Party, RateLimitCount
+from .accounts import (
+    Account,
+    ApiKey,
+    BrowserSession,
+    InstallationSecret,
+    Party,
+    RateLimitCount,
+)
 from .base import Base, UTCDateTime, new_id
 from .custom_fields import CustomField, CustomFieldDefinition, CustomFieldOption
 from .events import ContainerUpdatedEvent, EstimatedEvent, TransportEvent
@@ -33,6 +40,7 @@ __all__ = [
     "CustomFieldOption",
     "EstimatedEvent",
     "FeedCheckpoint",
+    "InstallationSecret",
     "OutboxEvent",
     "Party",
     "RateLimitCount",

@@ -1,5 +1,5 @@
-"""Accounts, their API keys and browser sessions, rate-limit counters, and the parties
-(customers) an account tracks shipments for."""
+"""Accounts, their API keys and browser sessions, the installation's signing secrets,
+rate-limit counters, and the parties (customers) an account tracks shipments for."""
 
 from __future__ import annotations
 
@@ -65,6 +65,17 @@ class BrowserSession(Base):
     csrf_token: Mapped[str] = mapped_column(String(64))
     created_at: Mapped[datetime] = mapped_column(UTCDateTime())
     expires_at: Mapped[datetime] = mapped_column(UTCDateTime(), index=True)
+
+
+class InstallationSecret(Base):
+    """A secret of the whole installation, by name (``web``: the key signing the web app's
+    cookies and form tokens), made once and shared by every process on the database."""
+
+    __tablename__ = "installation_secrets"
+
+    name: Mapped[str] = mapped_column(String(40), primary_key=True)
+    value: Mapped[str] = mapped_column(String(200))
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime())
 
 
 class RateLimitCount(Base):

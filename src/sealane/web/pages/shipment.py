@@ -7,7 +7,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from ...service.core.errors import ObjectNotFound
-from ...service.records import ContainerRecord, ShipmentRecord
+from ...service.tracking.records import ContainerRecord, ShipmentRecord
 from ...service.tracking.shipments import get_shipment
 from ...service.tracking.timeline import container_timeline
 from ..guard import signed_in

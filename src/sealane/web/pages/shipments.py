@@ -17,7 +17,7 @@ from ...service.tracking.browse import ArrivalWindow, ShipmentOrder, filter_choi
 from ...service.tracking.filters import FilterTerms, TrackingFilter, read_filter
 from ...service.tracking.requests import RequestFilter, list_requests
 from ...service.tracking.shipments import list_shipments
-from ...service.tracking.statuses import ContainerStatus
+from ...vocabulary.statuses import ContainerStatus
 from ..finding import resolve_link
 from ..guard import signed_in
 from ..state import web_of

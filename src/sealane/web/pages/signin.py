@@ -9,7 +9,7 @@ from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 
 from ...service.core.errors import Unauthenticated
-from ..errors import CsrfRejected
+from ..error_pages import CsrfRejected
 from ..forms import read_form
 from ..guard import (
     SIGNIN_COOKIE,
