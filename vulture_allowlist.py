@@ -80,3 +80,5 @@ _.src
 # Kept in a received request for a test to read (tests/webhooks/receiver.py).
 _.header_items
 _.at_monotonic_s
+# websockets' connect calls process_redirect on a redirect answer (feeds/ais/aisstream.py).
+_.process_redirect
