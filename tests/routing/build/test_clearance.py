@@ -35,3 +35,11 @@ def test_exact__keeps_a_mile_off_an_island(off_nm: float, clear: bool) -> None:
 def test_exact__without_clearance_only_the_shoreline_counts() -> None:
     assert north_south(0.5 * 1852.0, clearance_m=0.0)
     assert not north_south(-500.0, clearance_m=0.0)  # across the island itself
+
+
+def test_exact__an_island_narrower_than_the_clearance_is_seen_between_the_offsets() -> None:
+    """Regression: the shoreline was looked for only at the full clearance abeam, so land
+    narrower than the clearance lying nearer was never sampled. With 20 km of clearance, a
+    shortcut 10 km off the island (about 2 km across) passes it at half that distance."""
+    assert not north_south(10_000.0, clearance_m=20_000.0)
+    assert north_south(10_000.0, clearance_m=5_000.0)

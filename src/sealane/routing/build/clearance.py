@@ -30,6 +30,9 @@ END_SLACK_M = 1_500.0
 CLEARANCE_M = 1_852.0
 #: Near its ends (lane nodes along coasts and port approaches) a shortcut needs no clearance.
 CLEAR_FROM_END_M = 5_000.0
+#: Spacing of the offsets abeam at which the shoreline is looked for, out to the clearance: an
+#: islet narrower than the clearance lying between two offsets would otherwise go unseen.
+ABEAM_STEP_M = 250.0
 
 
 @dataclass
@@ -98,8 +101,9 @@ class Clearance:
         self, lon: FloatArray, lat: FloatArray, which: np.ndarray, tested: np.ndarray
     ) -> np.ndarray:
         """Per sample: whether the shoreline lies within :attr:`clearance_m` abeam, on either
-        side of the geodesic (the points that far across its heading, by the heading between
-        neighbouring samples of the same geodesic), for the ``tested`` samples."""
+        side of the geodesic (points every :data:`ABEAM_STEP_M` out to that distance across its
+        heading, by the heading between neighbouring samples of the same geodesic), for the
+        ``tested`` samples."""
         out = np.zeros(lon.size, dtype=bool)
         if lon.size < 2 or not tested.any():
             return out
@@ -118,12 +122,14 @@ class Clearance:
         head_y[1:][last[1:]] = dy[last[1:]]
         norm = np.hypot(head_x, head_y)
         use = tested & (norm > 0)
-        across = np.degrees(self.clearance_m / MEAN_EARTH_RADIUS_M)
         n_x, n_y = -head_y[use] / norm[use], head_x[use] / norm[use]
-        for side in (1.0, -1.0):
-            side_lat = lat[use] + side * n_y * across
-            side_lon = lon[use] + side * n_x * across / np.maximum(cos_lat[use], 1e-6)
-            out[np.flatnonzero(use)[self.coast.is_land(side_lon, side_lat)]] = True
+        steps = max(1, int(np.ceil(self.clearance_m / ABEAM_STEP_M)))
+        for offset_m in np.linspace(self.clearance_m / steps, self.clearance_m, steps):
+            across = np.degrees(offset_m / MEAN_EARTH_RADIUS_M)
+            for side in (1.0, -1.0):
+                side_lat = lat[use] + side * n_y * across
+                side_lon = lon[use] + side * n_x * across / np.maximum(cos_lat[use], 1e-6)
+                out[np.flatnonzero(use)[self.coast.is_land(side_lon, side_lat)]] = True
         return out
 
 
