@@ -216,8 +216,9 @@ class AISStreamClient:
             if self._batch:
                 batch_due = self._opened + self.max_delay_s - clock.monotonic()
                 wait_s = min(wait_s, max(0.0, batch_due))
-            try:
-                message = await asyncio.wait_for(socket.recv(), wait_s)
+            try:  # asyncio.timeout, not wait_for: on 3.11 wait_for can swallow a cancellation
+                async with asyncio.timeout(wait_s):  # that meets a message, and run() never ends
+                    message = await socket.recv()
             except TimeoutError:
                 message = None
             if message is not None:
