@@ -1,0 +1,195 @@
+"""Carrier and lane reliability from the account's own shipments: how many arrived, how long the
+voyage took, how often the carrier's first ETA held, how far it drifted, and how many containers
+were rolled to another sailing or transshipped.
+
+A lane is a carrier's port of lading to port of discharge. The figures are over the account's
+shipments that arrived at their port of discharge (within the window when one is given): transit
+from the actual departure to the actual arrival; drift from the carrier's first ETA to the actual
+arrival (positive: late); on time when the arrival is within the tolerance of that first ETA.
+A container counts as rolled when its shipment's arrival estimates name more than one voyage (the
+carrier moved the cargo to another sailing), and as transshipped when its own events show a
+transshipment.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import ColumnElement, and_, case, func, select
+from sqlalchemy.orm import Session
+
+from ...store.models import Container, EstimatedEvent, Shipment, TransportEvent
+from ..access.gatekeeper import Caller
+from ..core.context import ServiceContext
+from ..core.paging import Page, PageRequest
+from .inputs import LaneQuery
+from .spreads import Spread, picks, ranked, seconds_between, spread_of
+
+TRANSSHIPMENT_EVENTS = "container.transport.transshipment_%"
+
+
+@dataclass(frozen=True, slots=True)
+class LaneReliability:
+    """One carrier's figures on one lane (durations in hours)."""
+
+    carrier_scac: str
+    port_of_lading: str
+    port_of_discharge: str
+    #: Shipments that arrived (in the window).
+    shipments: int
+    transit: Spread
+    #: Arrivals with a first ETA, and those within the tolerance of it.
+    eta_known: int
+    on_time: int
+    #: Actual arrival minus the first ETA.
+    drift: Spread
+    containers: int
+    rolled: int
+    transshipped: int
+    tolerance_h: float
+
+    @property
+    def key(self) -> str:
+        """The lane's id: ``SCAC-POL-POD``."""
+        return f"{self.carrier_scac}-{self.port_of_lading}-{self.port_of_discharge}"
+
+    @property
+    def on_time_share(self) -> float | None:
+        """Share of the arrivals with a first ETA that were on time (None without any)."""
+        return round(self.on_time / self.eta_known, 6) if self.eta_known else None
+
+    @property
+    def rolled_share(self) -> float | None:
+        """Share of the containers rolled to another sailing (None without containers)."""
+        return round(self.rolled / self.containers, 6) if self.containers else None
+
+    @property
+    def transshipped_share(self) -> float | None:
+        """Share of the containers transshipped (None without containers)."""
+        return round(self.transshipped / self.containers, 6) if self.containers else None
+
+
+def lane_reliability(
+    ctx: ServiceContext, caller: Caller, query: LaneQuery, page: PageRequest
+) -> Page[LaneReliability]:
+    """The account's lanes matching ``query``, by carrier, port of lading and of discharge."""
+    with ctx.reading() as session:
+        dialect = session.get_bind().dialect.name
+        sub = _per_shipment(caller, query, dialect).subquery()
+        keys = [sub.c.scac, sub.c.pol, sub.c.pod]
+        on_time = func.sum(case((func.abs(sub.c.drift) <= query.tolerance.total_seconds(), 1)))
+        figures = (
+            select(
+                *keys,
+                func.count().label("shipments"),
+                on_time.label("on_time"),
+                *picks(sub, "transit"),
+                *picks(sub, "drift"),
+            )
+            .group_by(*keys)
+            .order_by(*keys)
+        )
+        total = session.scalar(select(func.count()).select_from(figures.subquery())) or 0
+        rows = session.execute(figures.offset(page.offset).limit(page.size)).all()
+        counted = _containers(session, caller, query, [tuple(row[:3]) for row in rows])
+    lanes = tuple(_lane(row, counted, query) for row in rows)
+    return Page(lanes, total, page)
+
+
+def _groups() -> list[Any]:
+    return [
+        Shipment.shipping_line_scac,
+        Shipment.port_of_lading_locode,
+        Shipment.port_of_discharge_locode,
+    ]
+
+
+def _arrived(caller: Caller, query: LaneQuery) -> list[ColumnElement[bool]]:
+    """The account's arrived shipments on the lanes and in the window of ``query``."""
+    found = [Shipment.account_id == caller.account_id, Shipment.pod_ata_at.is_not(None)]
+    if query.carrier is not None:
+        found.append(Shipment.shipping_line_scac == query.carrier)
+    if query.port_of_lading is not None:
+        found.append(Shipment.port_of_lading_locode == query.port_of_lading)
+    if query.port_of_discharge is not None:
+        found.append(Shipment.port_of_discharge_locode == query.port_of_discharge)
+    if query.window.since is not None:
+        found.append(Shipment.pod_ata_at >= query.window.since)
+    if query.window.until is not None:
+        found.append(Shipment.pod_ata_at < query.window.until)
+    return found
+
+
+def _per_shipment(caller: Caller, query: LaneQuery, dialect: str) -> Any:
+    """One row per arrived shipment: its lane, transit and drift (seconds), ranked per lane."""
+    groups = _groups()
+    transit = seconds_between(Shipment.pod_ata_at, Shipment.pol_atd_at, dialect)
+    drift = seconds_between(Shipment.pod_ata_at, Shipment.pod_original_eta_at, dialect)
+    return select(
+        Shipment.shipping_line_scac.label("scac"),
+        Shipment.port_of_lading_locode.label("pol"),
+        Shipment.port_of_discharge_locode.label("pod"),
+        *ranked(transit, groups, "transit"),
+        *ranked(drift, groups, "drift"),
+    ).where(*_arrived(caller, query))
+
+
+def _containers(
+    session: Session, caller: Caller, query: LaneQuery, lanes: list[tuple[Any, ...]]
+) -> dict[tuple[str, str, str], tuple[int, int, int]]:
+    """Containers, rolled and transshipped containers of the arrived shipments, per lane."""
+    if not lanes:
+        return {}
+    rolled_shipments = (
+        select(EstimatedEvent.shipment_id)
+        .where(
+            EstimatedEvent.account_id == caller.account_id,
+            EstimatedEvent.voyage_number.is_not(None),
+        )
+        .group_by(EstimatedEvent.shipment_id)
+        .having(func.count(func.distinct(EstimatedEvent.voyage_number)) > 1)
+    )
+    transshipped = select(TransportEvent.container_id).where(
+        TransportEvent.account_id == caller.account_id,
+        TransportEvent.event.like(TRANSSHIPMENT_EVENTS),
+    )
+    groups = _groups()
+    rows = session.execute(
+        select(
+            *groups,
+            func.count(Container.id),
+            func.sum(case((Shipment.id.in_(rolled_shipments), 1), else_=0)),
+            func.sum(case((Container.id.in_(transshipped), 1), else_=0)),
+        )
+        .join(Container, and_(Container.shipment_id == Shipment.id))
+        .where(*_arrived(caller, query), Container.account_id == caller.account_id)
+        .group_by(*groups)
+    ).all()
+    wanted = set(lanes)
+    return {
+        (row[0], row[1], row[2]): (int(row[3]), int(row[4] or 0), int(row[5] or 0))
+        for row in rows
+        if tuple(row[:3]) in wanted
+    }
+
+
+def _lane(
+    row: Any, counted: dict[tuple[str, str, str], tuple[int, int, int]], query: LaneQuery
+) -> LaneReliability:
+    containers, rolled, transshipped = counted.get((row.scac, row.pol, row.pod), (0, 0, 0))
+    drift = spread_of(row, "drift")
+    return LaneReliability(
+        carrier_scac=row.scac,
+        port_of_lading=row.pol,
+        port_of_discharge=row.pod,
+        shipments=int(row.shipments),
+        transit=spread_of(row, "transit"),
+        eta_known=drift.n,
+        on_time=int(row.on_time or 0),
+        drift=drift,
+        containers=containers,
+        rolled=rolled,
+        transshipped=transshipped,
+        tolerance_h=query.tolerance.total_seconds() / 3600.0,
+    )
