@@ -7,9 +7,17 @@ import itertools
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
+from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from sealane.store.models import Container, EstimatedEvent, Shipment, TransportEvent
+from sealane.store.models import (
+    Container,
+    EstimatedEvent,
+    Shipment,
+    TransportEvent,
+    Vessel,
+    VesselPortCall,
+)
 
 #: Every seeded voyage departs at T0 plus its own offset (days).
 T0 = datetime(2026, 6, 1, tzinfo=UTC)
@@ -101,3 +109,39 @@ def seed(session: Session, account_id: str, voyage: Voyage) -> Shipment:
             )
     session.flush()
     return shipment
+
+
+def seed_dwell(
+    session: Session, account_id: str, pod: str, discharged: datetime, dwell_h: float
+) -> None:
+    """A container discharged at ``pod`` and taken out full ``dwell_h`` hours later."""
+    shipment = seed(session, account_id, Voyage("MAEU", "CNSHA", pod, 0, 30 * 24, 0))
+    container = session.scalars(select(Container).where(Container.shipment_id == shipment.id)).one()
+    container.pod_discharged_at = discharged
+    container.pod_full_out_at = discharged + timedelta(hours=dwell_h)
+    session.flush()
+
+
+def seed_call(
+    session: Session,
+    locode: str,
+    arrived: datetime,
+    wait_h: float | None,
+    *,
+    seen: bool = True,
+) -> None:
+    """A vessel's port call at ``locode``: it berths ``wait_h`` hours after entering the area
+    (None: not yet); ``seen`` False for a vessel first seen inside the area."""
+    vessel = Vessel(name=f"REL VESSEL {next(_serial)}")
+    session.add(vessel)
+    session.flush()
+    session.add(
+        VesselPortCall(
+            vessel_id=vessel.id,
+            locode=locode,
+            arrived_at=arrived,
+            arrival_seen=seen,
+            berthed_at=None if wait_h is None else arrived + timedelta(hours=wait_h),
+        )
+    )
+    session.flush()

@@ -51,12 +51,13 @@ def ranked(value: ColumnElement[Any], groups: Sequence[Any], name: str) -> list[
     """Columns for a ranked subquery: ``value`` as ``name``, its rank among the group's values
     (NULLs after them) as ``name_rank``, and the group's count of values as ``name_n``."""
     last = case((value.is_(None), 1), else_=0)
+    partition = list(groups) or None
     return [
         value.label(name),
         func.row_number()
-        .over(partition_by=list(groups), order_by=[last, value])
+        .over(partition_by=partition, order_by=[last, value])
         .label(f"{name}_rank"),
-        func.count(value).over(partition_by=list(groups)).label(f"{name}_n"),
+        func.count(value).over(partition_by=partition).label(f"{name}_n"),
     ]
 
 
