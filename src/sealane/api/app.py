@@ -35,6 +35,7 @@ from .routers import (
     custom_fields,
     parties,
     reference,
+    reliability,
     search,
     shipments,
     tracking_requests,
@@ -58,6 +59,7 @@ ROUTERS = (
     parties,
     custom_fields,
     search,
+    reliability,
     carrier_push,
 )
 

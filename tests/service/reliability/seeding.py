@@ -115,7 +115,7 @@ def seed_dwell(
     session: Session, account_id: str, pod: str, discharged: datetime, dwell_h: float
 ) -> None:
     """A container discharged at ``pod`` and taken out full ``dwell_h`` hours later."""
-    shipment = seed(session, account_id, Voyage("MAEU", "CNSHA", pod, 0, 30 * 24, 0))
+    shipment = seed(session, account_id, Voyage("ZIMU", "KRPUS", pod, 0, 30 * 24, 0))
     container = session.scalars(select(Container).where(Container.shipment_id == shipment.id)).one()
     container.pod_discharged_at = discharged
     container.pod_full_out_at = discharged + timedelta(hours=dwell_h)
