@@ -9,6 +9,7 @@ import pytest
 
 from sealane.service.core.errors import InvalidInput
 from sealane.service.core.paging import PageRequest
+from sealane.service.reliability.estimates import EstimateError, estimate_errors
 from sealane.service.reliability.inputs import LaneQuery
 from sealane.service.reliability.lanes import LaneReliability, lane_reliability
 from sealane.service.reliability.spreads import Spread
@@ -119,3 +120,16 @@ def test_lane_query__bad_input(options: dict[str, object], field: str) -> None:
     with pytest.raises(InvalidInput) as raised:
         LaneQuery.of(**options)  # type: ignore[arg-type]
     assert raised.value.field == field
+
+
+def test_estimate_errors__by_whole_days_before_arrival(world: World) -> None:
+    found = estimate_errors(world.runtime.context, world.routing, LaneQuery.of(carrier="MAEU"))
+    # two shipments with two estimates each, recorded at departure and an hour later: 31 days
+    # (744 h, 743 h) and 33 days (792 h, 791 h) before arrival; the second estimate a day later
+    assert found == (
+        EstimateError("MAEU", 30, 1, -12.0),
+        EstimateError("MAEU", 31, 1, 12.0),
+        EstimateError("MAEU", 32, 1, -30.0),
+        EstimateError("MAEU", 33, 1, -6.0),
+    )
+    assert estimate_errors(world.runtime.context, world.plain, LaneQuery()) == ()

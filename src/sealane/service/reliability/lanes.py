@@ -105,7 +105,7 @@ def _groups() -> list[Any]:
     ]
 
 
-def _arrived(caller: Caller, query: LaneQuery) -> list[ColumnElement[bool]]:
+def arrived(caller: Caller, query: LaneQuery) -> list[ColumnElement[bool]]:
     """The account's arrived shipments on the lanes and in the window of ``query``."""
     found = [Shipment.account_id == caller.account_id, Shipment.pod_ata_at.is_not(None)]
     if query.carrier is not None:
@@ -132,7 +132,7 @@ def _per_shipment(caller: Caller, query: LaneQuery, dialect: str) -> Any:
         Shipment.port_of_discharge_locode.label("pod"),
         *ranked(transit, groups, "transit"),
         *ranked(drift, groups, "drift"),
-    ).where(*_arrived(caller, query))
+    ).where(*arrived(caller, query))
 
 
 def _containers(
@@ -163,7 +163,7 @@ def _containers(
             func.sum(case((Container.id.in_(transshipped), 1), else_=0)),
         )
         .join(Container, and_(Container.shipment_id == Shipment.id))
-        .where(*_arrived(caller, query), Container.account_id == caller.account_id)
+        .where(*arrived(caller, query), Container.account_id == caller.account_id)
         .group_by(*groups)
     ).all()
     wanted = set(lanes)
