@@ -80,11 +80,16 @@ def share_bars(key: str, title: str, description: str, bars: Sequence[Bar]) -> M
 
 
 def ranges(key: str, title: str, description: str, rows: Sequence[Range], unit: str) -> Markup:
-    """P10-P90 bars with the median marked, on an axis from 0 to the largest P90."""
-    plot = WIDTH - LEFT - RIGHT
+    """P10-P90 bars with the median marked, on an axis around the spreads shown, each row's
+    note in a column on the right."""
+    note_w = 170
+    plot = WIDTH - LEFT - note_w - 10
     known = [r for r in rows if r.p10 is not None and r.p90 is not None and r.median is not None]
-    low = min([0.0, *(r.p10 for r in known if r.p10 is not None)])
-    high = max([1.0, *(r.p90 for r in known if r.p90 is not None)])
+    lows = [r.p10 for r in known if r.p10 is not None]
+    highs = [r.p90 for r in known if r.p90 is not None]
+    low, high = (min(lows), max(highs)) if known else (0.0, 1.0)
+    margin = max((high - low) * 0.1, 0.5)
+    low, high = max(0.0, low - margin), high + margin
 
     def x(value: float) -> float:
         return LEFT + (value - low) / (high - low) * plot
@@ -96,8 +101,8 @@ def ranges(key: str, title: str, description: str, rows: Sequence[Range], unit: 
     for i, row in enumerate(rows):
         y = 24 + i * ROW_H
         body.append(_text(LEFT - 8, y + 17, row.label, anchor="end"))
+        body.append(_text(LEFT + plot + 10, y + 17, row.note, "axis"))
         if row.p10 is None or row.p90 is None or row.median is None:
-            body.append(_text(LEFT, y + 17, row.note, "axis"))
             continue
         left, right = x(row.p10), x(row.p90)
         body.append(
@@ -106,7 +111,6 @@ def ranges(key: str, title: str, description: str, rows: Sequence[Range], unit: 
         )
         mid = x(row.median)
         body.append(f'<rect class="mark" x="{mid - 1.5:.1f}" y="{y + 2}" width="3" height="22"/>')
-        body.append(_text(min(right + 6, WIDTH - RIGHT + 4), y + 17, row.note))
     return _frame(key, title, description, 32 + len(rows) * ROW_H, body)
 
 

@@ -166,7 +166,7 @@ def _range(label: str, spread: Spread) -> charts.Range:
     """A spread in days; under 5 values, only its count and mean."""
     if spread.median_h is None or spread.p10_h is None or spread.p90_h is None:
         mean = "" if spread.mean_h is None else f", mean {spread.mean_h / 24:.1f} d"
-        return charts.Range(label, None, None, None, f"n {spread.n}, too few{mean}")
+        return charts.Range(label, None, None, None, f"n {spread.n}: too few{mean}")
     days = (spread.p10_h / 24, spread.median_h / 24, spread.p90_h / 24)
     return charts.Range(label, *days, f"median {days[1]:.1f} d, n {spread.n}")
 
