@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import ColumnElement, and_, case, func, select
+from sqlalchemy import ColumnElement, case, func, select, tuple_
 from sqlalchemy.orm import Session
 
 from ...store.models import Container, EstimatedEvent, Shipment, TransportEvent
@@ -86,12 +86,18 @@ def lane_reliability(
                 on_time.label("on_time"),
                 *picks(sub, "transit"),
                 *picks(sub, "drift"),
+                func.count().over().label("lanes"),  # over the groups, before the page is cut
             )
             .group_by(*keys)
             .order_by(*keys)
         )
-        total = session.scalar(select(func.count()).select_from(figures.subquery())) or 0
         rows = session.execute(figures.offset(page.offset).limit(page.size)).all()
+        if rows:
+            total = int(rows[0].lanes)
+        elif page.offset == 0:
+            total = 0
+        else:  # a page past the end: the count alone
+            total = session.scalar(select(func.count()).select_from(figures.subquery())) or 0
         counted = _containers(session, caller, query, [tuple(row[:3]) for row in rows])
     lanes = tuple(_lane(row, counted, query) for row in rows)
     return Page(lanes, total, page)
@@ -141,29 +147,36 @@ def _containers(
     """Containers, rolled and transshipped containers of the arrived shipments, per lane."""
     if not lanes:
         return {}
-    rolled_shipments = (
+    voyages = EstimatedEvent.voyage_number
+    rolled = (
         select(EstimatedEvent.shipment_id)
-        .where(
-            EstimatedEvent.account_id == caller.account_id,
-            EstimatedEvent.voyage_number.is_not(None),
-        )
+        .where(EstimatedEvent.shipment_id == Shipment.id, voyages.is_not(None))
         .group_by(EstimatedEvent.shipment_id)
-        .having(func.count(func.distinct(EstimatedEvent.voyage_number)) > 1)
+        .having(func.min(voyages) != func.max(voyages))
+        .exists()
     )
-    transshipped = select(TransportEvent.container_id).where(
-        TransportEvent.account_id == caller.account_id,
-        TransportEvent.event.like(TRANSSHIPMENT_EVENTS),
+    transshipped = (
+        select(TransportEvent.id)
+        .where(
+            TransportEvent.container_id == Container.id,
+            TransportEvent.event.like(TRANSSHIPMENT_EVENTS),
+        )
+        .exists()
     )
     groups = _groups()
     rows = session.execute(
         select(
             *groups,
             func.count(Container.id),
-            func.sum(case((Shipment.id.in_(rolled_shipments), 1), else_=0)),
-            func.sum(case((Container.id.in_(transshipped), 1), else_=0)),
+            func.sum(case((rolled, 1), else_=0)),
+            func.sum(case((transshipped, 1), else_=0)),
         )
-        .join(Container, and_(Container.shipment_id == Shipment.id))
-        .where(*arrived(caller, query), Container.account_id == caller.account_id)
+        .join(Container, Container.shipment_id == Shipment.id)
+        .where(
+            *arrived(caller, query),
+            Container.account_id == caller.account_id,
+            tuple_(*groups).in_(lanes),
+        )
         .group_by(*groups)
     ).all()
     wanted = set(lanes)
