@@ -31,16 +31,16 @@ from _util import fmt_ms, machine_lines, render_table
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from sealane.config import Settings  # noqa: E402
-from sealane.runtime import build_runtime  # noqa: E402
-from sealane.service.access.accounts import create_account  # noqa: E402
-from sealane.service.access.gatekeeper import Caller  # noqa: E402
-from sealane.service.core.paging import PageRequest  # noqa: E402
-from sealane.service.reliability.estimates import estimate_errors  # noqa: E402
-from sealane.service.reliability.inputs import LaneQuery, Window  # noqa: E402
-from sealane.service.reliability.lanes import lane_reliability  # noqa: E402
-from sealane.service.reliability.ports import port_reliability  # noqa: E402
-from sealane.store.models import (  # noqa: E402
+from sealane.config import Settings
+from sealane.runtime import build_runtime
+from sealane.service.access.accounts import create_account
+from sealane.service.access.gatekeeper import Caller
+from sealane.service.core.paging import PageRequest
+from sealane.service.reliability.estimates import estimate_errors
+from sealane.service.reliability.inputs import LaneQuery, Window
+from sealane.service.reliability.lanes import lane_reliability
+from sealane.service.reliability.ports import port_reliability
+from sealane.store.models import (
     Container,
     EstimatedEvent,
     Shipment,
