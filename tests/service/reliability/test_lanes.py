@@ -133,3 +133,8 @@ def test_estimate_errors__by_whole_days_before_arrival(world: World) -> None:
         EstimateError("MAEU", 33, 1, -6.0),
     )
     assert estimate_errors(world.runtime.context, world.plain, LaneQuery()) == ()
+
+
+def test_lane_reliability__page_past_the_end_keeps_the_total(world: World) -> None:
+    page = lane_reliability(world.runtime.context, world.routing, LaneQuery(), PageRequest(5, 1))
+    assert (page.items, page.total) == ((), 2)

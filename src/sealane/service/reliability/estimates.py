@@ -17,7 +17,7 @@ from ..access.gatekeeper import Caller
 from ..core.context import ServiceContext
 from .inputs import LaneQuery
 from .lanes import arrived
-from .spreads import SECONDS_PER_HOUR, seconds_between
+from .spreads import SECONDS_PER_HOUR, seconds_between, sorting_room
 
 #: Estimates recorded longer before arrival than this are left out.
 MAX_LEAD_DAYS = 60
@@ -39,7 +39,7 @@ def estimate_errors(
 ) -> tuple[EstimateError, ...]:
     """Per carrier and whole day before arrival, the estimates' count and mean error."""
     with ctx.reading() as session:
-        dialect = session.get_bind().dialect.name
+        dialect = sorting_room(session)
         lead = seconds_between(Shipment.pod_ata_at, EstimatedEvent.created_at, dialect)
         error = seconds_between(Shipment.pod_ata_at, EstimatedEvent.estimated_timestamp, dialect)
         per_estimate = (

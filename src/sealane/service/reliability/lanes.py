@@ -24,7 +24,7 @@ from ..access.gatekeeper import Caller
 from ..core.context import ServiceContext
 from ..core.paging import Page, PageRequest
 from .inputs import LaneQuery
-from .spreads import Spread, picks, ranked, seconds_between, spread_of
+from .spreads import Spread, group_key, picks, ranked, seconds_between, sorting_room, spread_of
 
 TRANSSHIPMENT_EVENTS = "container.transport.transshipment_%"
 
@@ -73,34 +73,58 @@ class LaneReliability:
 def lane_reliability(
     ctx: ServiceContext, caller: Caller, query: LaneQuery, page: PageRequest
 ) -> Page[LaneReliability]:
-    """The account's lanes matching ``query``, by carrier, port of lading and of discharge."""
+    """The account's lanes matching ``query``, by carrier, port of lading and of discharge.
+
+    Two steps: the page's lanes and how many lanes there are, by a plain grouping; then the
+    ranked figures of those lanes' shipments only, so a page of 30 lanes ranks their shipments
+    and not the whole account's.
+    """
     with ctx.reading() as session:
-        dialect = session.get_bind().dialect.name
-        sub = _per_shipment(caller, query, dialect).subquery()
-        keys = [sub.c.scac, sub.c.pol, sub.c.pod]
-        on_time = func.sum(case((func.abs(sub.c.drift) <= query.tolerance.total_seconds(), 1)))
-        figures = (
-            select(
-                *keys,
-                func.count().label("shipments"),
-                on_time.label("on_time"),
-                *picks(sub, "transit"),
-                *picks(sub, "drift"),
-                func.count().over().label("lanes"),  # over the groups, before the page is cut
-            )
-            .group_by(*keys)
-            .order_by(*keys)
+        dialect = sorting_room(session)
+        groups = [group_key(column, dialect) for column in _groups()]
+        listed = (
+            select(*groups, func.count().over())  # the count over the groups, before the cut
+            .where(*arrived(caller, query))
+            .group_by(*groups)
+            .order_by(*groups)
         )
-        rows = session.execute(figures.offset(page.offset).limit(page.size)).all()
-        if rows:
-            total = int(rows[0].lanes)
+        found = session.execute(listed.offset(page.offset).limit(page.size)).all()
+        keys = [(row[0], row[1], row[2]) for row in found]
+        if found:
+            total = int(found[0][3])
         elif page.offset == 0:
             total = 0
         else:  # a page past the end: the count alone
-            total = session.scalar(select(func.count()).select_from(figures.subquery())) or 0
-        counted = _containers(session, caller, query, [tuple(row[:3]) for row in rows])
+            total = session.scalar(select(func.count()).select_from(listed.subquery())) or 0
+        rows = _figures(session, caller, query, dialect, keys) if keys else []
+        counted = _containers(session, caller, query, keys)
     lanes = tuple(_lane(row, counted, query) for row in rows)
     return Page(lanes, total, page)
+
+
+def _figures(
+    session: Session,
+    caller: Caller,
+    query: LaneQuery,
+    dialect: str,
+    keys: list[tuple[str, str, str]],
+) -> list[Any]:
+    """The aggregate row of each lane of ``keys``, in their order."""
+    sub = _per_shipment(caller, query, dialect).where(tuple_(*_groups()).in_(keys)).subquery()
+    lane = [sub.c.scac, sub.c.pol, sub.c.pod]
+    on_time = func.sum(case((func.abs(sub.c.drift) <= query.tolerance.total_seconds(), 1)))
+    figures = (
+        select(
+            *lane,
+            func.count().label("shipments"),
+            on_time.label("on_time"),
+            *picks(sub, "transit"),
+            *picks(sub, "drift"),
+        )
+        .group_by(*lane)
+        .order_by(*lane)
+    )
+    return list(session.execute(figures).all())
 
 
 def _groups() -> list[Any]:
@@ -129,20 +153,20 @@ def arrived(caller: Caller, query: LaneQuery) -> list[ColumnElement[bool]]:
 
 def _per_shipment(caller: Caller, query: LaneQuery, dialect: str) -> Any:
     """One row per arrived shipment: its lane, transit and drift (seconds), ranked per lane."""
-    groups = _groups()
+    groups = [group_key(column, dialect) for column in _groups()]
     transit = seconds_between(Shipment.pod_ata_at, Shipment.pol_atd_at, dialect)
     drift = seconds_between(Shipment.pod_ata_at, Shipment.pod_original_eta_at, dialect)
     return select(
-        Shipment.shipping_line_scac.label("scac"),
-        Shipment.port_of_lading_locode.label("pol"),
-        Shipment.port_of_discharge_locode.label("pod"),
+        groups[0].label("scac"),
+        groups[1].label("pol"),
+        groups[2].label("pod"),
         *ranked(transit, groups, "transit"),
         *ranked(drift, groups, "drift"),
     ).where(*arrived(caller, query))
 
 
 def _containers(
-    session: Session, caller: Caller, query: LaneQuery, lanes: list[tuple[Any, ...]]
+    session: Session, caller: Caller, query: LaneQuery, lanes: list[tuple[str, str, str]]
 ) -> dict[tuple[str, str, str], tuple[int, int, int]]:
     """Containers, rolled and transshipped containers of the arrived shipments, per lane."""
     if not lanes:

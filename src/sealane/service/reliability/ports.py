@@ -21,7 +21,7 @@ from ..access.gatekeeper import Caller
 from ..core.context import ServiceContext
 from ..core.errors import InvalidInput, ObjectNotFound
 from .inputs import Window, locode
-from .spreads import Spread, picks, ranked, seconds_between, spread_of
+from .spreads import Spread, picks, ranked, seconds_between, sorting_room, spread_of
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,7 +56,7 @@ def port_reliability(
     if code is None:
         raise ObjectNotFound("port", port, by="locode")
     with ctx.reading() as session:
-        dialect = session.get_bind().dialect.name
+        dialect = sorting_room(session)
         dwell_rows, dwell_total = _dwell(session, caller, code, window, dialect)
         waiting_rows, waiting_total = _waiting(session, code, window, dialect)
     dwell = {_day(row.day): row for row in dwell_rows}
