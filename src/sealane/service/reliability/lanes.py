@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import ColumnElement, case, func, select, tuple_
+from sqlalchemy import ColumnElement, case, func, literal, select, tuple_
 from sqlalchemy.orm import Session
 
 from ...store.models import Container, EstimatedEvent, Shipment, TransportEvent
@@ -97,7 +97,7 @@ def lane_reliability(
         else:  # a page past the end: the count alone
             total = session.scalar(select(func.count()).select_from(listed.subquery())) or 0
         rows = _figures(session, caller, query, dialect, keys) if keys else []
-        counted = _containers(session, caller, query, keys)
+        counted = _containers(session, caller, query, dialect, keys)
     lanes = tuple(_lane(row, counted, query) for row in rows)
     return Page(lanes, total, page)
 
@@ -110,7 +110,7 @@ def _figures(
     keys: list[tuple[str, str, str]],
 ) -> list[Any]:
     """The aggregate row of each lane of ``keys``, in their order."""
-    sub = _per_shipment(caller, query, dialect).where(tuple_(*_groups()).in_(keys)).subquery()
+    sub = _per_shipment(caller, query, dialect).where(*_between(keys, dialect)).subquery()
     lane = [sub.c.scac, sub.c.pol, sub.c.pod]
     on_time = func.sum(case((func.abs(sub.c.drift) <= query.tolerance.total_seconds(), 1)))
     figures = (
@@ -125,6 +125,13 @@ def _figures(
         .order_by(*lane)
     )
     return list(session.execute(figures).all())
+
+
+def _between(keys: list[tuple[str, str, str]], dialect: str) -> list[ColumnElement[bool]]:
+    """The lanes from the first of ``keys`` to the last, in the order the page lists them: a
+    page's lanes are consecutive, so two row comparisons find them (cheaper than a list)."""
+    lane = tuple_(*(group_key(column, dialect) for column in _groups()))
+    return [lane >= tuple_(*map(literal, keys[0])), lane <= tuple_(*map(literal, keys[-1]))]
 
 
 def _groups() -> list[Any]:
@@ -166,7 +173,11 @@ def _per_shipment(caller: Caller, query: LaneQuery, dialect: str) -> Any:
 
 
 def _containers(
-    session: Session, caller: Caller, query: LaneQuery, lanes: list[tuple[str, str, str]]
+    session: Session,
+    caller: Caller,
+    query: LaneQuery,
+    dialect: str,
+    lanes: list[tuple[str, str, str]],
 ) -> dict[tuple[str, str, str], tuple[int, int, int]]:
     """Containers, rolled and transshipped containers of the arrived shipments, per lane."""
     if not lanes:
@@ -199,7 +210,7 @@ def _containers(
         .where(
             *arrived(caller, query),
             Container.account_id == caller.account_id,
-            tuple_(*groups).in_(lanes),
+            *_between(lanes, dialect),
         )
         .group_by(*groups)
     ).all()
