@@ -8,7 +8,6 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from urllib.parse import urlencode
 
 from markupsafe import Markup
 from starlette.datastructures import QueryParams
@@ -59,18 +58,6 @@ class ReliabilityForm:
             since=self._since(),
             tolerance_days=self._tolerance(),
         )
-
-    def link(self) -> str:
-        """This page's address."""
-        values = {
-            "pol": self.pol,
-            "pod": self.pod,
-            "carrier": self.carrier,
-            "since": self.since,
-            "tolerance": self.tolerance,
-        }
-        query = urlencode({k: v for k, v in values.items() if v})
-        return "/reliability" + (f"?{query}" if query else "")
 
     def _since(self) -> datetime | None:
         if not self.since:
