@@ -52,10 +52,14 @@ def seconds_between(later: Any, earlier: Any, dialect: str) -> ColumnElement[Any
 
 
 def sorting_room(session: Session) -> str:
-    """Let this transaction's sorts (the rankings) work in memory; the session's dialect name."""
+    """Let this transaction's sorts (the rankings) work in memory, without JIT compilation; the
+    session's dialect name."""
     dialect = session.get_bind().dialect.name
     if dialect == "postgresql":
         session.execute(text(f"SET LOCAL work_mem = '{SORT_MEMORY}'"))
+        # The planner's cost of the correlated look-ups passes jit_above_cost, and compiling
+        # the query then takes longer than running it.
+        session.execute(text("SET LOCAL jit = off"))
     return dialect
 
 
