@@ -15,7 +15,7 @@ from ...service.reliability.inputs import MAX_TOLERANCE, LaneQuery, Window
 from ...service.reliability.lanes import LaneReliability, lane_reliability
 from ...service.reliability.ports import port_reliability
 from ..jsonapi import JsonApiResponse
-from ..listing import DECIMAL, INSTANT, Paging, moment, text
+from ..listing import DECIMAL, INSTANT, Paging, moment
 from ..params import authenticated
 from ..render import many, one
 from ..route import ApiRoute
@@ -24,8 +24,14 @@ from .responses import ERRORS
 
 router = APIRouter(tags=["reliability"], route_class=ApiRoute)
 Auth = Annotated[Caller, Depends(authenticated)]
-#: Longest carrier and port filters (a SCAC, a UN/LOCODE or a port id).
+#: Longest port filter (a UN/LOCODE or a port id).
 KEY_CHARS = 64
+#: A SCAC, or blank (no filter), with spaces around allowed.
+SCAC = r"^\s*([A-Za-z0-9]{2,4}\s*)?$"
+#: A UN/LOCODE or a port id (a UUID), or blank.
+PORT = (
+    r"^\s*(([A-Za-z]{2}[A-Za-z0-9]{3})|([0-9A-Fa-f]{8}(-[0-9A-Fa-f]{4}){3}-[0-9A-Fa-f]{12}))?\s*$"
+)
 Since = Annotated[
     datetime | None,
     moment("filter[since]", description="from this time (arrivals, discharges, port calls)"),
@@ -42,15 +48,26 @@ def window(since: Since = None, until: Until = None) -> Window:
 def lane_query(
     window: Annotated[Window, Depends(window)],
     carrier: Annotated[
-        str | None, text(KEY_CHARS, alias="filter[carrier]", description="the carrier's SCAC")
+        str | None,
+        Query(alias="filter[carrier]", pattern=SCAC, description="the carrier's SCAC"),
     ] = None,
     pol: Annotated[
         str | None,
-        text(KEY_CHARS, alias="filter[port_of_lading]", description="UN/LOCODE or port id"),
+        Query(
+            alias="filter[port_of_lading]",
+            max_length=KEY_CHARS,
+            pattern=PORT,
+            description="UN/LOCODE or port id",
+        ),
     ] = None,
     pod: Annotated[
         str | None,
-        text(KEY_CHARS, alias="filter[port_of_discharge]", description="UN/LOCODE or port id"),
+        Query(
+            alias="filter[port_of_discharge]",
+            max_length=KEY_CHARS,
+            pattern=PORT,
+            description="UN/LOCODE or port id",
+        ),
     ] = None,
     tolerance_days: Annotated[
         float | None,
