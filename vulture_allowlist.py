@@ -82,3 +82,5 @@ _.header_items
 _.at_monotonic_s
 # websockets' connect calls process_redirect on a redirect answer (feeds/ais/aisstream.py).
 _.process_redirect
+# Pydantic output fields the MCP SDK serialises (mcp/reliability_outputs.py).
+_.on_time_tolerance_hours

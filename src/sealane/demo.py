@@ -12,6 +12,7 @@ from .service.access.gatekeeper import Caller
 from .service.core.errors import InvalidInput
 from .service.tracking.requests import NewTrackingRequest, create_request
 from .store.accounts import NewKey
+from .store.history import seed_history
 from .store.seed import seed_demo as seed_demo_rows
 
 #: Numbers whose simulated voyages begin 0-45 days before the request, so they are spread
@@ -31,14 +32,18 @@ DEMO_REQUESTS = (
 )
 
 
-def seed_demo(runtime: Runtime) -> list[tuple[str, NewKey]]:
-    """Seed the demo and look its requests up once, so shipments exist before the first request.
+def seed_demo(runtime: Runtime, *, history: bool = False) -> list[tuple[str, NewKey]]:
+    """Seed the demo and look its requests up once, so shipments exist before the first request;
+    with ``history``, the routing account also gets months of completed voyages of several
+    carriers (:mod:`.store.history`), so its reliability page has figures to show.
 
     Returns each demo account's name and a new key (the routing account first); an existing demo
     database keeps its accounts and gets new keys.
     """
     with runtime.context.writing() as session:
         keys = seed_demo_rows(session, runtime.clock.now())
+        if history:
+            seed_history(session, keys[0][1].account_id, runtime.clock.now())
     caller = Caller(keys[0][1].account_id, routing_enabled=True)
     for request_type, number in DEMO_REQUESTS:
         attributes = {

@@ -119,6 +119,8 @@ def test_openapi__served_and_valid(document: dict[str, Any]) -> None:
             "/v2/account",
             "/v2/ports",
             "/v2/ports/{port_id}",
+            "/v2/reliability/lanes",
+            "/v2/reliability/ports/{locode}",
             "/v2/terminals",
             "/v2/terminals/{terminal_id}",
             "/v2/shipping_lines",

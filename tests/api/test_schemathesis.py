@@ -30,6 +30,8 @@ one more status (``positive_data_acceptance``), per operation:
   value must be of its data type (and among its options).
 - ``GET /vessels/{id}`` 400: a ``show_positions`` window must start before it ends and span at
   most 31 days.
+- ``GET /reliability/lanes`` 400: a port id must name a port, and ``filter[until]`` be after
+  ``filter[since]``; ``GET /reliability/ports/{locode}`` 400: the same window rule.
 - ``GET /vessels/{id}/future_positions*`` 422: the ports must exist and a sea route must join
   them (and the start, when given, must be at sea).
 
@@ -81,6 +83,8 @@ RULES = (
     ),
     ("POST", "/v2/vessel_positions", 422, "an IMO's check digit, a time not in the future"),
     ("GET", "/v2/vessels/{vessel_id}", 400, "a show_positions window of at most 31 days"),
+    ("GET", "/v2/reliability/lanes", 400, "a port id naming a port, until after since"),
+    ("GET", "/v2/reliability/ports/{locode}", 400, "until after since"),
     ("GET", "/v2/vessels/{vessel_id}/future_positions", 422, "ports that exist, a sea route"),
     (
         "GET",

@@ -15,6 +15,7 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from sealane.clock import ManualClock
 from sealane.feeds.ais.ingest import Ingestor, ingest_batch
+from sealane.feeds.ais.portareas import PortAreas
 from sealane.feeds.ais.reports import PositionReport
 from sealane.routing.ports import get_port
 from sealane.routing.voyage import future_positions
@@ -36,6 +37,7 @@ from .support import T0, T0_S
 
 MMSI = 244670316
 POL, POD = "NLRTM", "BEANR"
+AREAS = PortAreas()
 
 
 def tracked_shipment(
@@ -207,3 +209,28 @@ def _snapshot_with(number: str, event: PlannedEvent) -> Snapshot:
         epoch=T0,
     )
     return Snapshot(plan, (event,), (), None, None)
+
+
+def test_berthing__wait_at_anchor_known_only_for_a_seen_arrival(
+    sessions: sessionmaker[Session],
+) -> None:
+    tracked_shipment(sessions)
+    # the voyage ends at the POD's position (at berth); before that it anchors 6 km off for
+    # 5 hours, so the call opens on entering the area and berths 5 hours and some minutes later
+    track = voyage()
+    port = get_port(POD)
+    entered = next(p for p in track if AREAS.locate(p.lon, p.lat, [POD], None))
+    anchored_from = entered.time_s + 60.0
+    anchor = [
+        PositionReport(MMSI, anchored_from + 600.0 * k, port.lon, port.lat + 6.0 / 111.2, 0.1, 0.0)
+        for k in range(31)
+    ]
+    berth = PositionReport(MMSI, anchor[-1].time_s + 600.0, port.lon, port.lat, 0.0, 0.0)
+    before = [p for p in track if p.time_s <= entered.time_s]
+    ingest_batch(sessions, [*before, *anchor, berth], ManualClock(T0))
+    with sessions() as session:
+        pol_call, pod_call = session.scalars(select(VesselPortCall).order_by(VesselPortCall.id))
+        assert not pol_call.arrival_seen and pol_call.berthed_at is None  # first seen inside
+        assert pod_call.arrival_seen
+        assert pod_call.arrived_at == datetime.fromtimestamp(entered.time_s, UTC)
+        assert pod_call.berthed_at == datetime.fromtimestamp(berth.time_s, UTC)

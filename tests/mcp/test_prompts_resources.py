@@ -12,7 +12,7 @@ from sealane.vocabulary.events import EVENT_NAMES
 from tests.mcp.cases import UNKNOWN
 from tests.mcp.conftest import World, http_client
 
-PROMPTS = {"track-shipment", "check-demurrage", "analyze-delays"}
+PROMPTS = {"track-shipment", "check-demurrage", "analyze-delays", "compare-carriers"}
 
 
 def test_prompts__listed_and_each_names_its_tools(mcp_url: str, world: World) -> None:

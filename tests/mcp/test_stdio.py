@@ -24,13 +24,21 @@ def test_stdio__every_tool_resource_and_prompt(world: World) -> None:
             glossary = await client.read_resource("service://docs/milestone-glossary")
             summary = await client.read_resource(f"service://container/{world.container_a}")
             prompts = [p.name for p in (await client.list_prompts()).prompts]
+            arguments = {
+                "track-shipment": {"container_number": "TSTU1000019"},
+                "compare-carriers": {"port_of_lading": "CNSHA", "port_of_discharge": "NLRTM"},
+            }
             for name in prompts:
-                argument = "container_number" if name == "track-shipment" else "container_id"
-                value = "TSTU1000019" if name == "track-shipment" else world.container_a
-                assert (await client.get_prompt(name, {argument: value})).messages
+                given = arguments.get(name, {"container_id": world.container_a})
+                assert (await client.get_prompt(name, given)).messages
         assert "vessel_departed" in glossary.contents[0].text  # type: ignore[union-attr]
         assert "## Milestones" in summary.contents[0].text  # type: ignore[union-attr]
-        assert sorted(prompts) == ["analyze-delays", "check-demurrage", "track-shipment"]
+        assert sorted(prompts) == [
+            "analyze-delays",
+            "check-demurrage",
+            "compare-carriers",
+            "track-shipment",
+        ]
 
     anyio.run(run)
 

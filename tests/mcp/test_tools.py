@@ -24,6 +24,9 @@ TOOLS = {
     "get_vessel_future_positions",
     "plan_sea_route",
     "get_container_route",
+    "carrier_reliability",
+    "lane_transit_times",
+    "port_waiting_times",
 }
 
 

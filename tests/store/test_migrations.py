@@ -49,7 +49,7 @@ MODEL_TABLES = {
 }
 ALL_TABLES = MODEL_TABLES | {"alembic_version"}
 #: The newest migration.
-HEAD = "0014_installation_secrets"
+HEAD = "0015_port_call_berthing"
 
 
 def tables(engine: Engine) -> set[str]:

@@ -36,6 +36,7 @@ from .routers import (
     custom_fields,
     parties,
     reference,
+    reliability,
     search,
     shipments,
     tracking_requests,
@@ -59,6 +60,7 @@ ROUTERS = (
     parties,
     custom_fields,
     search,
+    reliability,
     carrier_push,
 )
 

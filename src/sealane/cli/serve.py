@@ -47,7 +47,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     background = not args.no_background
     app = create_app(settings, poll_interval_s=args.poll_interval if background else None)
     if args.demo:
-        keys = seed_demo(app.state.sealane)
+        keys = seed_demo(app.state.sealane, history=True)
         if background:
             add_ais_replay(app.state.sealane, speed=settings.ais_demo_speed)
         print_demo(settings, [(name, key.secret) for name, key in keys])
@@ -73,7 +73,7 @@ def _serve_processes(args: argparse.Namespace, settings: Settings) -> int:
     if args.demo:
         runtime = build_runtime(settings, migrate=False)
         try:
-            keys = seed_demo(runtime)
+            keys = seed_demo(runtime, history=True)
         finally:
             runtime.stop()
             runtime.engine.dispose()

@@ -14,6 +14,7 @@ from typing import Any, Protocol
 
 from ..service.core.engine import NO_SIZE, VesselSize
 from ..service.core.paging import PageRequest
+from ..service.reliability.inputs import LaneQuery, Window
 from ..service.tracking.filters import TrackingFilter
 from ..service.tracking.requests import NewTrackingRequest, RequestFilter
 
@@ -105,6 +106,14 @@ class Account(Protocol):
         """``POST /tracking_requests/infer_number``: a number's type and likely carriers."""
         ...
 
+    async def lane_reliability(self, query: LaneQuery, page: PageRequest) -> Document:
+        """A page of ``GET /reliability/lanes``."""
+        ...
+
+    async def port_reliability(self, locode: str, window: Window) -> Document:
+        """``GET /reliability/ports/{locode}``."""
+        ...
+
 
 class Backend(Protocol):
     """Checks keys and hands out :class:`Account` views."""
@@ -151,6 +160,31 @@ def request_query(filters: RequestFilter) -> Query:
     if filters.created_to is not None:
         query.append(("filter[created_at][end]", filters.created_to.isoformat()))
     return query
+
+
+def window_query(window: Window) -> Query:
+    """The API's ``filter[since]`` and ``filter[until]``."""
+    query: Query = []
+    if window.since is not None:
+        query.append(("filter[since]", window.since.isoformat()))
+    if window.until is not None:
+        query.append(("filter[until]", window.until.isoformat()))
+    return query
+
+
+def lane_query(query: LaneQuery) -> Query:
+    """The API's query parameters for the lanes of ``query``."""
+    found: Query = []
+    for name, value in (
+        ("filter[carrier]", query.carrier),
+        ("filter[port_of_lading]", query.port_of_lading),
+        ("filter[port_of_discharge]", query.port_of_discharge),
+    ):
+        if value is not None:
+            found.append((name, value))
+    found += window_query(query.window)
+    found.append(("tolerance_days", repr(query.tolerance.total_seconds() / 86400.0)))
+    return found
 
 
 def page_query(page: PageRequest, includes: Sequence[str] = ()) -> Query:

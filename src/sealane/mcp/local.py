@@ -13,6 +13,7 @@ from ..jsonapi import Included, collection_document, single_document
 from ..jsonapi.container_routes import include_route
 from ..jsonapi.lookups import inference_resource, search_hit_resource
 from ..jsonapi.reference import shipping_line_resource, vessel_attributes
+from ..jsonapi.reliability import lane_resource, port_resource
 from ..jsonapi.tracking import transport_event_resource
 from ..service import search
 from ..service.access.gatekeeper import Caller, Gatekeeper
@@ -21,10 +22,20 @@ from ..service.core.context import ServiceContext
 from ..service.core.engine import NO_SIZE, VesselSize
 from ..service.core.paging import Page, PageRequest
 from ..service.reference import lookups, vessels
+from ..service.reliability import lanes, ports
+from ..service.reliability.inputs import LaneQuery, Window
 from ..service.tracking import containers, numbers, requests, shipments
 from ..service.tracking.filters import TrackingFilter
 from ..service.tracking.requests import NewTrackingRequest, RequestFilter
-from .backend import Document, Positions, Query, page_query, request_query, tracking_query
+from .backend import (
+    Document,
+    Positions,
+    Query,
+    lane_query,
+    page_query,
+    request_query,
+    tracking_query,
+)
 
 T = TypeVar("T")
 
@@ -173,6 +184,19 @@ class LocalAccount:
         text = numbers.number_text(number)
         found = await blocking(lambda: numbers.infer_number(self.ctx, text))
         return {"data": inference_resource(text, found)}
+
+    async def lane_reliability(self, query: LaneQuery, page: PageRequest) -> Document:
+        """A page of the account's lane figures, rendered as the API renders them."""
+        found = await blocking(lambda: lanes.lane_reliability(self.ctx, self.caller, query, page))
+        data = [lane_resource(lane, self.base) for lane in found.items]
+        return self._page(data, found, "reliability/lanes", lane_query(query))
+
+    async def port_reliability(self, locode: str, window: Window) -> Document:
+        """A port's figures for the account, rendered as the API renders them."""
+        found = await blocking(
+            lambda: ports.port_reliability(self.ctx, self.caller, locode, window)
+        )
+        return single_document(port_resource(found, self.base))
 
     async def container_route(self, container_id: str, includes: Sequence[str]) -> Document:
         """A container's route, rendered as the API renders it."""

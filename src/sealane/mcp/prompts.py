@@ -1,5 +1,6 @@
-"""The prompts: ``track-shipment``, ``check-demurrage`` and ``analyze-delays``. Each gives the
-model the steps to take and the tools to call, in order; none calls a tool itself."""
+"""The prompts: ``track-shipment``, ``check-demurrage``, ``analyze-delays`` and
+``compare-carriers``. Each gives the model the steps to take and the tools to call, in order;
+none calls a tool itself."""
 
 from __future__ import annotations
 
@@ -88,6 +89,32 @@ def analyze_delays(
             "(a paid feature: if it answers routing_disabled, go on without it).\n"
             "4. Answer with the total delay against the first plan, where it arose (departure, "
             "a transshipment, arrival, terminal), the likely causes, and the current ETA."
+        )
+    ]
+
+
+def compare_carriers(
+    port_of_lading: Annotated[str, Field(description="port of lading: UN/LOCODE or port id")],
+    port_of_discharge: Annotated[str, Field(description="port of discharge: UN/LOCODE or port id")],
+) -> list[Message]:
+    """Compare the carriers on a lane: on-time share, transit time, ETA drift and rolled cargo."""
+    pol = _checked(lambda: parse_text(port_of_lading, "port_of_lading", max_chars=64))
+    pod = _checked(lambda: parse_text(port_of_discharge, "port_of_discharge", max_chars=64))
+    if pol is None or pod is None:
+        field = "port_of_lading" if pol is None else "port_of_discharge"
+        raise prompt_error(InvalidInput(f"{field} is required", field=field))
+    return [
+        UserMessage(
+            f"Compare the carriers on the lane {pol} -> {pod}.\n\n"
+            f"1. Call carrier_reliability with port_of_lading={pol!r} and "
+            f"port_of_discharge={pod!r} (add since= to look at recent months only).\n"
+            f"2. Call lane_transit_times with the same ports for the transit spread by carrier.\n"
+            f"3. Call port_waiting_times with port={pod!r} for the waiting off the port of "
+            "discharge, which every carrier meets alike.\n"
+            "4. Answer with a short table per carrier: shipments, on-time share (and its "
+            "tolerance), median transit with P10-P90, mean and P90 ETA drift, rolled and "
+            "transshipped shares. Say which carrier is most reliable and why, and flag any "
+            "carrier with fewer than 5 shipments: its figures are too few to rank."
         )
     ]
 

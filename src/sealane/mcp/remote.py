@@ -28,9 +28,19 @@ from ..service.core.errors import (
     Unprocessable,
 )
 from ..service.core.paging import PageRequest
+from ..service.reliability.inputs import LaneQuery, Window
 from ..service.tracking.filters import TrackingFilter
 from ..service.tracking.requests import NewTrackingRequest, RequestFilter
-from .backend import Document, Positions, Query, page_query, request_query, tracking_query
+from .backend import (
+    Document,
+    Positions,
+    Query,
+    lane_query,
+    page_query,
+    request_query,
+    tracking_query,
+    window_query,
+)
 
 JSONAPI = "application/vnd.api+json"
 #: Most accepted keys remembered at once (the memory is emptied when it is full).
@@ -187,6 +197,14 @@ class RemoteAccount:
     async def infer_number(self, number: str) -> Document:
         """``POST /tracking_requests/infer_number`` with ``{"number": ...}``."""
         return await self.post("/tracking_requests/infer_number", {"number": number})
+
+    async def lane_reliability(self, query: LaneQuery, page: PageRequest) -> Document:
+        """``GET /reliability/lanes``."""
+        return await self.get("/reliability/lanes", [*lane_query(query), *page_query(page)])
+
+    async def port_reliability(self, locode: str, window: Window) -> Document:
+        """``GET /reliability/ports/{locode}``."""
+        return await self.get(f"/reliability/ports/{_segment(locode)}", window_query(window))
 
     async def container_route(self, container_id: str, includes: Sequence[str]) -> Document:
         """``GET /containers/{id}/route``."""

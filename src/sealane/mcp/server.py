@@ -22,6 +22,7 @@ from . import (
     container_route_tools,
     list_tools,
     prompts,
+    reliability_tools,
     resources,
     routing_tools,
     search_tools,
@@ -36,7 +37,9 @@ INSTRUCTIONS = (
     "tracking with track_container, then read it with get_container, "
     "get_shipment_details and get_container_transport_events. Lists take page and page_size. "
     "Vessel ETAs (get_vessel_future_positions), container routes (get_container_route) and "
-    "route planning (plan_sea_route) need the account's routing feature."
+    "route planning (plan_sea_route) need the account's routing feature. Carrier and lane "
+    "reliability (carrier_reliability, lane_transit_times) and port waiting "
+    "(port_waiting_times) come from the account's own tracked shipments."
 )
 READ_ONLY = ToolAnnotations(read_only_hint=True, open_world_hint=False)
 #: (function, title, read only): the tools in the order they are listed.
@@ -53,11 +56,15 @@ TOOLS: list[tuple[Callable[..., Any], str, bool]] = [
     (container_route_tools.get_container_route, "Multi-leg route of a container", True),
     (routing_tools.get_vessel_future_positions, "A vessel's ETA and future track", True),
     (routing_tools.plan_sea_route, "Plan a sea route", True),
+    (reliability_tools.carrier_reliability, "Carrier reliability per lane", True),
+    (reliability_tools.lane_transit_times, "Transit times of a lane by carrier", True),
+    (reliability_tools.port_waiting_times, "Anchorage waiting and dwell at a port", True),
 ]
 PROMPTS: list[tuple[Callable[..., Any], str]] = [
     (prompts.track_shipment, "track-shipment"),
     (prompts.check_demurrage, "check-demurrage"),
     (prompts.analyze_delays, "analyze-delays"),
+    (prompts.compare_carriers, "compare-carriers"),
 ]
 
 

@@ -18,6 +18,7 @@ from ..service.access.browser_sessions import BrowserSessions
 from .error_pages import install_error_pages
 from .headers import STATIC_HEADERS, WithHeaders
 from .land import land_svg
+from .pages.reliability import reliability_page
 from .pages.shipment import shipment_page
 from .pages.shipments import find, shipments_page
 from .pages.signin import sign_in, sign_in_page, sign_out
@@ -61,6 +62,7 @@ def create_web_app(runtime: Runtime) -> Starlette:
         Route("/shipments", shipments_page),
         Route("/shipments/find", find),
         Route("/shipments/{shipment_id}", shipment_page),
+        Route("/reliability", reliability_page),
         Route("/track", track_page, methods=["GET"]),
         Route("/track", track, methods=["POST"]),
         Route("/tracking_requests/{request_id}", request_page),

@@ -22,6 +22,9 @@ class PortAreas:
     default_radius_m: float = 10_000.0
     radius_m: Mapping[str, float] = field(default_factory=dict)
     exit_factor: float = 1.25
+    #: Within this distance of the port's position (set on its terminals) a vessel is at berth;
+    #: in the area but farther out, it waits at anchor.
+    berth_radius_m: float = 3_000.0
 
     def radius_of(self, locode: str) -> float:
         """The area's radius around ``locode``'s position, in metres."""
@@ -44,6 +47,10 @@ class PortAreas:
             if distance <= self.radius_of(locode) and (best is None or distance < best[0]):
                 best = (distance, locode)
         return best[1] if best else None
+
+    def at_berth(self, locode: str, lon: float, lat: float) -> bool:
+        """Whether (lon, lat) is within the berth radius of ``locode``."""
+        return self._distance_m(locode, lon, lat) <= self.berth_radius_m
 
     @staticmethod
     def _distance_m(locode: str, lon: float, lat: float) -> float:

@@ -106,7 +106,10 @@ class VesselFollower:
                 )
                 moved = _Move(vessel_id, point, unseen, now)
                 call = self._move(session, moved, call, here, shipments, out)
-            elif here is None:
+                _berthing(areas, call, point)
+            elif call is not None:
+                _berthing(areas, call, point)
+            else:
                 self._estimate(session, vessel_id, point, shipments, now, out)
             previous = (point.lon, point.lat)
 
@@ -132,7 +135,12 @@ class VesselFollower:
                     shipment.pol_atd_at = shipment.pol_atd_at or at
         if here is None:
             return None
-        new = VesselPortCall(vessel_id=move.vessel_id, locode=here, arrived_at=at)
+        new = VesselPortCall(
+            vessel_id=move.vessel_id,
+            locode=here,
+            arrived_at=at,
+            arrival_seen=not move.first_sighting,
+        )
         session.add(new)
         session.flush()
         if move.first_sighting:
@@ -208,6 +216,14 @@ class _Move:
     point: PositionReport
     first_sighting: bool
     now: datetime
+
+
+def _berthing(areas: PortAreas, call: VesselPortCall | None, point: PositionReport) -> None:
+    """Mark when a vessel whose arrival was seen first comes within the berth radius."""
+    if call is None or not call.arrival_seen or call.berthed_at is not None:
+        return
+    if areas.at_berth(call.locode, point.lon, point.lat):
+        call.berthed_at = as_datetime(point.time_s)
 
 
 def _hours_to(point: PositionReport, locode: str, speed_kn: float) -> float | None:

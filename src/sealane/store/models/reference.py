@@ -15,6 +15,7 @@ from sqlalchemy import (
     Integer,
     String,
     UniqueConstraint,
+    false,
 )
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
@@ -122,13 +123,22 @@ class VesselPortCall(Base):
     """A vessel's stay in a port area as AIS saw it, from ``arrived_at`` to ``departed_at``."""
 
     __tablename__ = "vessel_port_calls"
-    __table_args__ = (Index("ix_vessel_port_calls_vessel_open", "vessel_id", "departed_at"),)
+    __table_args__ = (
+        Index("ix_vessel_port_calls_vessel_open", "vessel_id", "departed_at"),
+        Index("ix_vessel_port_calls_locode_arrived", "locode", "arrived_at"),
+    )
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
     vessel_id: Mapped[str] = mapped_column(ForeignKey("vessels.id", ondelete="CASCADE"))
     locode: Mapped[str] = mapped_column(String(5))
     arrived_at: Mapped[datetime] = mapped_column(UTCDateTime())
     departed_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), nullable=True)
+    #: Whether AIS saw the vessel enter the area (not so for a vessel first seen inside it,
+    #: whose ``arrived_at`` is only when it was first seen): only then is its wait known (0014).
+    arrival_seen: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    #: When the vessel first came within the berth radius of the port: the time from
+    #: ``arrived_at`` to it is its wait at anchor (None until then).
+    berthed_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), nullable=True)
 
 
 class FeedCheckpoint(Base):
