@@ -6,7 +6,10 @@ port's last 10 km unmeasured and keeps a fairway open to each port a depth band 
 (``data/README.md``, "Depth"): without more, any draft its passages allow reaches the port.
 ``data/port_limits.csv`` gives, for a few ports, the deepest draft their channel can take: the
 channel's charted depth at high water (its project depth at low water plus the mean tidal
-range), or the port's published maximum draft (sources in ``data/README.md``). It bounds what
+range), or the port's published maximum draft (sources in ``data/README.md``).
+``data/river_limits.csv`` does the same for the ports up the network's river corridors (the
+Mississippi to New Orleans, the Hooghly to Kolkata ...): a river's controlling depth to each port
+it serves, named after the river, so a ship too deep for the river is refused the port. It bounds what
 no ship can do, not what a pilot allows (no under-keel clearance, no tide windows), so it never
 refuses a ship that sails there. A vessel drawing more is refused that port as an origin, a via
 point or a destination, with the figure that refused it. The table is read on the first route
@@ -36,14 +39,18 @@ class PortLimit:
 
 @cache
 def port_limits() -> dict[str, PortLimit]:
-    """Every row of the shipped port limits table, by LOCODE."""
-    from .data.formats import PORT_LIMITS  # on first use, off the cold start
+    """Every row of the shipped port and river limits tables, by LOCODE (the shallower figure
+    where a port has both)."""
+    from .data.formats import PORT_LIMITS, RIVER_LIMITS  # on first use, off the cold start
 
     rows = PORT_LIMITS.read(data_dir() / PORT_LIMITS.name)
-    return {
-        row["locode"]: PortLimit(row["locode"], row["name"], float(row["draft_m"]), row["source"])
-        for row in rows
-    }
+    rows += RIVER_LIMITS.read(data_dir() / RIVER_LIMITS.name)
+    out: dict[str, PortLimit] = {}
+    for row in rows:
+        limit = PortLimit(row["locode"], row["name"], float(row["draft_m"]), row["source"])
+        if row["locode"] not in out or limit.draft_m < out[row["locode"]].draft_m:
+            out[row["locode"]] = limit
+    return out
 
 
 def check_port_draft(stop: Location, draft_m: float | None, what: str) -> None:
