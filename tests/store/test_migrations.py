@@ -48,7 +48,7 @@ MODEL_TABLES = {
 }
 ALL_TABLES = MODEL_TABLES | {"alembic_version"}
 #: The newest migration.
-HEAD = "0013_tracking_resumed"
+HEAD = "0014_official_port_codes"
 
 
 def tables(engine: Engine) -> set[str]:
