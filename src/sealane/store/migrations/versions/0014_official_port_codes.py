@@ -52,9 +52,9 @@ def upgrade() -> None:
     held = sa.or_(*(text.like(f'%"{alias}"%') for alias in ALIASES))
     found = bind.execute(sa.select(shipments.c.id, shipments.c.transshipment_locodes).where(held))
     for key, codes in found.all():
-        official = [ALIASES.get(code, code) for code in codes or ()]
+        codes_now = [ALIASES.get(code, code) for code in codes or ()]
         bind.execute(
-            shipments.update().where(shipments.c.id == key).values(transshipment_locodes=official)
+            shipments.update().where(shipments.c.id == key).values(transshipment_locodes=codes_now)
         )
 
 
