@@ -6,14 +6,14 @@ port's last 10 km unmeasured and keeps a fairway open to each port a depth band 
 (``data/README.md``, "Depth"): without more, any draft its passages allow reaches the port.
 ``data/port_limits.csv`` gives, for a few ports, the deepest draft their channel can take: the
 channel's charted depth at high water (its project depth at low water plus the mean tidal
-range), or the port's published maximum draft (sources in ``data/README.md``).
-``data/river_limits.csv`` does the same for the ports up the network's river corridors (the
-Mississippi to New Orleans, the Hooghly to Kolkata ...): a river's controlling depth to each port
-it serves, named after the river, so a ship too deep for the river is refused the port. It bounds what
+range), or the port's published maximum draft (sources in ``data/README.md``). It bounds what
 no ship can do, not what a pilot allows (no under-keel clearance, no tide windows), so it never
-refuses a ship that sails there. A vessel drawing more is refused that port as an origin, a via
-point or a destination, with the figure that refused it. The table is read on the first route
-with a draft, so a cold start without one never reads it.
+refuses a ship that sails there. ``data/river_limits.csv`` gives the same for the ports up the
+network's river corridors (New Orleans on the Mississippi, Kolkata on the Hooghly ...): the
+river's controlling depth to each port it serves, as its authority publishes it, the river
+named. A vessel drawing more is refused that port as an origin, a via point or a destination,
+with the figure that refused it. The tables are read on the first route with a draft, so a cold
+start without one never reads them.
 """
 
 from __future__ import annotations

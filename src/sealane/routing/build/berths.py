@@ -1,10 +1,10 @@
 """Ports for the build: searoute's list, corrected positions, berths on water, inland flags.
 
 Positions come from searoute's port list, replaced where ``data/port_positions.csv`` (a sourced
-list of corrections and of official codes searoute lacks) says so; searoute's codes that
-``data/port_aliases.csv`` makes aliases of an official port are left out. A port on land is moved to the nearest navigable water (raster
-water, or a named corridor) within ``PORT_MOVE_M``; one farther from it is flagged ``inland`` and
-gets no approach. Build-time only.
+list of corrections, and of official codes searoute lacks) says so; searoute's codes that
+``data/port_aliases.csv`` makes aliases of an official port are left out. A port on land is
+moved to the nearest navigable water (raster water, or a named corridor) within ``PORT_MOVE_M``;
+one farther from it is flagged ``inland`` and gets no approach. Build-time only.
 """
 
 from __future__ import annotations
