@@ -15,6 +15,7 @@ import sealane
 from sealane.routing.depth import BAND_NAMES, band_closed, band_mask, needed_depth_m
 from sealane.routing.graph import default_graph
 from sealane.routing.passages import names_from_mask
+from sealane.routing.port_limits import port_limits
 
 TOP100 = Path(__file__).parent / "data" / "top100_container_ports.csv"
 
@@ -149,7 +150,11 @@ def test_top100_routes_at_12m__no_edge_shallower_than_the_clearance() -> None:
     need = needed_depth_m(12.0)
     shallow: set[int] = set()
     sailed = 0
-    for origin, destination in permutations(top100(), 2):
+    # Ports whose channel or river takes less than 12 m (Bangkok, Montreal, Ho Chi Minh City)
+    # refuse the ship; the rest are sailed.
+    limits = port_limits()
+    ports = [code for code in top100() if code not in limits or limits[code].draft_m >= 12.0]
+    for origin, destination in permutations(ports, 2):
         for a, b in edges_sailed(sealane.route(origin, destination, draft_m=12.0), node_of):
             edge = edge_of[(min(a, b), max(a, b))]
             sailed += 1

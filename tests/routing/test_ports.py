@@ -1,15 +1,20 @@
-"""The port registry: size, unique codes, lookups, stable ids, time zones, search."""
+"""The port registry: size, unique codes, lookups, aliases, stable ids, time zones, search, the
+busiest container ports by their official codes, and the ports no sea-going ship reaches."""
 
 from __future__ import annotations
 
+import csv
 import re
 import uuid
 import zoneinfo
+from pathlib import Path
 
 import pytest
 
 import sealane
 from sealane.routing import registry
+from sealane.routing.data import data_dir
+from sealane.routing.geodesy import distance_m
 from sealane.routing.ports import PORT_NAMESPACE, PortRegistry
 
 #: port_id("NLRTM") as first shipped; ids are public, so this must never change.
@@ -143,3 +148,88 @@ def test_get_port__unknown_uuid_raises() -> None:
 def test_get_port__non_string_raises() -> None:
     with pytest.raises(sealane.UnknownPortError, match="42"):
         sealane.get_port(42)  # type: ignore[arg-type]
+
+
+#: The busiest container ports the issue found unknown by their official UN/LOCODEs.
+MISSING_BEFORE = ("MAPTM", "CNTXG", "AEKHL", "LKHBA", "SADMM", "USBOS", "USPDX")
+TOP100 = Path(__file__).parent / "data" / "top100_container_ports.csv"
+
+
+def busiest() -> list[str]:
+    """The 100 busiest container ports' official codes, then the issue's missing ones."""
+    with TOP100.open(encoding="utf-8") as handle:
+        return [row["locode"] for row in csv.DictReader(handle)] + list(MISSING_BEFORE)
+
+
+@pytest.mark.parametrize("locode", busiest())
+def test_busiest_container_ports__official_code_resolves_and_routes_at_7_m(locode: str) -> None:
+    port = sealane.get_port(locode)
+    assert port.locode == locode  # the official port itself, not an alias of another
+    assert not port.inland, port
+    other = "NLRTM" if locode != "NLRTM" else "SGSIN"
+    assert sealane.route(other, locode, draft_m=7.0).distance_m > 0
+
+
+#: Alias -> official port (golden): searoute's codes for ports the official list codes otherwise.
+ALIASES = [("MATNG", "MAPTM"), ("SADMN", "SADMM"), ("ESSEV", "ESSVQ"), ("CNXIP", "CNTXG")]
+
+
+@pytest.mark.parametrize(("alias", "official"), ALIASES)
+def test_get_port__alias_and_its_old_id_resolve_to_the_official_port(
+    ports: PortRegistry, alias: str, official: str
+) -> None:
+    assert alias not in {p.locode for p in ports.ports}
+    for key in (alias, alias.lower(), sealane.port_id(alias)):
+        found = ports.get(key)
+        assert found.locode == official
+        assert found.id == sealane.port_id(official)
+
+
+def test_aliases__the_shipped_table_is_the_golden_one() -> None:
+    with (data_dir() / "port_aliases.csv").open(encoding="utf-8") as handle:
+        rows = {(row["alias"], row["locode"]): row["source"] for row in csv.DictReader(handle)}
+    assert sorted(rows) == sorted(ALIASES)
+    assert all(rows.values())
+
+
+def test_port_registry__alias_of_an_unlisted_port_or_of_a_listed_code_is_ignored() -> None:
+    lines = [f"NLRTM,{sealane.port_id('NLRTM')},Rotterdam,NL,Netherlands,4.0,51.9,Europe/Amsterdam"]
+    made = PortRegistry(lines, {"NLXXX": "NLRTM", "NLRTM": "NLAMS", "NLYYY": "NLAMS"})
+    assert made.get("nlxxx").locode == "NLRTM"
+    assert made.get(sealane.port_id("NLXXX")).locode == "NLRTM"
+    assert made.get("NLRTM").name == "Rotterdam"  # a listed code is never an alias
+    for key in ("NLYYY", sealane.port_id("NLYYY")):
+        with pytest.raises(sealane.UnknownPortError):
+            made.get(key)
+
+
+@pytest.mark.parametrize(
+    ("locode", "lon", "lat"),
+    [
+        ("USPWM", -70.26, 43.65),  # Portland, Maine, not Portland, Oregon
+        ("USPDX", -122.77, 45.63),  # Portland, Oregon, on the Columbia
+        ("SEGOT", 11.84, 57.69),  # Skandiahamnen, not the city centre
+        ("MAAGA", -9.64, 30.42),  # Agadir's harbour, not the town
+        ("MAPTM", -5.50, 35.89),  # Tanger Med, 35 km east of Tangier
+    ],
+)
+def test_positions__the_issue_s_wrong_ports_placed_on_their_water(
+    locode: str, lon: float, lat: float
+) -> None:
+    port = sealane.get_port(locode)
+    assert distance_m(port.lon, port.lat, lon, lat) < 5_000.0, port  # placed on water within 5 km
+    assert not port.inland
+
+
+def test_positions__tianjin_and_xingang_apart() -> None:
+    tianjin, xingang = sealane.get_port("CNTSN"), sealane.get_port("CNTXG")
+    assert distance_m(tianjin.lon, tianjin.lat, xingang.lon, xingang.lat) > 1_000.0
+
+
+@pytest.mark.parametrize("locode", ["DEDUI", "CZPRA", "USCHI"])
+def test_inland_ports__no_sea_going_ship_reaches_them_refused_with_the_reason(
+    locode: str,
+) -> None:
+    assert sealane.get_port(locode).inland
+    with pytest.raises(sealane.NoRouteError, match="inland"):
+        sealane.route("NLRTM", locode)

@@ -21,6 +21,7 @@ import pytest
 
 import sealane
 from sealane.routing.limits import passage_limits
+from sealane.routing.port_limits import port_limits
 
 DATA = Path(__file__).parent / "data" / "published_distances.csv"
 #: Every pair must land within this share of its published figure (gross-error guard).
@@ -54,7 +55,8 @@ def end(text: str) -> str | tuple[float, float]:
 def draft_m(row: dict[str, str]) -> float:
     """The draft a row is measured at: ``DRAFT_M``, or less where the way the row is published
     for runs through a passage that takes less (Kiel 9.5 m, the Oresund 7.7 m, Corinth 7.3 m):
-    the published figure is that passage's way, which a 12 m ship could not sail."""
+    the published figure is that passage's way, which a 12 m ship could not sail; or less where
+    an end is a port whose channel or river takes less (Bangkok 8.2 m, Montreal 11.3 m)."""
     way = sealane.route(
         end(row["origin"]), end(row["destination"]), avoid=avoided(row), allow=allowed(row)
     )
@@ -62,7 +64,8 @@ def draft_m(row: dict[str, str]) -> float:
     for limit in passage_limits():
         if limit.passage.value in way.passages and limit.draft_m is not None:
             takes[limit.passage.value] = max(takes.get(limit.passage.value, 0.0), limit.draft_m)
-    return min([DRAFT_M, *takes.values()])
+    ends = [port_limits().get(row[key]) for key in ("origin", "destination")]
+    return min([DRAFT_M, *takes.values(), *(limit.draft_m for limit in ends if limit)])
 
 
 def avoided(row: dict[str, str]) -> list[str]:

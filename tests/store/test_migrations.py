@@ -49,7 +49,7 @@ MODEL_TABLES = {
 }
 ALL_TABLES = MODEL_TABLES | {"alembic_version"}
 #: The newest migration.
-HEAD = "0015_port_call_berthing"
+HEAD = "0016_official_port_codes"
 
 
 def tables(engine: Engine) -> set[str]:

@@ -8,9 +8,12 @@ port's last 10 km unmeasured and keeps a fairway open to each port a depth band 
 channel's charted depth at high water (its project depth at low water plus the mean tidal
 range), or the port's published maximum draft (sources in ``data/README.md``). It bounds what
 no ship can do, not what a pilot allows (no under-keel clearance, no tide windows), so it never
-refuses a ship that sails there. A vessel drawing more is refused that port as an origin, a via
-point or a destination, with the figure that refused it. The table is read on the first route
-with a draft, so a cold start without one never reads it.
+refuses a ship that sails there. ``data/river_limits.csv`` gives the same for the ports up the
+network's river corridors (New Orleans on the Mississippi, Kolkata on the Hooghly ...): the
+river's controlling depth to each port it serves, as its authority publishes it, the river
+named. A vessel drawing more is refused that port as an origin, a via point or a destination,
+with the figure that refused it. The tables are read on the first route with a draft, so a cold
+start without one never reads them.
 """
 
 from __future__ import annotations
@@ -36,14 +39,18 @@ class PortLimit:
 
 @cache
 def port_limits() -> dict[str, PortLimit]:
-    """Every row of the shipped port limits table, by LOCODE."""
-    from .data.formats import PORT_LIMITS  # on first use, off the cold start
+    """Every row of the shipped port and river limits tables, by LOCODE (the shallower figure
+    where a port has both)."""
+    from .data.formats import PORT_LIMITS, RIVER_LIMITS  # on first use, off the cold start
 
     rows = PORT_LIMITS.read(data_dir() / PORT_LIMITS.name)
-    return {
-        row["locode"]: PortLimit(row["locode"], row["name"], float(row["draft_m"]), row["source"])
-        for row in rows
-    }
+    rows += RIVER_LIMITS.read(data_dir() / RIVER_LIMITS.name)
+    out: dict[str, PortLimit] = {}
+    for row in rows:
+        limit = PortLimit(row["locode"], row["name"], float(row["draft_m"]), row["source"])
+        if row["locode"] not in out or limit.draft_m < out[row["locode"]].draft_m:
+            out[row["locode"]] = limit
+    return out
 
 
 def check_port_draft(stop: Location, draft_m: float | None, what: str) -> None:

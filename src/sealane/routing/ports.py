@@ -1,9 +1,11 @@
-"""Port registry: searoute's port list with berth positions, approach status, IANA time zones and
-stable ids.
+"""Port registry: searoute's port list with the official UN/LOCODEs it lacks, berth positions,
+approach status, IANA time zones and stable ids.
 
 A port's ``id`` is the uuid5 of its UN/LOCODE in a fixed namespace, so every install gives the same
 id. Lookups accept a LOCODE (any case) or an id; name search and nearest-port queries serve the
-service and the CLI.
+service and the CLI. ``data/port_aliases.csv`` names codes that stand for an official port
+(searoute's ``MATNG`` for Tanger Med, ``MAPTM``): such a code, and the id handed out for it
+before, resolve to the official port.
 """
 
 from __future__ import annotations
@@ -68,9 +70,15 @@ class PortRegistry:
     loading the registry costs a split of the file, not 3,900 object constructions.
     """
 
-    def __init__(self, lines: list[str]) -> None:
+    def __init__(self, lines: list[str], aliases: dict[str, str] | None = None) -> None:
         self._lines = {line[:5]: line for line in lines}
         self._id_to_locode = {line[6:42]: line[:5] for line in lines}
+        #: Alias code -> official LOCODE (of a listed port, for a code not itself listed), and the
+        #: alias's own id -> official LOCODE.
+        self._aliases = {
+            a: c for a, c in (aliases or {}).items() if c in self._lines and a not in self._lines
+        }
+        self._id_to_locode.update({port_id(a): c for a, c in self._aliases.items()})
         self._made: dict[str, Port] = {}
         self._all: tuple[Port, ...] | None = None
         self._xyz: FloatArray | None = None
@@ -104,11 +112,17 @@ class PortRegistry:
         return port
 
     def get(self, key: str) -> Port:
-        """The port with this LOCODE (case-insensitive) or id; :class:`UnknownPortError` if none."""
+        """The port with this LOCODE (case-insensitive), alias or id (an alias's id included);
+        :class:`UnknownPortError` if none.
+
+        >>> registry().get("matng").locode  # searoute's code for Tanger Med
+        'MAPTM'
+        """
         if not isinstance(key, str):
             raise UnknownPortError(f"a port is named by its UN/LOCODE or id, got {key!r}")
         text = key.strip()
-        code = text.upper() if text.upper() in self._lines else self._id_to_locode.get(text.lower())
+        code = text.upper() if text.upper() in self._lines else self._aliases.get(text.upper())
+        code = code or self._id_to_locode.get(text.lower())
         if code is None:
             raise UnknownPortError(f"unknown port {key!r}: not a known UN/LOCODE or port id")
         return self._port(code)
@@ -145,7 +159,14 @@ class PortRegistry:
 def registry() -> PortRegistry:
     """The shipped port registry, loaded once."""
     text = (data_dir() / "ports.csv").read_text(encoding="utf-8")
-    return PortRegistry(text.splitlines()[1:])
+    aliases = (data_dir() / "port_aliases.csv").read_text(encoding="utf-8")
+    return PortRegistry(text.splitlines()[1:], _aliases(aliases.splitlines()))
+
+
+def _aliases(lines: list[str]) -> dict[str, str]:
+    """Alias -> official LOCODE from the lines of ``port_aliases.csv`` (its first two columns,
+    five-letter codes, so a split on the first commas reads them without the csv module)."""
+    return {line[:5]: line[6:11] for line in lines[1:] if line.strip()}
 
 
 def get_port(key: str) -> Port:

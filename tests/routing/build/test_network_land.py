@@ -1,4 +1,5 @@
-"""The shipped network never puts a route between the 100 busiest container ports on land.
+"""The shipped network never puts a route between the 100 busiest container ports, or up a river
+to the ports the river corridors serve, on land.
 
 Every route between the ports of ``data/top100_container_ports.csv`` (all 9,900 ordered pairs,
 default passages) is cut into its distinct legs, and each leg is sampled every 100 m along its
@@ -60,3 +61,32 @@ def test_top100_routes__no_sample_on_land_outside_corridors() -> None:
 def test_top100__every_port_has_a_water_approach() -> None:
     inland = [code for code in top100() if sealane.get_port(code).inland]
     assert inland == []
+
+
+#: The ports the river corridors of ``passages.json`` serve (their sea ends aside).
+RIVER_PORTS = (
+    *("USMSY", "USNEW", "USBTR", "USPHL", "USJAX", "USPDX", "USVAN", "CNHUA", "CNCAN", "CNNKG"),
+    *("INCCU", "ARROS", "ARSLO", "DEBRE", "FRURO", "GBLON", "FRBOD", "ESSVQ", "CAMTR", "THBKK"),
+)
+
+
+def test_river_ports__routes_follow_the_river_no_sample_on_land_outside_it() -> None:
+    spec = read_geojson(data_dir() / "corridors.geojson")
+    served = {port for corridor in spec for port in corridor.ports}
+    assert set(RIVER_PORTS) <= served
+    legs = np.array(
+        sorted(
+            {
+                tuple(leg)
+                for code in RIVER_PORTS
+                for c in [sealane.route("NLRTM", code).coordinates]
+                for leg in np.hstack([c[:-1], c[1:]]).tolist()
+            }
+        )
+    )
+    lon, lat, leg, _ = sample_geodesics(legs[:, 0], legs[:, 1], legs[:, 2], legs[:, 3], SPACING_M)
+    land = np.flatnonzero(coastline().is_land(lon, lat))
+    assert land.size > 0  # the rivers are land to GSHHG: the routes do go up them
+    outside = land[~CorridorIndex(spec).contains(lon[land], lat[land])]
+    where = sorted({tuple(np.round(legs[k], 4)) for k in leg[outside].tolist()})
+    assert outside.size == 0, f"{outside.size} samples on land on {len(where)} legs: {where[:10]}"

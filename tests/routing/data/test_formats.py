@@ -17,8 +17,11 @@ from sealane.routing.data.formats import (
     MARNET,
     MARNET_VERSION,
     PASSAGE_LIMITS,
+    PORT_ALIASES,
     PORT_LIMITS,
+    RIVER_LIMITS,
     VERSION_KEY,
+    CsvTable,
     DataFormatError,
     FileFormat,
     Landmask,
@@ -162,3 +165,9 @@ def test_csv_table__shipped_passage_limits_read() -> None:
 def test_csv_table__shipped_port_limits_read() -> None:
     rows = PORT_LIMITS.read(data_dir() / PORT_LIMITS.name)
     assert rows and set(rows[0]) == set(PORT_LIMITS.columns)
+
+
+@pytest.mark.parametrize("table", [RIVER_LIMITS, PORT_ALIASES])
+def test_csv_table__shipped_river_limits_and_port_aliases_read(table: CsvTable) -> None:
+    rows = table.read(data_dir() / table.name)
+    assert rows and set(rows[0]) == set(table.columns)

@@ -1,9 +1,10 @@
 """Ports for the build: searoute's list, corrected positions, berths on water, inland flags.
 
 Positions come from searoute's port list, replaced where ``data/port_positions.csv`` (a sourced
-list of corrections) says so. A port on land is moved to the nearest navigable water (raster
-water, or a named corridor) within ``PORT_MOVE_M``; one farther from it is flagged ``inland`` and
-gets no approach. Build-time only.
+list of corrections, and of official codes searoute lacks) says so; searoute's codes that
+``data/port_aliases.csv`` makes aliases of an official port are left out. A port on land is
+moved to the nearest navigable water (raster water, or a named corridor) within ``PORT_MOVE_M``;
+one farther from it is flagged ``inland`` and gets no approach. Build-time only.
 """
 
 from __future__ import annotations
@@ -69,12 +70,13 @@ def searoute_ports() -> list[PortSite]:
 
 
 def corrected(ports: list[PortSite], path: Path) -> list[PortSite]:
-    """Ports with the positions (and names, where given) of the corrections file applied."""
+    """Ports with the positions (and names, where given) of the corrections file applied, and
+    its rows for official codes searoute lacks added (named, in a country searoute knows)."""
     with path.open(encoding="utf-8") as handle:
         fixes = {row["locode"]: row for row in csv.DictReader(handle)}
     out = []
     for port in ports:
-        fix = fixes.get(port.locode)
+        fix = fixes.pop(port.locode, None)
         if fix is not None:
             port = replace(
                 port,
@@ -84,7 +86,33 @@ def corrected(ports: list[PortSite], path: Path) -> list[PortSite]:
                 source=fix["source"],
             )
         out.append(port)
-    return out
+    countries = {port.locode[:2]: port.country_name for port in ports}
+    for code, fix in fixes.items():
+        if not fix["name"] or code[:2] not in countries:
+            raise ValueError(f"{path.name}: {code} is new, so it needs a name and a known country")
+        out.append(
+            PortSite(
+                code,
+                fix["name"],
+                countries[code[:2]],
+                float(fix["lon"]),
+                float(fix["lat"]),
+                source=fix["source"],
+            )
+        )
+    return sorted(out, key=lambda port: port.locode)
+
+
+def without_aliases(ports: list[PortSite], path: Path) -> list[PortSite]:
+    """Ports less those whose code ``path`` (``port_aliases.csv``) makes an alias of an official
+    port: the official port's row stands for them."""
+    with path.open(encoding="utf-8") as handle:
+        aliases = {row["alias"]: row["locode"] for row in csv.DictReader(handle)}
+    codes = {port.locode for port in ports}
+    missing = sorted(f"{a} -> {c}" for a, c in aliases.items() if c not in codes)
+    if missing:
+        raise ValueError(f"{path.name}: aliases of unknown ports: {', '.join(missing)}")
+    return [port for port in ports if port.locode not in aliases]
 
 
 class Navigable:

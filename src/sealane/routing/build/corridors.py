@@ -5,7 +5,9 @@ belongs to (if any) and its half width. The build traces it on a fine grid where
 shoreline's water and the WDB II river and canal lines (plus any hand-drawn ``links`` across locks)
 count as water, so the trace follows the real waterway; the traced line is written to
 ``data/corridors.geojson``, and land under it, within the half width, is what the land tests
-allow. Build-time only.
+allow. A corridor with a ``guide`` (a rough line along its river) follows only the river lines
+lying near the guide, so a shorter waterway beside the river (the bayous and canals beside the
+Mississippi) is not taken for it; the guide itself is not water. Build-time only.
 """
 
 from __future__ import annotations
@@ -29,6 +31,8 @@ LINE_BOX_DEG = 0.3
 END_REACH_CELLS = 40
 #: Window margin around a corridor's ends, metres.
 CORRIDOR_MARGIN_M = 10_000.0
+#: How far (metres) a river line may lie from a corridor's ``guide`` and still be followed.
+GUIDE_REACH_M = 5_000.0
 
 
 @dataclass(frozen=True)
@@ -51,7 +55,10 @@ def trace(coast: Coastline, rivers: RiverLines, spec: dict[str, Any]) -> Corrido
         max(start[0], end[0]) + LINE_BOX_DEG,
         max(start[1], end[1]) + LINE_BOX_DEG,
     )
-    lines = rivers.lines(box) + [np.array(link, dtype=np.float64) for link in spec.get("links", [])]
+    lines = rivers.lines(box)
+    if "guide" in spec:  # only the river's own lines: not a shorter bayou or canal beside it
+        lines = near_guide(np.array(spec["guide"], dtype=np.float64), lines)
+    lines += [np.array(link, dtype=np.float64) for link in spec.get("links", [])]
     grid = Grid(coast, np.array([start, end]), CORRIDOR_MARGIN_M, Water.EXACT, lines)
     ends = grid.unwrapped(np.array([start, end]))
     a = grid.nearest_water(float(ends[0, 0]), float(ends[0, 1]), END_REACH_CELLS)
@@ -66,6 +73,17 @@ def trace(coast: Coastline, rivers: RiverLines, spec: dict[str, Any]) -> Corrido
         line=line,
         ports=tuple(spec.get("ports", ())),
     )
+
+
+def near_guide(guide: FloatArray, lines: list[FloatArray]) -> list[FloatArray]:
+    """The runs of each line's points lying within ``GUIDE_REACH_M`` of ``guide`` (two points at
+    least): the parts of the river lines along the guided river."""
+    out: list[FloatArray] = []
+    for line in lines:
+        near = within(guide, GUIDE_REACH_M, line[:, 0], line[:, 1])
+        edges = np.flatnonzero(np.diff(np.concatenate([[0], near.astype(np.int8), [0]])))
+        out.extend(line[a:b] for a, b in zip(edges[::2], edges[1::2], strict=True) if b - a >= 2)
+    return out
 
 
 class CorridorIndex:

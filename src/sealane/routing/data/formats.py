@@ -261,6 +261,14 @@ class CsvTable:
 #: the channel named, and the source.
 PORT_LIMITS = CsvTable("port_limits.csv", ("locode", "name", "draft_m", "source"))
 
+#: searoute's codes (and carriers' codes) that name an official port: the alias, the official
+#: UN/LOCODE it resolves to, and why.
+PORT_ALIASES = CsvTable("port_aliases.csv", ("alias", "locode", "source"))
+
+#: Per port up a river corridor of ``passages.json`` (``river`` is the corridor's name), the
+#: deepest draft the river's channel takes to it (metres), the channel named, and the source.
+RIVER_LIMITS = CsvTable("river_limits.csv", ("river", "locode", "name", "draft_m", "source"))
+
 #: Per passage (one row per way through it, such as a canal's two sets of locks), the largest
 #: draft, beam, length and air draft it takes in metres (empty: no limit known) and the source.
 PASSAGE_LIMITS = CsvTable(
