@@ -16,9 +16,9 @@ from ...service.reliability.lanes import LaneReliability, lane_reliability
 from ...service.reliability.ports import port_reliability
 from ..jsonapi import JsonApiResponse
 from ..listing import DECIMAL, INSTANT, Paging, moment
+from ..operations import ApiRoute
 from ..params import authenticated
 from ..render import many, one
-from ..operations import ApiRoute
 from ..state import context_of
 from .responses import ERRORS
 
