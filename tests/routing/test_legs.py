@@ -32,7 +32,16 @@ def assert_same_leg(start: Location, end: Location, blocked: int) -> int:
 
 
 def sea_ports(count: int, seed: int) -> list[Location]:
-    ports = [port for port in registry().ports if not port.inland]
+    """``count`` ports drawn at random among those with a water approach whose lane lies in no
+    passage closed by default (a port on the Northwest Passage has no leg to anywhere)."""
+    graph = default_graph()
+    blocked = passage_mask(closed_passages((), allow_arctic=False), graph.passage_names)
+    ports = [
+        port
+        for port in registry().ports
+        if not port.inland
+        and not int(graph.edge_passages[graph.snap(port.lon, port.lat).edge]) & blocked
+    ]
     picked = np.random.default_rng(seed).choice(len(ports), count, replace=False)
     return [resolve_location(ports[i]) for i in picked.tolist()]
 

@@ -35,7 +35,13 @@ DRAFT_M = 12.0
 
 #: Pairs the network does not yet measure within PAIR_TOLERANCE, and why: expected failures,
 #: strict, so each one fails the suite as soon as it is fixed and must then leave this list.
-KNOWN_OFF: dict[tuple[str, str], str] = {}
+KNOWN_OFF: dict[tuple[str, str], str] = {
+    ("CNTAO", "CNYNT"): (
+        "regression of the network rebuilt with the river corridors (issue 38): a 9-12 m draft "
+        "sails 380.5 nm by Lianyungang instead of the default's 244.4 nm round the Shandong "
+        "peninsula, though the edges the default takes carry no depth band; not yet found"
+    ),
+}
 
 
 def rows() -> list[dict[str, str]]:
