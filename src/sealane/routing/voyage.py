@@ -83,7 +83,7 @@ def future_positions(
     >>> p.route.passages
     ('babalmandab', 'suez', 'gibraltar', 'dover', 'maas')
     >>> round(p.distance_remaining_nm)
-    5662
+    5661
     >>> future_positions((60.1, 12.3), "CNSHA", "NLRTM", draft_m=21.0).route.passages
     ('good_hope', 'dover', 'maas')
     """
