@@ -37,9 +37,10 @@ DRAFT_M = 12.0
 #: strict, so each one fails the suite as soon as it is fixed and must then leave this list.
 KNOWN_OFF: dict[tuple[str, str], str] = {
     ("CNTAO", "CNYNT"): (
-        "regression of the network rebuilt with the river corridors (issue 38): a 9-12 m draft "
-        "sails 380.5 nm by Lianyungang instead of the default's 244.4 nm round the Shandong "
-        "peninsula, though the edges the default takes carry no depth band; not yet found"
+        "regression of the network rebuilt with the river corridors (issue 38): its leg off "
+        "Qingdao (121.0, 35.9 to 122.57, 36.76) measures a 13.0 m least depth, under the 13.5 m "
+        "band that a 9-12 m draft (needing 10.5-13.5 m) closes, so such a ship sails 380.5 nm by "
+        "Lianyungang instead of 244.4 nm; four depth bands are too coarse here (wider masks)"
     ),
 }
 
