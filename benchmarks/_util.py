@@ -8,6 +8,7 @@ import statistics
 import time
 from collections.abc import Callable, Collection, Sequence
 from importlib import metadata
+from pathlib import Path
 
 #: What a table cell shows when a tool does not support a case.
 NA = "n/a"
@@ -15,6 +16,17 @@ NA = "n/a"
 ERROR = "error"
 #: What a table cell shows when there is nothing to compare with.
 NONE = "-"
+
+
+def anchors_dir(name: str) -> Path:
+    """Where the anchors' data ``name`` is kept (``shared/anchors/<name>`` beside the checkout, or
+    beside the directory holding it: a worktree under ``wt/`` finds the same copy as main)."""
+    here = Path(__file__).resolve().parents[1]
+    for parent in here.parents:
+        candidate = parent / "shared" / "anchors" / name
+        if candidate.is_dir():
+            return candidate
+    return here.parent / "shared" / "anchors" / name
 
 
 def timed_s(fn: Callable[[], object]) -> float:
