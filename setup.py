@@ -28,13 +28,13 @@ setup(
         Extension(
             "sealane.routing._search",
             sources=["src/sealane/routing/_search.c"],
-            depends=["src/sealane/routing/_heap.h"],
+            depends=["src/sealane/routing/_heap.h", "src/sealane/routing/_held.h"],
             extra_compile_args=["-O2"],
         ),
         Extension(
             "sealane.routing._hierarchy",
             sources=["src/sealane/routing/_hierarchy.c"],
-            depends=["src/sealane/routing/_heap.h"],
+            depends=["src/sealane/routing/_heap.h", "src/sealane/routing/_held.h"],
             extra_compile_args=["-O2"],
         ),
         Extension(

@@ -17,11 +17,17 @@ from sealane.routing.build.masked_contraction import contract_masked
 from sealane.routing.data.formats import Marnet
 from sealane.routing.depth import band_mask
 from sealane.routing.graph import SeaGraph, default_graph
-from sealane.routing.hierarchy import CoreHierarchy, climb_python
+from sealane.routing.hierarchy import CoreHierarchy, HierarchyPython
 from sealane.routing.passages import ARCTIC, NOT_FOR_CONTAINER_SHIPS, Passage, passage_mask
 
 _hierarchy = pytest.importorskip("sealane.routing._hierarchy")
-KERNELS = [_hierarchy.climb, climb_python]
+KERNELS = [_hierarchy.Hierarchy, HierarchyPython]
+
+
+def climb(kernel: Any, arrays: tuple, *ends: np.ndarray) -> Any:
+    """``kernel`` (the compiled type or its twin) made from the hierarchy's arrays, climbed with
+    the closed passages ``arrays`` ends with (:func:`hierarchy_of`) between ``ends``."""
+    return kernel(*arrays[:6]).climb(arrays[6], *ends)
 
 
 def random_graph(seed: int, count: int = 60) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -125,7 +131,7 @@ def assert_every_pair(
     edge_weight = lightest_edges(*edges)
     for s in sources:
         for t in range(count):
-            found = kernel(*arrays, one(s), ZERO, one(t), ZERO)
+            found = climb(kernel, arrays, one(s), ZERO, one(t), ZERO)
             if not np.isfinite(expected[s, t]):
                 assert found is None
                 continue
@@ -160,7 +166,7 @@ def test_climb__several_ends_with_offsets(kernel) -> None:
         for i in range(2)
         for j in range(2)
     )
-    found = kernel(*arrays, sources, source_costs, targets, target_costs)
+    found = climb(kernel, arrays, sources, source_costs, targets, target_costs)
     assert found is not None
     assert found[0] == pytest.approx(expected, rel=1e-12)
 
@@ -171,9 +177,9 @@ def test_climb__same_node_and_disconnected(kernel) -> None:
     tails = np.array([0, 1, 2, 3], dtype=np.int32)
     heads = np.array([1, 2, 0, 4], dtype=np.int32)
     arrays = hierarchy_of(5, tails, heads, np.array([1.0, 2.0, 4.0, 1.0]))
-    assert kernel(*arrays, one(2), ZERO, one(2), ZERO)[0] == 0.0
-    assert kernel(*arrays, one(0), ZERO, one(4), ZERO) is None
-    cost, raw = kernel(*arrays, one(0), ZERO, one(2), ZERO)
+    assert climb(kernel, arrays, one(2), ZERO, one(2), ZERO)[0] == 0.0
+    assert climb(kernel, arrays, one(0), ZERO, one(4), ZERO) is None
+    cost, raw = climb(kernel, arrays, one(0), ZERO, one(2), ZERO)
     assert cost == 3.0
     path = np.frombuffer(raw, dtype=np.int32) if isinstance(raw, bytes) else raw
     assert path.tolist() == [0, 1, 2]
@@ -182,15 +188,21 @@ def test_climb__same_node_and_disconnected(kernel) -> None:
 def test_climb__bad_arguments_are_value_errors() -> None:
     arrays = hierarchy_of(3, np.array([0, 1], np.int32), np.array([1, 2], np.int32), np.ones(2))
     with pytest.raises(ValueError, match="out of range"):
-        _hierarchy.climb(*arrays, one(7), ZERO, one(0), ZERO)
-    with pytest.raises(ValueError, match="sizes"):
-        _hierarchy.climb(*arrays, one(0), np.zeros(2), one(1), ZERO)
-    short_mask = (*arrays[:5], np.zeros(0, dtype=np.uint32), 0)
-    with pytest.raises(ValueError, match="sizes"):
-        _hierarchy.climb(*short_mask, one(0), ZERO, one(1), ZERO)
-    short_children = (*arrays[:4], np.zeros((1, 2), dtype=np.int32), *arrays[5:])
-    with pytest.raises(ValueError, match="sizes"):
-        _hierarchy.climb(*short_children, one(0), ZERO, one(1), ZERO)
+        climb(_hierarchy.Hierarchy, arrays, one(7), ZERO, one(0), ZERO)
+    with pytest.raises(ValueError, match="cost"):
+        climb(_hierarchy.Hierarchy, arrays, one(0), np.zeros(2), one(1), ZERO)
+    with pytest.raises(TypeError, match="int32"):
+        climb(_hierarchy.Hierarchy, arrays, one(0).astype(np.int64), ZERO, one(1), ZERO)
+    with pytest.raises(ValueError, match="different lengths"):
+        _hierarchy.Hierarchy(*arrays[:5], np.zeros(0, dtype=np.uint32))
+    with pytest.raises(ValueError, match="different lengths"):
+        _hierarchy.Hierarchy(*arrays[:4], np.zeros((1, 2), dtype=np.int32), arrays[5])
+    far = arrays[1].copy()
+    far[0] = 3
+    with pytest.raises(ValueError, match="outside"):
+        _hierarchy.Hierarchy(arrays[0], far, *arrays[2:6])
+    with pytest.raises(ValueError, match="float64"):
+        _hierarchy.Hierarchy(*arrays[:2], arrays[2].astype(np.float32), *arrays[3:6])
 
 
 def test_climb__children_that_loop_are_a_value_error_not_a_hang() -> None:
@@ -199,9 +211,15 @@ def test_climb__children_that_loop_are_a_value_error_not_a_hang() -> None:
     middle = np.ones_like(head)  # every edge a shortcut made of itself twice
     looped = np.repeat(np.arange(head.size, dtype=np.int32), 2).reshape(-1, 2)
     with pytest.raises(ValueError, match="not a hierarchy edge"):
-        _hierarchy.climb(
-            ptr, head, weight, middle, looped, mask, blocked, one(0), ZERO, one(2), ZERO
+        _hierarchy.Hierarchy(ptr, head, weight, middle, looped, mask).climb(
+            blocked, one(0), ZERO, one(2), ZERO
         )
+
+
+def test_shipped_hierarchies__held_by_the_compiled_query(graph: SeaGraph) -> None:
+    for hierarchy in (graph.hierarchy, graph.masked_hierarchy):
+        assert hierarchy is not None
+        assert isinstance(hierarchy.kernel, _hierarchy.Hierarchy)
 
 
 def masked_graph(seed: int, count: int = 60) -> tuple[np.ndarray, ...]:

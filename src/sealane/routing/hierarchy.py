@@ -10,15 +10,16 @@ shortcuts assume those passages closed); any other set is searched in the masked
 edge and shortcut carries the passage bits of the lanes it stands for), skipping the edges whose
 bits meet the closed passages.
 
-:func:`climb_python` is the pure-Python twin of the compiled kernel (``_hierarchy.c``): the oracle
-in the tests and the fallback when the extension was not compiled.
+:class:`HierarchyPython` (over :func:`climb_python`) is the pure-Python twin of the compiled
+``_hierarchy.Hierarchy`` (``_hierarchy.c``), which holds a hierarchy's arrays once per loaded
+network: the oracle in the tests and the fallback when the extension was not compiled.
 """
 
 from __future__ import annotations
 
 import heapq
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from itertools import pairwise
 from typing import TYPE_CHECKING, Protocol
 
@@ -45,6 +46,22 @@ class CoreHierarchy:
     up_middle: IntArray
     up_children: IntArray
     up_mask: npt.NDArray[np.uint32]
+    #: The query over these arrays, held once (:func:`hierarchy_kernel`).
+    kernel: ClimbKernel = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "kernel", hierarchy_kernel(*self.arrays()))
+
+    def arrays(self) -> tuple[npt.NDArray[np.generic], ...]:
+        """The arrays in the order the kernels take them."""
+        return (
+            self.up_ptr,
+            self.up_head,
+            self.up_weight,
+            self.up_middle,
+            self.up_children,
+            self.up_mask,
+        )
 
     @classmethod
     def load(cls, arrays: Arrays, stored: HierarchyArrays) -> CoreHierarchy | None:
@@ -59,37 +76,17 @@ class CoreHierarchy:
             else np.zeros(head.size, dtype=np.uint32)
         )
         closed = stored.closed.read(arrays) if stored.closed.present(arrays) else None
-        hierarchy = cls(
-            closed=None if closed is None else int(closed),
-            up_ptr=np.ascontiguousarray(stored.up_ptr.read(arrays)),
-            up_head=head,
-            up_weight=np.ascontiguousarray(stored.up_weight.read(arrays)),
-            up_middle=np.ascontiguousarray(stored.up_middle.read(arrays)),
-            up_children=np.ascontiguousarray(stored.up_children.read(arrays)),
-            up_mask=np.ascontiguousarray(mask, dtype=np.uint32),
+        up = (
+            np.ascontiguousarray(stored.up_ptr.read(arrays)),
+            head,
+            np.ascontiguousarray(stored.up_weight.read(arrays)),
+            np.ascontiguousarray(stored.up_middle.read(arrays)),
+            np.ascontiguousarray(stored.up_children.read(arrays)),
+            np.ascontiguousarray(mask, dtype=np.uint32),
         )
-        if not hierarchy.consistent():
+        if not consistent(*up):
             raise ValueError(f"marnet.npz: the arrays of the {stored.name} hierarchy do not agree")
-        return hierarchy
-
-    def consistent(self) -> bool:
-        """Whether the arrays fit together, so the query never reads outside them: checked once
-        at load (a millisecond) rather than on every call."""
-        nodes, edges = self.up_ptr.size - 1, self.up_head.size
-        ptr, children = self.up_ptr, self.up_children
-        return bool(
-            nodes >= 1
-            and ptr[0] == 0
-            and ptr[-1] == edges
-            and (np.diff(ptr) >= 0).all()
-            and self.up_weight.size == edges
-            and self.up_middle.size == edges
-            and self.up_mask.size == edges
-            and children.shape == (edges, 2)
-            and ((self.up_head >= 0) & (self.up_head < nodes)).all()
-            and ((self.up_middle >= -1) & (self.up_middle < nodes)).all()
-            and ((children >= -1) & (children < edges)).all()
-        )
+        return cls(None if closed is None else int(closed), *up)
 
     def serves(self, blocked: int) -> bool:
         """Whether a search with the ``blocked`` passages closed may use this hierarchy."""
@@ -105,7 +102,75 @@ class CoreHierarchy:
     ) -> tuple[float, bytes | IntArray] | None:
         """Cost and core path from the cheapest source to the cheapest target avoiding edges
         whose mask meets ``blocked``, or None."""
-        return climb(
+        return self.kernel.climb(blocked, sources, source_costs, targets, target_costs)
+
+
+def consistent(
+    up_ptr: IntArray,
+    up_head: IntArray,
+    up_weight: FloatArray,
+    up_middle: IntArray,
+    up_children: IntArray,
+    up_mask: npt.NDArray[np.uint32],
+) -> bool:
+    """Whether a hierarchy's arrays fit together, so the query never reads outside them: checked
+    once at load (a millisecond) rather than on every call (the compiled query checks again)."""
+    nodes, edges = up_ptr.size - 1, up_head.size
+    return bool(
+        nodes >= 1
+        and up_ptr[0] == 0
+        and up_ptr[-1] == edges
+        and (np.diff(up_ptr) >= 0).all()
+        and up_weight.size == edges
+        and up_middle.size == edges
+        and up_mask.size == edges
+        and up_children.shape == (edges, 2)
+        and ((up_head >= 0) & (up_head < nodes)).all()
+        and ((up_middle >= -1) & (up_middle < nodes)).all()
+        and ((up_children >= -1) & (up_children < edges)).all()
+    )
+
+
+class ClimbKernel(Protocol):
+    """What the compiled ``_hierarchy.Hierarchy`` and :class:`HierarchyPython` answer, made
+    once from a hierarchy's arrays (``up_ptr, up_head, up_weight, up_middle, up_children,
+    up_mask``)."""
+
+    def climb(
+        self,
+        blocked: int,
+        sources: IntArray,
+        source_costs: FloatArray,
+        targets: IntArray,
+        target_costs: FloatArray,
+        /,
+    ) -> tuple[float, bytes | IntArray] | None:
+        """Cost and core path from the cheapest source to the cheapest target (each with its
+        offset in metres) over the edges whose mask misses ``blocked``, or None."""
+
+
+class HierarchyPython:
+    """The twin of ``_hierarchy.Hierarchy``: the arrays held, :func:`climb_python` per call."""
+
+    def __init__(self, *arrays: npt.NDArray[np.generic]) -> None:
+        up_ptr, up_head, up_weight, up_middle, up_children, up_mask = arrays
+        self.up_ptr, self.up_head = np.asarray(up_ptr, np.int32), np.asarray(up_head, np.int32)
+        self.up_weight = np.asarray(up_weight, np.float64)
+        self.up_middle = np.asarray(up_middle, np.int32)
+        self.up_children = np.asarray(up_children, np.int32).reshape(-1, 2)
+        self.up_mask = np.asarray(up_mask, np.uint32)
+
+    def climb(
+        self,
+        blocked: int,
+        sources: IntArray,
+        source_costs: FloatArray,
+        targets: IntArray,
+        target_costs: FloatArray,
+        /,
+    ) -> tuple[float, IntArray] | None:
+        """:func:`climb_python` over the held arrays."""
+        return climb_python(
             self.up_ptr,
             self.up_head,
             self.up_weight,
@@ -120,24 +185,14 @@ class CoreHierarchy:
         )
 
 
-class ClimbKernel(Protocol):
-    """Signature shared by the compiled query and :func:`climb_python`."""
-
-    def __call__(
-        self,
-        up_ptr: IntArray,
-        up_head: IntArray,
-        up_weight: FloatArray,
-        up_middle: IntArray,
-        up_children: IntArray,
-        up_mask: npt.NDArray[np.uint32],
-        blocked: int,
-        sources: IntArray,
-        source_costs: FloatArray,
-        targets: IntArray,
-        target_costs: FloatArray,
-        /,
-    ) -> tuple[float, bytes | IntArray] | None: ...
+def hierarchy_kernel(*arrays: npt.NDArray[np.generic]) -> ClimbKernel:
+    """The compiled query over a hierarchy's arrays, or the twin where it was not built."""
+    try:
+        from sealane.routing._hierarchy import Hierarchy
+    except ImportError:  # pragma: no cover - exercised only where no compiler was available
+        return HierarchyPython(*arrays)
+    kernel: ClimbKernel = Hierarchy(*arrays)
+    return kernel
 
 
 def climb_python(
@@ -234,15 +289,3 @@ def _opened(
     return _opened(up_head, up_middle, up_children, a, middle, first)[:-1] + _opened(
         up_head, up_middle, up_children, middle, b, second
     )
-
-
-def _compiled() -> ClimbKernel:
-    try:
-        from sealane.routing import _hierarchy
-    except ImportError:  # pragma: no cover - exercised only where no compiler was available
-        return climb_python
-    kernel: ClimbKernel = _hierarchy.climb
-    return kernel
-
-
-climb = _compiled()

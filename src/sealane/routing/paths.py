@@ -16,10 +16,9 @@ from typing import NamedTuple
 import numpy as np
 
 from .errors import NoRouteError
-from .geodesy import LOWER_BOUND_RADIUS_M, FloatArray, unit_vector
+from .geodesy import FloatArray
 from .graph import IntArray, SeaGraph
 from .network import as_int32
-from .search import astar
 from .snapping import Snap
 
 
@@ -151,32 +150,14 @@ def _search(
     for hierarchy in (graph.hierarchy, graph.masked_hierarchy):
         if hierarchy is not None and hierarchy.serves(blocked):
             return hierarchy.shortest(sources, source_costs, targets, target_costs, blocked)
-    goal_xyz = unit_vector(*goal)
     landmarks = graph.landmarks_for(blocked)
     if targets.size > 2:
         # Several destination snaps: their chain ends are joined through the goal point, off
         # the network the landmarks measure, so |d(L, node) - d(L, goal)| may overestimate;
         # only the great-circle bound holds.
         landmarks = landmarks[:, :0]
-    goal_landmarks = np.fmin.reduce(landmarks[targets] + target_costs[:, None], axis=0)
-    return astar(
-        graph.indptr,
-        graph.indices,
-        graph.weights,
-        graph.edge_ids,
-        graph.core_passages,
-        blocked,
-        LOWER_BOUND_RADIUS_M,
-        graph.xyz,
-        sources,
-        source_costs,
-        targets,
-        target_costs,
-        float(goal_xyz[0]),
-        float(goal_xyz[1]),
-        float(goal_xyz[2]),
-        landmarks,
-        goal_landmarks,
+    return graph.search.astar(
+        blocked, sources, source_costs, targets, target_costs, goal[0], goal[1], landmarks
     )
 
 
