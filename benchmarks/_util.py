@@ -19,12 +19,12 @@ NONE = "-"
 
 
 def anchors_dir(name: str) -> Path:
-    """Where the anchors' data ``name`` is kept (``shared/anchors/<name>`` beside the checkout, or
-    beside the directory holding it: a worktree under ``wt/`` finds the same copy as main)."""
+    """Where the anchors' data ``name`` is kept (a non-empty ``shared/anchors/<name>`` beside the
+    checkout, or beside a directory above it: a worktree under ``wt/`` finds main's copy)."""
     here = Path(__file__).resolve().parents[1]
     for parent in here.parents:
         candidate = parent / "shared" / "anchors" / name
-        if candidate.is_dir():
+        if candidate.is_dir() and any(candidate.iterdir()):
             return candidate
     return here.parent / "shared" / "anchors" / name
 
