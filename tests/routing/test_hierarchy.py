@@ -132,16 +132,73 @@ def assert_every_pair(
     for s in sources:
         for t in range(count):
             found = climb(kernel, arrays, one(s), ZERO, one(t), ZERO)
-            if not np.isfinite(expected[s, t]):
-                assert found is None
-                continue
-            assert found is not None
-            cost, raw = found
-            path = np.frombuffer(raw, dtype=np.int32) if isinstance(raw, bytes) else raw
-            assert cost == pytest.approx(expected[s, t], rel=1e-12, abs=1e-9)
-            assert path[0] == s and path[-1] == t
-            steps = [edge_weight[(min(a, b), max(a, b))] for a, b in pairwise(path.tolist())]
-            assert sum(steps) == pytest.approx(cost, rel=1e-12, abs=1e-9)
+            assert_found(found, float(expected[s, t]), s, t, edge_weight)
+
+
+def assert_found(found: Any, expected: float, s: int, t: int, edge_weight: dict) -> None:
+    """``found`` is None where no path joins s and t, else the cost Dijkstra finds and a path
+    from s to t along the graph's edges adding up to it."""
+    if not np.isfinite(expected):
+        assert found is None
+        return
+    assert found is not None
+    cost, raw = found
+    path = np.frombuffer(raw, dtype=np.int32) if isinstance(raw, bytes) else raw
+    assert cost == pytest.approx(expected, rel=1e-12, abs=1e-9)
+    assert path[0] == s and path[-1] == t
+    steps = [edge_weight[(min(a, b), max(a, b))] for a, b in pairwise(path.tolist())]
+    assert sum(steps) == pytest.approx(cost, rel=1e-12, abs=1e-9)
+
+
+@pytest.mark.parametrize("kernel", KERNELS, ids=["compiled", "python"])
+@pytest.mark.parametrize("seed", range(3))
+@pytest.mark.parametrize("blocked", [0, 5])
+def test_spaces__met_and_climbed_to__cost_what_dijkstra_finds(
+    kernel: Any, seed: int, blocked: int
+) -> None:
+    """An end's whole climb, remembered, meets another's (both remembered) or the other end's
+    own climb, either way round: the same costs and walkable paths as the climb from both."""
+    count = 60
+    tails, heads, weights, masks = masked_graph(seed, count)
+    query = kernel(*hierarchy_of(count, tails, heads, weights, masks)[:6])
+    open_ = (masks & blocked) == 0
+    expected = distances(count, tails[open_], heads[open_], weights[open_])
+    edge_weight = lightest_edges(tails[open_], heads[open_], weights[open_])
+    spaces = [query.space(blocked, one(v), ZERO) for v in range(count)]
+    for s in range(0, count, 4):
+        for t in range(count):
+            for found in (
+                query.meet(spaces[s], spaces[t]),
+                query.climb_to(blocked, spaces[s], 0, one(t), ZERO),
+                query.climb_to(blocked, spaces[t], 1, one(s), ZERO),
+            ):
+                assert_found(found, float(expected[s, t]), s, t, edge_weight)
+
+
+def test_spaces__another_hierarchys_or_forged__errors_not_reads_outside() -> None:
+    tails, heads, weights = random_graph(1)
+    query = _hierarchy.Hierarchy(*hierarchy_of(60, tails, heads, weights)[:6])
+    small = _hierarchy.Hierarchy(
+        *hierarchy_of(3, np.array([0, 1], np.int32), np.array([1, 2], np.int32), np.ones(2))[:6]
+    )
+    space = query.space(0, one(40), ZERO)
+    with pytest.raises(ValueError, match="another hierarchy"):
+        small.meet(space, small.space(0, one(0), ZERO))
+    with pytest.raises(TypeError, match="bytes"):
+        query.meet(space, space[:-1])
+    with pytest.raises(TypeError, match="bytes"):
+        query.climb_to(0, "space", 0, one(1), ZERO)
+
+
+def test_route__again__its_remembered_climbs_give_the_same_route() -> None:
+    """The first route between two ports climbs from both; later ones meet the remembered
+    climbs: the same points, lengths and passages."""
+    first = sealane.route("KRPUS", "MAPTM", avoid=["suez"])
+    for _ in range(3):
+        again = sealane.route("KRPUS", "MAPTM", avoid=["suez"])
+        np.testing.assert_array_equal(again.coordinates, first.coordinates)
+        np.testing.assert_array_equal(again.segment_m, first.segment_m)
+        assert again.passages == first.passages
 
 
 def test_contract__upward_edges_climb_in_rank() -> None:

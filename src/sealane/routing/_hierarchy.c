@@ -195,19 +195,22 @@ static uint32_t next_generation(Hierarchy *self)
     return self->generation;
 }
 
-/* Both climbs until neither can improve the best meeting: its cost and node (-1: none). */
+/* The climbs until neither can improve the best meeting: its cost and node (-1: none). A side
+ * whose heap starts empty is a known space (its labels loaded, see `load`): the other side
+ * climbs alone and meets its labels. With `best` infinite and one side only, the climb runs
+ * until its heap is empty: the whole space upward of its ends. */
 static int32_t meet_climbs(Hierarchy *self, uint32_t blocked, uint32_t gen, Py_ssize_t sizes[2],
                            double *best_cost)
 {
     const int32_t *ptr = self->ptr;
     const UpEdge *edges = self->edges;
-    double best = INFINITY;
+    double best = *best_cost;
     int32_t meet = -1;
     for (;;) {
         double top0 = sizes[0] ? self->heaps[0][0].key : INFINITY;
         double top1 = sizes[1] ? self->heaps[1][0].key : INFINITY;
         int side = top0 <= top1 ? 0 : 1;
-        if ((side ? top1 : top0) >= best) break;
+        if ((side ? top1 : top0) >= best || (!sizes[0] && !sizes[1])) break;
         HeapItem item = heap_pop(self->heaps[side], &sizes[side]);
         int32_t x = item.node;
         Label *labels = self->labels[side], *at = &labels[x];
@@ -257,8 +260,10 @@ static PyObject *unpacked(Hierarchy *self, int32_t meet)
     /* hierarchy nodes, each with the edge from the one before: the source side climbed back
      * from `meet` and reversed (the edge that reached a node leads to it), then the target side
      * (the edge that reached the previous node leads on to the next) */
-    for (int32_t v = meet; v >= 0; v = up[v].parent)
+    for (int32_t v = meet; v >= 0; v = up[v].parent) {
+        if (chain.size > self->n) goto looped; /* parents that loop (a space of another call) */
         if (append(&chain, v) < 0 || append(&vias, up[v].via) < 0) goto nomem;
+    }
     for (Py_ssize_t i = 0, j = chain.size - 1; i < j; i++, j--) {
         int32_t t = chain.nodes[i];
         chain.nodes[i] = chain.nodes[j];
@@ -267,8 +272,10 @@ static PyObject *unpacked(Hierarchy *self, int32_t meet)
         vias.nodes[i] = vias.nodes[j];
         vias.nodes[j] = t;
     }
-    for (int32_t v = meet; down[v].parent >= 0; v = down[v].parent)
+    for (int32_t v = meet; down[v].parent >= 0; v = down[v].parent) {
+        if (chain.size > 2 * self->n) goto looped;
         if (append(&chain, down[v].parent) < 0 || append(&vias, down[v].via) < 0) goto nomem;
+    }
     /* now vias[i] joins chain[i - 1] and chain[i] (vias[0] is the source side's -1) */
     if (append(&path, chain.nodes[0]) < 0) goto nomem;
     for (Py_ssize_t i = 0; i + 1 < chain.size; i++) {
@@ -276,13 +283,13 @@ static PyObject *unpacked(Hierarchy *self, int32_t meet)
                             self->views[UP_CHILDREN].buf, self->m, chain.nodes[i],
                             chain.nodes[i + 1], vias.nodes[i + 1], &path, &stack, 4 * self->m + 4);
         if (status == -1) goto nomem;
-        if (status == -2) {
-            PyErr_SetString(PyExc_ValueError, "climb: a path step is not a hierarchy edge");
-            goto done;
-        }
+        if (status == -2) goto looped;
     }
     nodes = PyBytes_FromStringAndSize((const char *)path.nodes,
                                       path.size * (Py_ssize_t)sizeof(int32_t));
+    goto done;
+looped:
+    PyErr_SetString(PyExc_ValueError, "climb: a path step is not a hierarchy edge");
     goto done;
 nomem:
     PyErr_NoMemory();
@@ -294,68 +301,211 @@ done:
     return nodes;
 }
 
+/* One side's settled label as a space keeps it (see `space`). */
+typedef struct {
+    int32_t node, parent, via, unused;
+    double dist;
+} Settled;
+
+static int ready(const Hierarchy *self)
+{
+    if (self->valid) return 1;
+    PyErr_SetString(PyExc_RuntimeError, "Hierarchy: made without its arrays");
+    return 0;
+}
+
+/* An end's nodes and costs (int32 and float64 buffers of one length, every node in range) into
+ * `views[0..1]`; on failure none is held. */
+static int ends_view(Hierarchy *self, PyObject *nodes, PyObject *costs, Py_buffer views[2],
+                     const char *what)
+{
+    if (call_view(nodes, &views[0], 'i', what)) return -1;
+    if (call_view(costs, &views[1], 'd', "costs")) {
+        PyBuffer_Release(&views[0]);
+        return -1;
+    }
+    Py_ssize_t count = views[0].len / 4;
+    const int32_t *ends = views[0].buf;
+    const char *error = views[1].len != count * 8 ? "climb: an end without its cost, or a cost too many" : NULL;
+    for (Py_ssize_t i = 0; !error && i < count; i++)
+        if (ends[i] < 0 || ends[i] >= self->n) error = "climb: end node out of range";
+    if (!error) return 0;
+    PyErr_SetString(PyExc_ValueError, error);
+    PyBuffer_Release(&views[0]);
+    PyBuffer_Release(&views[1]);
+    return -1;
+}
+
+/* Start `side`'s climb from the ends in `views` (nodes, costs). */
+static void seed(Hierarchy *self, int side, uint32_t gen, const Py_buffer views[2],
+                 Py_ssize_t sizes[2])
+{
+    const int32_t *ends = views[0].buf;
+    const double *costs = views[1].buf;
+    for (Py_ssize_t i = 0, count = views[0].len / 4; i < count; i++) {
+        Label *at = &self->labels[side][ends[i]];
+        if (at->reached != gen || costs[i] < at->dist) {
+            at->reached = gen;
+            at->dist = costs[i];
+            at->parent = -1;
+            at->via = -1;
+            heap_push(self->heaps[side], &sizes[side], at->dist, ends[i]);
+        }
+    }
+}
+
+/* A space's records (bytes of Settled, as `space` makes them), checked, as `side`'s labels. */
+static int load(Hierarchy *self, int side, uint32_t gen, PyObject *space)
+{
+    if (!PyBytes_Check(space) || PyBytes_GET_SIZE(space) % (Py_ssize_t)sizeof(Settled)) {
+        PyErr_SetString(PyExc_TypeError, "a space must be the bytes Hierarchy.space made");
+        return -1;
+    }
+    const Settled *records = (const Settled *)PyBytes_AS_STRING(space);
+    for (Py_ssize_t i = 0, count = PyBytes_GET_SIZE(space) / (Py_ssize_t)sizeof(Settled);
+         i < count; i++) {
+        const Settled *r = &records[i];
+        if (r->node < 0 || r->node >= self->n || r->parent < -1 || r->parent >= self->n ||
+            r->via < -1 || r->via >= self->m) {
+            PyErr_SetString(PyExc_ValueError, "a space of another hierarchy");
+            return -1;
+        }
+        self->labels[side][r->node] = (Label){r->dist, r->parent, r->via, gen, gen};
+    }
+    return 0;
+}
+
+/* The result of a search that met at `meet` for `best` (None when it did not). */
+static PyObject *met(Hierarchy *self, int32_t meet, double best)
+{
+    if (meet < 0) Py_RETURN_NONE;
+    PyObject *nodes = unpacked(self, meet);
+    return nodes ? Py_BuildValue("(dN)", best, nodes) : NULL;
+}
+
 static PyObject *Hierarchy_climb(Hierarchy *self, PyObject *const *args, Py_ssize_t nargs)
 {
-    if (!self->valid) {
-        PyErr_SetString(PyExc_RuntimeError, "Hierarchy: made without its arrays");
-        return NULL;
-    }
+    if (!ready(self)) return NULL;
     if (nargs != 5) {
         PyErr_SetString(PyExc_TypeError,
                         "climb(blocked, sources, source_costs, targets, target_costs)");
         return NULL;
     }
     uint32_t blocked;
-    if (mask_arg(args[0], &blocked)) return NULL;
-    Py_buffer views[4];
-    static const char codes[4] = {'i', 'd', 'i', 'd'};
-    static const char *names[4] = {"sources", "source_costs", "targets", "target_costs"};
-    int got = 0;
-    PyObject *result = NULL;
-    for (; got < 4; got++)
-        if (call_view(args[1 + got], &views[got], codes[got], names[got])) goto done;
-    const int32_t *ends[2] = {views[0].buf, views[2].buf};
-    const double *costs[2] = {views[1].buf, views[3].buf};
-    Py_ssize_t counts[2] = {views[0].len / 4, views[2].len / 4};
-    if (views[1].len != counts[0] * 8 || views[3].len != counts[1] * 8) {
-        PyErr_SetString(PyExc_ValueError, "climb: an end without its cost, or a cost too many");
-        goto done;
+    Py_buffer from[2], to[2];
+    if (mask_arg(args[0], &blocked) || ends_view(self, args[1], args[2], from, "sources"))
+        return NULL;
+    if (ends_view(self, args[3], args[4], to, "targets")) {
+        PyBuffer_Release(&from[0]);
+        PyBuffer_Release(&from[1]);
+        return NULL;
     }
-    for (int side = 0; side < 2; side++)
-        for (Py_ssize_t i = 0; i < counts[side]; i++)
-            if (ends[side][i] < 0 || ends[side][i] >= self->n) {
-                PyErr_SetString(PyExc_ValueError, "climb: end node out of range");
-                goto done;
-            }
-    if (grow_heaps(self, self->m + counts[0] + counts[1] + 1)) {
+    PyObject *result = NULL;
+    if (grow_heaps(self, self->m + from[0].len / 4 + to[0].len / 4 + 1)) {
+        PyErr_NoMemory();
+    } else {
+        const uint32_t gen = next_generation(self);
+        Py_ssize_t sizes[2] = {0, 0};
+        seed(self, 0, gen, from, sizes);
+        seed(self, 1, gen, to, sizes);
+        double best = INFINITY;
+        int32_t meet = meet_climbs(self, blocked, gen, sizes, &best);
+        result = met(self, meet, best);
+    }
+    for (int k = 0; k < 2; k++) {
+        PyBuffer_Release(&from[k]);
+        PyBuffer_Release(&to[k]);
+    }
+    return result;
+}
+
+static PyObject *Hierarchy_space(Hierarchy *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (!ready(self)) return NULL;
+    if (nargs != 3) {
+        PyErr_SetString(PyExc_TypeError, "space(blocked, ends, costs)");
+        return NULL;
+    }
+    uint32_t blocked;
+    Py_buffer from[2];
+    if (mask_arg(args[0], &blocked) || ends_view(self, args[1], args[2], from, "ends"))
+        return NULL;
+    PyObject *result = NULL;
+    if (grow_heaps(self, self->m + from[0].len / 4 + 1)) {
         PyErr_NoMemory();
         goto done;
     }
     const uint32_t gen = next_generation(self);
     Py_ssize_t sizes[2] = {0, 0};
-    for (int side = 0; side < 2; side++) {
-        for (Py_ssize_t i = 0; i < counts[side]; i++) {
-            Label *at = &self->labels[side][ends[side][i]];
-            if (at->reached != gen || costs[side][i] < at->dist) {
-                at->reached = gen;
-                at->dist = costs[side][i];
-                at->parent = -1;
-                at->via = -1;
-                heap_push(self->heaps[side], &sizes[side], at->dist, ends[side][i]);
-            }
+    seed(self, 0, gen, from, sizes);
+    double best = INFINITY;
+    meet_climbs(self, blocked, gen, sizes, &best);
+    Py_ssize_t count = 0;
+    const Label *labels = self->labels[0];
+    for (Py_ssize_t v = 0; v < self->n; v++) count += labels[v].settled == gen;
+    result = PyBytes_FromStringAndSize(NULL, count * (Py_ssize_t)sizeof(Settled));
+    if (!result) goto done;
+    Settled *out = (Settled *)PyBytes_AS_STRING(result);
+    for (Py_ssize_t v = 0; v < self->n; v++)
+        if (labels[v].settled == gen)
+            *out++ = (Settled){(int32_t)v, labels[v].parent, labels[v].via, 0, labels[v].dist};
+done:
+    PyBuffer_Release(&from[0]);
+    PyBuffer_Release(&from[1]);
+    return result;
+}
+
+static PyObject *Hierarchy_meet(Hierarchy *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (!ready(self)) return NULL;
+    if (nargs != 2) {
+        PyErr_SetString(PyExc_TypeError, "meet(origin_space, destination_space)");
+        return NULL;
+    }
+    const uint32_t gen = next_generation(self);
+    if (load(self, 0, gen, args[0]) || load(self, 1, gen, args[1])) return NULL;
+    const Settled *records = (const Settled *)PyBytes_AS_STRING(args[1]);
+    const Label *up = self->labels[0];
+    double best = INFINITY;
+    int32_t meet = -1;
+    for (Py_ssize_t i = 0, count = PyBytes_GET_SIZE(args[1]) / (Py_ssize_t)sizeof(Settled);
+         i < count; i++) {
+        const Label *across = &up[records[i].node];
+        if (across->settled == gen && across->dist + records[i].dist < best) {
+            best = across->dist + records[i].dist;
+            meet = records[i].node;
         }
     }
-    double best;
-    int32_t meet = meet_climbs(self, blocked, gen, sizes, &best);
-    if (meet < 0) {
-        result = Py_None;
-        Py_INCREF(result);
-        goto done;
+    return met(self, meet, best);
+}
+
+static PyObject *Hierarchy_climb_to(Hierarchy *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (!ready(self)) return NULL;
+    if (nargs != 5) {
+        PyErr_SetString(PyExc_TypeError, "climb_to(blocked, space, known_side, ends, costs)");
+        return NULL;
     }
-    PyObject *nodes = unpacked(self, meet);
-    if (nodes) result = Py_BuildValue("(dN)", best, nodes);
-done:
-    for (int k = 0; k < got; k++) PyBuffer_Release(&views[k]);
+    uint32_t blocked;
+    int known = PyObject_IsTrue(args[2]);
+    Py_buffer from[2];
+    if (known < 0 || mask_arg(args[0], &blocked) || ends_view(self, args[3], args[4], from, "ends"))
+        return NULL;
+    PyObject *result = NULL;
+    if (grow_heaps(self, self->m + from[0].len / 4 + 1)) {
+        PyErr_NoMemory();
+    } else {
+        const uint32_t gen = next_generation(self);
+        if (!load(self, known, gen, args[1])) {
+            Py_ssize_t sizes[2] = {0, 0};
+            seed(self, 1 - known, gen, from, sizes);
+            double best = INFINITY;
+            int32_t meet = meet_climbs(self, blocked, gen, sizes, &best);
+            result = met(self, meet, best);
+        }
+    }
+    PyBuffer_Release(&from[0]);
+    PyBuffer_Release(&from[1]);
     return result;
 }
 
@@ -363,6 +513,14 @@ static PyMethodDef Hierarchy_methods[] = {
     {"climb", (PyCFunction)(void (*)(void))Hierarchy_climb, METH_FASTCALL,
      "climb(blocked, sources, source_costs, targets, target_costs) "
      "-> (cost, core path int32 bytes) | None"},
+    {"space", (PyCFunction)(void (*)(void))Hierarchy_space, METH_FASTCALL,
+     "space(blocked, ends, costs) -> bytes: every node the climb from the ends settles, with "
+     "its label (an end searched again and again is climbed once)"},
+    {"meet", (PyCFunction)(void (*)(void))Hierarchy_meet, METH_FASTCALL,
+     "meet(origin_space, destination_space) -> (cost, core path int32 bytes) | None"},
+    {"climb_to", (PyCFunction)(void (*)(void))Hierarchy_climb_to, METH_FASTCALL,
+     "climb_to(blocked, space, known_side, ends, costs) -> (cost, core path) | None: the "
+     "other side's climb from its ends against a known space (known_side 0: the origin's)"},
     {NULL, NULL, 0, NULL},
 };
 

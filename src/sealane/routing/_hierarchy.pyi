@@ -15,3 +15,18 @@ class Hierarchy:
         target_costs: npt.NDArray[np.float64],
         /,
     ) -> tuple[float, bytes] | None: ...
+    def space(
+        self, blocked: int, ends: npt.NDArray[np.int32], costs: npt.NDArray[np.float64], /
+    ) -> bytes: ...
+    def meet(
+        self, origin_space: object, destination_space: object, /
+    ) -> tuple[float, bytes] | None: ...
+    def climb_to(
+        self,
+        blocked: int,
+        space: object,
+        known_side: int,
+        ends: npt.NDArray[np.int32],
+        costs: npt.NDArray[np.float64],
+        /,
+    ) -> tuple[float, bytes] | None: ...

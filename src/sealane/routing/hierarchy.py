@@ -10,7 +10,7 @@ shortcuts assume those passages closed); any other set is searched in the masked
 edge and shortcut carries the passage bits of the lanes it stands for), skipping the edges whose
 bits meet the closed passages.
 
-:class:`HierarchyPython` (over :func:`climb_python`) is the pure-Python twin of the compiled
+:class:`HierarchyPython` is the pure-Python twin of the compiled
 ``_hierarchy.Hierarchy`` (``_hierarchy.c``), which holds a hierarchy's arrays once per loaded
 network: the oracle in the tests and the fallback when the extension was not compiled.
 """
@@ -21,7 +21,7 @@ import heapq
 import math
 from dataclasses import dataclass, field
 from itertools import pairwise
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, NamedTuple, Protocol
 
 import numpy as np
 import numpy.typing as npt
@@ -134,7 +134,9 @@ def consistent(
 class ClimbKernel(Protocol):
     """What the compiled ``_hierarchy.Hierarchy`` and :class:`HierarchyPython` answer, made
     once from a hierarchy's arrays (``up_ptr, up_head, up_weight, up_middle, up_children,
-    up_mask``)."""
+    up_mask``), hashable by identity (a remembered climb is keyed by its query)."""
+
+    def __hash__(self) -> int: ...
 
     def climb(
         self,
@@ -148,9 +150,47 @@ class ClimbKernel(Protocol):
         """Cost and core path from the cheapest source to the cheapest target (each with its
         offset in metres) over the edges whose mask misses ``blocked``, or None."""
 
+    def space(self, blocked: int, ends: IntArray, costs: FloatArray, /) -> object:
+        """The whole space the climb from ``ends`` settles, labels and all."""
+
+    def meet(
+        self, origin_space: object, destination_space: object, /
+    ) -> tuple[float, bytes | IntArray] | None:
+        """The shortest route between two ends by their spaces alone."""
+
+    def climb_to(
+        self, blocked: int, space: object, known_side: int, ends: IntArray, costs: FloatArray, /
+    ) -> tuple[float, bytes | IntArray] | None:
+        """The route between a known space (the origin's for ``known_side`` 0) and ``ends``."""
+
+
+class _Side(NamedTuple):
+    """One side of a climb: each node's metres from the side's ends, the edge that reached it
+    (-1 at an end), and the heap of nodes still to settle (empty for a known space)."""
+
+    dist: dict[int, float]
+    via: dict[int, int]
+    heap: list[tuple[float, int]]
+
+    @classmethod
+    def from_ends(cls, nodes: IntArray, costs: FloatArray) -> _Side:
+        side = cls({}, {}, [])
+        for node, cost in zip(nodes.tolist(), costs.tolist(), strict=True):
+            if cost < side.dist.get(node, math.inf):
+                side.dist[node] = cost
+                side.via[node] = -1
+                heapq.heappush(side.heap, (cost, node))
+        return side
+
+    def known(self) -> _Side:
+        """A copy of the labels, with nothing left to settle."""
+        return _Side(dict(self.dist), dict(self.via), [])
+
 
 class HierarchyPython:
-    """The twin of ``_hierarchy.Hierarchy``: the arrays held, :func:`climb_python` per call."""
+    """The twin of ``_hierarchy.Hierarchy``: the arrays held, the climbs made in Python. Its
+    spaces are the settled side's labels (:class:`_Side`) where the compiled query's are bytes.
+    """
 
     def __init__(self, *arrays: npt.NDArray[np.generic]) -> None:
         up_ptr, up_head, up_weight, up_middle, up_children, up_mask = arrays
@@ -169,20 +209,100 @@ class HierarchyPython:
         target_costs: FloatArray,
         /,
     ) -> tuple[float, IntArray] | None:
-        """:func:`climb_python` over the held arrays."""
-        return climb_python(
+        """Cost and core-node path of the shortest route from any source to any target (each
+        with its offset in metres) over the edges whose mask misses ``blocked``, or None when
+        they are not connected."""
+        sides = (_Side.from_ends(sources, source_costs), _Side.from_ends(targets, target_costs))
+        return self._path(sides, *self._meet(blocked, sides))
+
+    def space(self, blocked: int, ends: IntArray, costs: FloatArray, /) -> _Side:
+        """Every node the climb from ``ends`` settles, with its label: the whole space upward of
+        them, which meets any other end's (an end searched again and again is climbed once)."""
+        side = _Side.from_ends(ends, costs)
+        self._meet(blocked, (side, _Side({}, {}, [])))
+        return side.known()
+
+    def meet(
+        self, origin_space: object, destination_space: object, /
+    ) -> tuple[float, IntArray] | None:
+        """The shortest route between two ends by their spaces alone."""
+        up, down = _as_side(origin_space), _as_side(destination_space)
+        best, meet = min(
+            ((up.dist[x] + d, x) for x, d in sorted(down.dist.items()) if x in up.dist),
+            default=(math.inf, -1),
+        )
+        return self._path((up, down), best, meet)
+
+    def climb_to(
+        self, blocked: int, space: object, known_side: int, ends: IntArray, costs: FloatArray, /
+    ) -> tuple[float, IntArray] | None:
+        """The route between a known space (the origin's when ``known_side`` is 0, else the
+        destination's) and ``ends``, climbing from the ends alone."""
+        known, other = _as_side(space).known(), _Side.from_ends(ends, costs)
+        sides = (known, other) if known_side == 0 else (other, known)
+        return self._path(sides, *self._meet(blocked, sides))
+
+    def _meet(self, blocked: int, sides: tuple[_Side, _Side]) -> tuple[float, int]:
+        """Both climbs (a side with nothing to settle only met) until neither can improve the
+        best meeting: its cost and node (-1: none)."""
+        up_ptr, up_head, up_weight, up_mask = (
             self.up_ptr,
             self.up_head,
             self.up_weight,
-            self.up_middle,
-            self.up_children,
             self.up_mask,
-            blocked,
-            sources,
-            source_costs,
-            targets,
-            target_costs,
         )
+        best, meet = math.inf, -1
+        while True:
+            tops = [s.heap[0][0] if s.heap else math.inf for s in sides]
+            side = 0 if tops[0] <= tops[1] else 1
+            if tops[side] >= best:
+                return best, meet
+            dist, via, heap = sides[side]
+            d, x = heapq.heappop(heap)
+            if d > dist[x]:
+                continue
+            across = sides[1 - side].dist.get(x, math.inf)
+            if d + across < best:
+                best, meet = d + across, x
+            edges = [
+                e
+                for e in range(int(up_ptr[x]), int(up_ptr[x + 1]))
+                if not int(up_mask[e]) & blocked
+            ]
+            if any(dist.get(int(up_head[e]), math.inf) + up_weight[e] < d for e in edges):
+                continue  # stalled: a more important node reaches x more cheaply
+            for e in edges:
+                y, nd = int(up_head[e]), d + float(up_weight[e])
+                if nd < dist.get(y, math.inf):
+                    dist[y] = nd
+                    via[y] = e
+                    heapq.heappush(heap, (nd, y))
+
+    def _path(
+        self, sides: tuple[_Side, _Side], best: float, meet: int
+    ) -> tuple[float, IntArray] | None:
+        """The core nodes from a source up to ``meet`` and down to a target, each shortcut
+        opened into the two edges it stands for."""
+        if meet < 0:
+            return None
+        up = _climbed(self.up_ptr, sides[0].via, meet)
+        down = _climbed(self.up_ptr, sides[1].via, meet)[::-1]
+        arrays = (self.up_head, self.up_middle, self.up_children)
+        path = [up[0][0]]
+        try:
+            for (a, _), (b, e) in pairwise(up):
+                path.extend(_opened(*arrays, a, b, e)[1:])
+            for (a, e), (b, _) in pairwise(down):
+                path.extend(_opened(*arrays, a, b, e)[1:])
+        except RecursionError:  # children that lead back to themselves
+            raise ValueError("climb: a path step is not a hierarchy edge") from None
+        return best, np.array(path, dtype=np.int32)
+
+
+def _as_side(space: object) -> _Side:
+    if not isinstance(space, _Side):
+        raise TypeError("a space must be what HierarchyPython.space made")
+    return space
 
 
 def hierarchy_kernel(*arrays: npt.NDArray[np.generic]) -> ClimbKernel:
@@ -193,71 +313,6 @@ def hierarchy_kernel(*arrays: npt.NDArray[np.generic]) -> ClimbKernel:
         return HierarchyPython(*arrays)
     kernel: ClimbKernel = Hierarchy(*arrays)
     return kernel
-
-
-def climb_python(
-    up_ptr: IntArray,
-    up_head: IntArray,
-    up_weight: FloatArray,
-    up_middle: IntArray,
-    up_children: IntArray,
-    up_mask: npt.NDArray[np.uint32],
-    blocked: int,
-    sources: IntArray,
-    source_costs: FloatArray,
-    targets: IntArray,
-    target_costs: FloatArray,
-) -> tuple[float, IntArray] | None:
-    """Cost and core-node path of the shortest route from any source to any target (each with
-    its offset in metres) over the edges whose mask misses ``blocked``, or None when they are
-    not connected. Each side remembers the edge that reached a node (in the masked hierarchy
-    several edges, in different passages, may join the same pair), and each shortcut unpacks
-    into the two edges it stands for."""
-    dist: tuple[dict[int, float], dict[int, float]] = ({}, {})
-    via: tuple[dict[int, int], dict[int, int]] = ({}, {})
-    heaps: tuple[list[tuple[float, int]], list[tuple[float, int]]] = ([], [])
-    for side, (nodes, costs) in enumerate(((sources, source_costs), (targets, target_costs))):
-        for node, cost in zip(nodes.tolist(), costs.tolist(), strict=True):
-            if cost < dist[side].get(node, math.inf):
-                dist[side][node] = cost
-                via[side][node] = -1
-                heapq.heappush(heaps[side], (cost, node))
-    best, meet = math.inf, -1
-    while True:
-        tops = [h[0][0] if h else math.inf for h in heaps]
-        side = 0 if tops[0] <= tops[1] else 1
-        if tops[side] >= best:
-            break
-        d, x = heapq.heappop(heaps[side])
-        if d > dist[side][x]:
-            continue
-        across = dist[1 - side].get(x, math.inf)
-        if d + across < best:
-            best, meet = d + across, x
-        edges = [
-            e for e in range(int(up_ptr[x]), int(up_ptr[x + 1])) if not int(up_mask[e]) & blocked
-        ]
-        if any(dist[side].get(int(up_head[e]), math.inf) + up_weight[e] < d for e in edges):
-            continue  # stalled: a more important node reaches x more cheaply
-        for e in edges:
-            y, nd = int(up_head[e]), d + float(up_weight[e])
-            if nd < dist[side].get(y, math.inf):
-                dist[side][y] = nd
-                via[side][y] = e
-                heapq.heappush(heaps[side], (nd, y))
-    if meet < 0:
-        return None
-    up = _climbed(up_ptr, via[0], meet)
-    down = _climbed(up_ptr, via[1], meet)[::-1]
-    path = [up[0][0]]
-    try:
-        for (a, _), (b, e) in pairwise(up):
-            path.extend(_opened(up_head, up_middle, up_children, a, b, e)[1:])
-        for (a, e), (b, _) in pairwise(down):
-            path.extend(_opened(up_head, up_middle, up_children, a, b, e)[1:])
-    except RecursionError:  # children that lead back to themselves
-        raise ValueError("climb: a path step is not a hierarchy edge") from None
-    return best, np.array(path, dtype=np.int32)
 
 
 def _climbed(up_ptr: IntArray, via: dict[int, int], top: int) -> list[tuple[int, int]]:
