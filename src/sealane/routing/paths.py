@@ -100,8 +100,8 @@ class _OnChain(NamedTuple):
 
 class _Remembered:
     """A single snap's chain ends as searched again and again (:func:`_one_end`: a port, a
-    vessel asking twice): the chain, its core ends with the metres to each, and how often it has
-    been searched; from its second search on, its climb is remembered too (:func:`_space`)."""
+    vessel asking again): the chain, its core ends with the metres to each, and how often it has
+    been searched; from its third search on, its climb is remembered too (:func:`_space`)."""
 
     __slots__ = ("chained", "costs", "nodes", "searches")
 
@@ -204,13 +204,19 @@ def _climb(
     return kernel.climb(blocked, sources, source_costs, targets, target_costs)
 
 
+#: An end's whole climb is kept from this search of it on: it costs about two searches, so an
+#: end searched only twice (a vessel's position in two passes of a fleet) is better without.
+KEEP_CLIMB_FROM = 3
+
+
 def _known(kernel: ClimbKernel, end: _Remembered | None, blocked: int) -> object | None:
-    """The remembered climb of an end searched before (None: several snaps, or a first search,
-    which would cost more climbing its whole space than meeting the other end halfway)."""
+    """The remembered climb of an end searched before (None: several snaps, or an end not yet
+    searched :data:`KEEP_CLIMB_FROM` times, for which meeting the other end halfway is cheaper
+    than climbing its whole space)."""
     if end is None:
         return None
     end.searches += 1
-    return _space(kernel, end, blocked) if end.searches > 1 else None
+    return _space(kernel, end, blocked) if end.searches >= KEEP_CLIMB_FROM else None
 
 
 @lru_cache(maxsize=SPACES_REMEMBERED)

@@ -285,7 +285,7 @@ def _frozen(
 def ordered_passages(masks: Iterable[int], names: tuple[str, ...]) -> tuple[str, ...]:
     """Passage names in the order their edges are first sailed."""
     seen: list[str] = []
-    for mask in masks:
+    for mask in dict.fromkeys(masks):  # each mask once, in order: a passage is many segments
         for name in names_from_mask(mask, names):
             if name not in seen:
                 seen.append(name)
