@@ -2,18 +2,20 @@
  * Contraction-hierarchy query over the core graph: two upward searches that meet.
  *
  * A Hierarchy holds one hierarchy's arrays for the life of the loaded network (acquired and
- * checked once, its edges laid out once as records the search reads in one cache line) and
- * answers climb(blocked, sources, source_costs, targets, target_costs). Its Python twin is
- * sealane.routing.hierarchy.HierarchyPython; both must return the same cost (the tests compare
- * them). The hierarchy is undirected: up_ptr /
- * up_head / up_weight list, per node, its edges to more important nodes, up_middle the node a
- * shortcut bypasses (-1 for a core edge), up_children the two edges it stands for and up_mask
- * its passage bits; an edge whose mask meets `blocked` is skipped (only the masked hierarchy has
- * masks, and there several edges in different passages may join one pair, so each side
- * remembers the edge that reached a node and a shortcut unpacks by its children).
- * Both searches settle nodes in order of distance, skip (stall) a node that one of its more
- * important neighbours reaches more cheaply, and stop when neither can improve the best meeting.
- * The path is unpacked into core nodes.
+ * checked once, its edges laid out once as records the search reads in one cache line). Its
+ * Python twin is sealane.routing.hierarchy.HierarchyPython; both must return the same costs (the
+ * tests compare them). The hierarchy is undirected: up_ptr / up_head / up_weight list, per node,
+ * its edges to more important nodes, up_middle the node a shortcut bypasses (-1 for a core
+ * edge), up_children the two edges it stands for and up_mask its passage bits; an edge whose
+ * mask meets `blocked` is skipped (only the masked hierarchy has masks, and there several edges
+ * in different passages may join one pair, so each side remembers the edge that reached a node
+ * and a shortcut unpacks by its children).
+ *
+ * climb: both searches settle nodes in order of distance, skip (stall) a node that one of its
+ * more important neighbours reaches more cheaply, and stop when neither can improve the best
+ * meeting. space: one search run until nothing is left to settle, its labels kept as bytes (an
+ * end searched again and again); meet: two such spaces, the best node they share; climb_to: one
+ * side's search against the other's space. The path is unpacked into core nodes.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>

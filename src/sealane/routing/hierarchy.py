@@ -8,7 +8,9 @@ stops when neither climb can improve the best meeting found; the path is then un
 by shortcut, into core nodes. The default restriction set has a hierarchy of its own (its
 shortcuts assume those passages closed); any other set is searched in the masked hierarchy (every
 edge and shortcut carries the passage bits of the lanes it stands for), skipping the edges whose
-bits meet the closed passages.
+bits meet the closed passages. An end searched again and again (a port) may keep its whole
+climb, the space of every node it settles: two kept climbs meet without a search, and one meets
+the other end's climb alone (:mod:`.paths` decides when).
 
 :class:`HierarchyPython` is the pure-Python twin of the compiled
 ``_hierarchy.Hierarchy`` (``_hierarchy.c``), which holds a hierarchy's arrays once per loaded
