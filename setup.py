@@ -64,6 +64,7 @@ setup(
             depends=[
                 "src/sealane/routing/_vincenty.h",
                 "src/sealane/routing/_network_arrays.h",
+                "src/sealane/routing/_held.h",
                 "src/sealane/routing/_trim.h",
             ],
             extra_compile_args=["-O2"],

@@ -1,7 +1,8 @@
 /*
  * Arrays held by a kernel's extension type for the life of a loaded network: each acquired once,
- * its item type checked once, so a call reads them through plain pointers. Included by
- * _search.c and _hierarchy.c (_network_arrays.h does the same for _network.c's sixteen).
+ * its item type checked once, so a call reads them through plain pointers; and the per-call
+ * arguments, checked for their item type. Included by _search.c, _hierarchy.c and
+ * _network_arrays.h.
  */
 #ifndef SEALANE_HELD_H
 #define SEALANE_HELD_H
