@@ -38,12 +38,16 @@ typedef struct {
 } UpEdge;
 
 /* One side's label of a node; valid only while `reached` (or `settled`) equals the call's
- * generation, so no call clears the arrays. */
+ * generation, so no call clears the arrays. What the search reads on every edge (16 bytes)
+ * is kept apart from how the node was reached (its Link), read only for the path. */
 typedef struct {
     double dist;
-    int32_t parent, via;
     uint32_t reached, settled;
 } Label;
+
+typedef struct {
+    int32_t parent, via;
+} Link;
 
 typedef struct {
     PyObject_HEAD
@@ -54,6 +58,7 @@ typedef struct {
     const int32_t *ptr;
     UpEdge *edges;
     Label *labels[2];
+    Link *links[2];
     HeapItem *heaps[2];
     Py_ssize_t heap_cap;
     uint32_t generation;
@@ -163,7 +168,10 @@ static int Hierarchy_init(Hierarchy *self, PyObject *args, PyObject *kwargs)
     self->edges = PyMem_Malloc(sizeof(UpEdge) * (size_t)(self->m ? self->m : 1));
     for (int side = 0; side < 2; side++)
         self->labels[side] = PyMem_Calloc((size_t)self->n, sizeof(Label));
-    if (!self->edges || !self->labels[0] || !self->labels[1] || grow_heaps(self, self->m + 64)) {
+    for (int side = 0; side < 2; side++)
+        self->links[side] = PyMem_Calloc((size_t)self->n, sizeof(Link)); /* in range even stale */
+    if (!self->edges || !self->labels[0] || !self->labels[1] || !self->links[0] ||
+        !self->links[1] || grow_heaps(self, self->m + 64)) {
         PyErr_NoMemory();
         return -1;
     }
@@ -180,6 +188,7 @@ static void Hierarchy_dealloc(Hierarchy *self)
     PyMem_Free(self->edges);
     for (int side = 0; side < 2; side++) {
         PyMem_Free(self->labels[side]);
+        PyMem_Free(self->links[side]);
         PyMem_Free(self->heaps[side]);
     }
     Py_TYPE(self)->tp_free((PyObject *)self);
@@ -204,23 +213,31 @@ static uint32_t next_generation(Hierarchy *self)
 static int32_t meet_climbs(Hierarchy *self, uint32_t blocked, uint32_t gen, Py_ssize_t sizes[2],
                            double *best_cost)
 {
-    const int32_t *ptr = self->ptr;
-    const UpEdge *edges = self->edges;
+    /* everything the loop touches in locals: stores through the heaps and labels cannot then
+     * oblige the compiler to reload the Hierarchy's fields */
+    const int32_t *const ptr = self->ptr;
+    const UpEdge *const edges = self->edges;
+    Label *const labels_of[2] = {self->labels[0], self->labels[1]};
+    Link *const links_of[2] = {self->links[0], self->links[1]};
+    HeapItem *const heaps[2] = {self->heaps[0], self->heaps[1]};
+    Py_ssize_t size[2] = {sizes[0], sizes[1]};
     double best = *best_cost;
     int32_t meet = -1;
     for (;;) {
-        double top0 = sizes[0] ? self->heaps[0][0].key : INFINITY;
-        double top1 = sizes[1] ? self->heaps[1][0].key : INFINITY;
+        double top0 = size[0] ? heaps[0][0].key : INFINITY;
+        double top1 = size[1] ? heaps[1][0].key : INFINITY;
         int side = top0 <= top1 ? 0 : 1;
-        if ((side ? top1 : top0) >= best || (!sizes[0] && !sizes[1])) break;
-        HeapItem item = heap_pop(self->heaps[side], &sizes[side]);
-        int32_t x = item.node;
-        Label *labels = self->labels[side], *at = &labels[x];
-        if (at->settled == gen || item.key > at->dist) continue;
+        if ((side ? top1 : top0) >= best || (!size[0] && !size[1])) break;
+        HeapItem item = heap_pop(heaps[side], &size[side]);
+        const int32_t x = item.node;
+        const double key = item.key;
+        Label *const labels = labels_of[side];
+        Label *const at = &labels[x];
+        if (at->settled == gen || key > at->dist) continue;
         at->settled = gen;
-        const Label *across = &self->labels[1 - side][x];
-        if (across->reached == gen && item.key + across->dist < best) {
-            best = item.key + across->dist;
+        const Label *across = &labels_of[1 - side][x];
+        if (across->reached == gen && key + across->dist < best) {
+            best = key + across->dist;
             meet = x;
         }
         const UpEdge *first = edges + ptr[x], *last = edges + ptr[x + 1];
@@ -228,26 +245,31 @@ static int32_t meet_climbs(Hierarchy *self, uint32_t blocked, uint32_t gen, Py_s
         for (const UpEdge *e = first; e < last; e++) {
             if (e->mask & blocked) continue;
             const Label *up = &labels[e->head];
-            if (up->reached == gen && up->dist + e->weight < item.key) {
+            if (up->reached == gen && up->dist + e->weight < key) {
                 stalled = 1;
                 break;
             }
         }
         if (stalled) continue;
+        Link *const links = links_of[side];
+        HeapItem *const heap = heaps[side];
+        Py_ssize_t count = size[side];
         for (const UpEdge *e = first; e < last; e++) {
             if (e->mask & blocked) continue;
-            double candidate = item.key + e->weight;
-            if (candidate >= best) continue; /* no meeting through it can be better */
-            Label *up = &labels[e->head];
+            const double candidate = key + e->weight;
+            const int32_t y = e->head;
+            Label *up = &labels[y];
             if (up->reached != gen || candidate < up->dist) {
                 up->reached = gen;
                 up->dist = candidate;
-                up->parent = x;
-                up->via = (int32_t)(e - edges);
-                heap_push(self->heaps[side], &sizes[side], candidate, e->head);
+                links[y] = (Link){x, (int32_t)(e - edges)};
+                heap_push(heap, &count, candidate, y);
             }
         }
+        size[side] = count;
     }
+    sizes[0] = size[0];
+    sizes[1] = size[1];
     *best_cost = best;
     return meet;
 }
@@ -258,7 +280,7 @@ static PyObject *unpacked(Hierarchy *self, int32_t meet)
 {
     Path path = {NULL, 0, 0}, chain = {NULL, 0, 0}, stack = {NULL, 0, 0}, vias = {NULL, 0, 0};
     PyObject *nodes = NULL;
-    const Label *up = self->labels[0], *down = self->labels[1];
+    const Link *up = self->links[0], *down = self->links[1];
     /* hierarchy nodes, each with the edge from the one before: the source side climbed back
      * from `meet` and reversed (the edge that reached a node leads to it), then the target side
      * (the edge that reached the previous node leads on to the next) */
@@ -349,8 +371,7 @@ static void seed(Hierarchy *self, int side, uint32_t gen, const Py_buffer views[
         if (at->reached != gen || costs[i] < at->dist) {
             at->reached = gen;
             at->dist = costs[i];
-            at->parent = -1;
-            at->via = -1;
+            self->links[side][ends[i]] = (Link){-1, -1};
             heap_push(self->heaps[side], &sizes[side], at->dist, ends[i]);
         }
     }
@@ -372,7 +393,8 @@ static int load(Hierarchy *self, int side, uint32_t gen, PyObject *space)
             PyErr_SetString(PyExc_ValueError, "a space of another hierarchy");
             return -1;
         }
-        self->labels[side][r->node] = (Label){r->dist, r->parent, r->via, gen, gen};
+        self->labels[side][r->node] = (Label){r->dist, gen, gen};
+        self->links[side][r->node] = (Link){r->parent, r->via};
     }
     return 0;
 }
@@ -444,13 +466,14 @@ static PyObject *Hierarchy_space(Hierarchy *self, PyObject *const *args, Py_ssiz
     meet_climbs(self, blocked, gen, sizes, &best);
     Py_ssize_t count = 0;
     const Label *labels = self->labels[0];
+    const Link *links = self->links[0];
     for (Py_ssize_t v = 0; v < self->n; v++) count += labels[v].settled == gen;
     result = PyBytes_FromStringAndSize(NULL, count * (Py_ssize_t)sizeof(Settled));
     if (!result) goto done;
     Settled *out = (Settled *)PyBytes_AS_STRING(result);
     for (Py_ssize_t v = 0; v < self->n; v++)
         if (labels[v].settled == gen)
-            *out++ = (Settled){(int32_t)v, labels[v].parent, labels[v].via, 0, labels[v].dist};
+            *out++ = (Settled){(int32_t)v, links[v].parent, links[v].via, 0, labels[v].dist};
 done:
     PyBuffer_Release(&from[0]);
     PyBuffer_Release(&from[1]);
