@@ -28,13 +28,13 @@ setup(
         Extension(
             "sealane.routing._search",
             sources=["src/sealane/routing/_search.c"],
-            depends=["src/sealane/routing/_heap.h"],
+            depends=["src/sealane/routing/_heap.h", "src/sealane/routing/_held.h"],
             extra_compile_args=["-O2"],
         ),
         Extension(
             "sealane.routing._hierarchy",
             sources=["src/sealane/routing/_hierarchy.c"],
-            depends=["src/sealane/routing/_heap.h"],
+            depends=["src/sealane/routing/_heap.h", "src/sealane/routing/_held.h"],
             extra_compile_args=["-O2"],
         ),
         Extension(
@@ -64,6 +64,7 @@ setup(
             depends=[
                 "src/sealane/routing/_vincenty.h",
                 "src/sealane/routing/_network_arrays.h",
+                "src/sealane/routing/_held.h",
                 "src/sealane/routing/_trim.h",
             ],
             extra_compile_args=["-O2"],

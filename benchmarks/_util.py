@@ -8,6 +8,7 @@ import statistics
 import time
 from collections.abc import Callable, Collection, Sequence
 from importlib import metadata
+from pathlib import Path
 
 #: What a table cell shows when a tool does not support a case.
 NA = "n/a"
@@ -17,11 +18,24 @@ ERROR = "error"
 NONE = "-"
 
 
-def timed_s(fn: Callable[[], object]) -> float:
-    """Seconds one call of ``fn`` takes, by ``time.perf_counter``."""
-    start = time.perf_counter()
+def anchors_dir(name: str) -> Path:
+    """Where the anchors' data ``name`` is kept (a non-empty ``shared/anchors/<name>`` beside the
+    checkout, or beside a directory above it: a worktree under ``wt/`` finds main's copy)."""
+    here = Path(__file__).resolve().parents[1]
+    for parent in here.parents:
+        candidate = parent / "shared" / "anchors" / name
+        if candidate.is_dir() and any(candidate.iterdir()):
+            return candidate
+    return here.parent / "shared" / "anchors" / name
+
+
+def timed_s(fn: Callable[[], object], clock: Callable[[], float] = time.perf_counter) -> float:
+    """Seconds one call of ``fn`` takes, by ``clock`` (``time.perf_counter``; or
+    ``time.process_time``, this process's CPU time, which a shared machine's load stretches
+    far less than the wall clock)."""
+    start = clock()
     fn()
-    return time.perf_counter() - start
+    return clock() - start
 
 
 def warm_median_ms(fn: Callable[[], object], repeat: int) -> float:

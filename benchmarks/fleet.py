@@ -7,12 +7,17 @@ bad rows. It prints vessels per second for ``fleet.etas`` on a pandas DataFrame 
 for the same rows as a plain loop of ``sealane.route`` (the issue's yardstick: the batch may
 cost at most 1.2x that loop) and of ``sealane.future_positions(...).eta`` (on a subsample), and
 on a ``dask.distributed.LocalCluster`` of 1 and 2 worker processes; it asserts nothing.
+``--cpu`` times the runs in this process by its CPU time (``time.process_time``), which a
+shared machine's load stretches far less than the wall clock, and leaves Dask out (its workers'
+time is not this process's).
 """
 
 from __future__ import annotations
 
 import argparse
 import random
+import time
+from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 
 import pandas as pd
@@ -65,7 +70,7 @@ def build_fleet(vessels: int, pairs: int, seed: int) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def loop_rate(frame: pd.DataFrame, call: str) -> float:
+def loop_rate(frame: pd.DataFrame, call: str, clock: Callable[[], float]) -> float:
     """Vessels per second of a plain Python loop of one engine call per row."""
 
     def run() -> None:
@@ -82,7 +87,7 @@ def loop_rate(frame: pd.DataFrame, call: str) -> float:
             except sealane.RoutingError:
                 pass
 
-    return len(frame) / timed_s(run)
+    return len(frame) / timed_s(run, clock)
 
 
 def cluster_rates(frame: pd.DataFrame, workers: int, partitions: int) -> tuple[float, float]:
@@ -109,20 +114,20 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true", help="20,000 vessels, short loops")
     parser.add_argument("--vessels", type=int, default=None, help="rows in the fleet")
     parser.add_argument("--pairs", type=int, default=300, help="port pairs sailed")
+    parser.add_argument("--cpu", action="store_true", help="CPU time of this process, no Dask")
     args = parser.parse_args()
+    clock = time.process_time if args.cpu else time.perf_counter
     vessels = args.vessels or (20_000 if args.quick else 100_000)
     route_rows, positions_rows = (2_000, 50) if args.quick else (10_000, 300)
     frame = build_fleet(vessels, args.pairs, seed=32)
     sealane.route("NLRTM", "BEANR")  # the engine loaded once, as every row below finds it
 
-    cold = vessels / timed_s(lambda: fleet.etas(frame, at=START))
-    warm = vessels / timed_s(lambda: fleet.etas(frame, at=START))
+    cold = vessels / timed_s(lambda: fleet.etas(frame, at=START), clock)
+    warm = vessels / timed_s(lambda: fleet.etas(frame, at=START), clock)
     out = fleet.etas(frame, at=START)
     sample = frame.sample(route_rows, random_state=1)
-    route = loop_rate(sample, "route")
-    positions = loop_rate(frame.sample(positions_rows, random_state=2), "future_positions")
-    one = cluster_rates(frame, 1, 8)
-    two = cluster_rates(frame, 2, 8)
+    route = loop_rate(sample, "route", clock)
+    positions = loop_rate(frame.sample(positions_rows, random_state=2), "future_positions", clock)
 
     def line(label: str, timed: int, rate: float) -> list[str]:
         return [label, fmt(timed), fmt(rate), fmt(route / rate, 2)]
@@ -132,13 +137,19 @@ def main() -> None:
         line("fleet.etas, pandas, one process (legs known)", vessels, warm),
         line("loop of sealane.route(position, destination)", route_rows, route),
         line("loop of sealane.future_positions(...).eta", positions_rows, positions),
-        line("fleet.etas, Dask, 1 worker process (first)", vessels, one[0]),
-        line("fleet.etas, Dask, 1 worker process (next)", vessels, one[1]),
-        line("fleet.etas, Dask, 2 worker processes (first)", vessels, two[0]),
-        line("fleet.etas, Dask, 2 worker processes (next)", vessels, two[1]),
     ]
+    if not args.cpu:
+        one = cluster_rates(frame, 1, 8)
+        two = cluster_rates(frame, 2, 8)
+        rows += [
+            line("fleet.etas, Dask, 1 worker process (first)", vessels, one[0]),
+            line("fleet.etas, Dask, 1 worker process (next)", vessels, one[1]),
+            line("fleet.etas, Dask, 2 worker processes (first)", vessels, two[0]),
+            line("fleet.etas, Dask, 2 worker processes (next)", vessels, two[1]),
+        ]
     bad = int(out.error.notna().sum())
     title = f"Fleet ETAs: {vessels:,} vessels on {args.pairs} port pairs, {bad:,} bad rows"
+    title += " (CPU time)" if args.cpu else ""
     headers = ["run", "rows timed", "vessels/s", "cost vs route loop"]
     print(render_table(title, headers, rows))
     print("\n".join(machine_lines(["numpy", "pyproj", "pandas", "pyarrow", "dask", "distributed"])))

@@ -28,11 +28,11 @@ import searoute
 from scgraph import GeoGraph
 
 import sealane
-from _util import fmt, fmt_ms, machine_lines, render_table, timed_s
+from _util import anchors_dir, fmt, fmt_ms, machine_lines, render_table, timed_s
 from sealane import fleet
 from sealane.routing.landmask import default_landmask
 
-SCGRAPH_CACHE = Path(__file__).resolve().parents[2] / "shared" / "anchors" / "scgraph"
+SCGRAPH_CACHE = anchors_dir("scgraph")
 DESTINATIONS = ("NLRTM", "SGSIN", "USLAX", "CNSHA", "BRSSZ")
 #: Ports the points start from (the busiest ports: each has a water approach and a route).
 TOP100 = Path(__file__).resolve().parents[1] / "tests/routing/data/top100_container_ports.csv"

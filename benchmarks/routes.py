@@ -37,6 +37,7 @@ from _util import (
     ERROR,
     NA,
     NONE,
+    anchors_dir,
     fmt,
     fmt_ms,
     fmt_pct,
@@ -48,7 +49,7 @@ from _util import (
 )
 
 #: Where the scgraph marnet graph is kept (it cannot be downloaded here): ../shared/anchors/scgraph.
-SCGRAPH_CACHE = Path(__file__).resolve().parents[2] / "shared" / "anchors" / "scgraph"
+SCGRAPH_CACHE = anchors_dir("scgraph")
 METRES_PER_NM = 1852.0
 #: Latitude of the Arctic Circle; a route beyond it is taken to sail an Arctic passage.
 ARCTIC_CIRCLE = 66.56

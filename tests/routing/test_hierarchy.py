@@ -17,11 +17,17 @@ from sealane.routing.build.masked_contraction import contract_masked
 from sealane.routing.data.formats import Marnet
 from sealane.routing.depth import band_mask
 from sealane.routing.graph import SeaGraph, default_graph
-from sealane.routing.hierarchy import CoreHierarchy, climb_python
+from sealane.routing.hierarchy import CoreHierarchy, HierarchyPython
 from sealane.routing.passages import ARCTIC, NOT_FOR_CONTAINER_SHIPS, Passage, passage_mask
 
 _hierarchy = pytest.importorskip("sealane.routing._hierarchy")
-KERNELS = [_hierarchy.climb, climb_python]
+KERNELS = [_hierarchy.Hierarchy, HierarchyPython]
+
+
+def climb(kernel: Any, arrays: tuple, *ends: np.ndarray) -> Any:
+    """``kernel`` (the compiled type or its twin) made from the hierarchy's arrays, climbed with
+    the closed passages ``arrays`` ends with (:func:`hierarchy_of`) between ``ends``."""
+    return kernel(*arrays[:6]).climb(arrays[6], *ends)
 
 
 def random_graph(seed: int, count: int = 60) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -125,17 +131,74 @@ def assert_every_pair(
     edge_weight = lightest_edges(*edges)
     for s in sources:
         for t in range(count):
-            found = kernel(*arrays, one(s), ZERO, one(t), ZERO)
-            if not np.isfinite(expected[s, t]):
-                assert found is None
-                continue
-            assert found is not None
-            cost, raw = found
-            path = np.frombuffer(raw, dtype=np.int32) if isinstance(raw, bytes) else raw
-            assert cost == pytest.approx(expected[s, t], rel=1e-12, abs=1e-9)
-            assert path[0] == s and path[-1] == t
-            steps = [edge_weight[(min(a, b), max(a, b))] for a, b in pairwise(path.tolist())]
-            assert sum(steps) == pytest.approx(cost, rel=1e-12, abs=1e-9)
+            found = climb(kernel, arrays, one(s), ZERO, one(t), ZERO)
+            assert_found(found, float(expected[s, t]), s, t, edge_weight)
+
+
+def assert_found(found: Any, expected: float, s: int, t: int, edge_weight: dict) -> None:
+    """``found`` is None where no path joins s and t, else the cost Dijkstra finds and a path
+    from s to t along the graph's edges adding up to it."""
+    if not np.isfinite(expected):
+        assert found is None
+        return
+    assert found is not None
+    cost, raw = found
+    path = np.frombuffer(raw, dtype=np.int32) if isinstance(raw, bytes) else raw
+    assert cost == pytest.approx(expected, rel=1e-12, abs=1e-9)
+    assert path[0] == s and path[-1] == t
+    steps = [edge_weight[(min(a, b), max(a, b))] for a, b in pairwise(path.tolist())]
+    assert sum(steps) == pytest.approx(cost, rel=1e-12, abs=1e-9)
+
+
+@pytest.mark.parametrize("kernel", KERNELS, ids=["compiled", "python"])
+@pytest.mark.parametrize("seed", range(3))
+@pytest.mark.parametrize("blocked", [0, 5])
+def test_spaces__met_and_climbed_to__cost_what_dijkstra_finds(
+    kernel: Any, seed: int, blocked: int
+) -> None:
+    """An end's whole climb, remembered, meets another's (both remembered) or the other end's
+    own climb, either way round: the same costs and walkable paths as the climb from both."""
+    count = 60
+    tails, heads, weights, masks = masked_graph(seed, count)
+    query = kernel(*hierarchy_of(count, tails, heads, weights, masks)[:6])
+    open_ = (masks & blocked) == 0
+    expected = distances(count, tails[open_], heads[open_], weights[open_])
+    edge_weight = lightest_edges(tails[open_], heads[open_], weights[open_])
+    spaces = [query.space(blocked, one(v), ZERO) for v in range(count)]
+    for s in range(0, count, 4):
+        for t in range(count):
+            for found in (
+                query.meet(spaces[s], spaces[t]),
+                query.climb_to(blocked, spaces[s], 0, one(t), ZERO),
+                query.climb_to(blocked, spaces[t], 1, one(s), ZERO),
+            ):
+                assert_found(found, float(expected[s, t]), s, t, edge_weight)
+
+
+def test_spaces__another_hierarchys_or_forged__errors_not_reads_outside() -> None:
+    tails, heads, weights = random_graph(1)
+    query = _hierarchy.Hierarchy(*hierarchy_of(60, tails, heads, weights)[:6])
+    small = _hierarchy.Hierarchy(
+        *hierarchy_of(3, np.array([0, 1], np.int32), np.array([1, 2], np.int32), np.ones(2))[:6]
+    )
+    space = query.space(0, one(40), ZERO)
+    with pytest.raises(ValueError, match="another hierarchy"):
+        small.meet(space, small.space(0, one(0), ZERO))
+    with pytest.raises(TypeError, match="bytes"):
+        query.meet(space, space[:-1])
+    with pytest.raises(TypeError, match="bytes"):
+        query.climb_to(0, "space", 0, one(1), ZERO)
+
+
+def test_route__again__its_remembered_climbs_give_the_same_route() -> None:
+    """The first route between two ports climbs from both; later ones meet the remembered
+    climbs: the same points, lengths and passages."""
+    first = sealane.route("KRPUS", "MAPTM", avoid=["suez"])
+    for _ in range(3):
+        again = sealane.route("KRPUS", "MAPTM", avoid=["suez"])
+        np.testing.assert_array_equal(again.coordinates, first.coordinates)
+        np.testing.assert_array_equal(again.segment_m, first.segment_m)
+        assert again.passages == first.passages
 
 
 def test_contract__upward_edges_climb_in_rank() -> None:
@@ -160,7 +223,7 @@ def test_climb__several_ends_with_offsets(kernel) -> None:
         for i in range(2)
         for j in range(2)
     )
-    found = kernel(*arrays, sources, source_costs, targets, target_costs)
+    found = climb(kernel, arrays, sources, source_costs, targets, target_costs)
     assert found is not None
     assert found[0] == pytest.approx(expected, rel=1e-12)
 
@@ -171,9 +234,9 @@ def test_climb__same_node_and_disconnected(kernel) -> None:
     tails = np.array([0, 1, 2, 3], dtype=np.int32)
     heads = np.array([1, 2, 0, 4], dtype=np.int32)
     arrays = hierarchy_of(5, tails, heads, np.array([1.0, 2.0, 4.0, 1.0]))
-    assert kernel(*arrays, one(2), ZERO, one(2), ZERO)[0] == 0.0
-    assert kernel(*arrays, one(0), ZERO, one(4), ZERO) is None
-    cost, raw = kernel(*arrays, one(0), ZERO, one(2), ZERO)
+    assert climb(kernel, arrays, one(2), ZERO, one(2), ZERO)[0] == 0.0
+    assert climb(kernel, arrays, one(0), ZERO, one(4), ZERO) is None
+    cost, raw = climb(kernel, arrays, one(0), ZERO, one(2), ZERO)
     assert cost == 3.0
     path = np.frombuffer(raw, dtype=np.int32) if isinstance(raw, bytes) else raw
     assert path.tolist() == [0, 1, 2]
@@ -182,15 +245,21 @@ def test_climb__same_node_and_disconnected(kernel) -> None:
 def test_climb__bad_arguments_are_value_errors() -> None:
     arrays = hierarchy_of(3, np.array([0, 1], np.int32), np.array([1, 2], np.int32), np.ones(2))
     with pytest.raises(ValueError, match="out of range"):
-        _hierarchy.climb(*arrays, one(7), ZERO, one(0), ZERO)
-    with pytest.raises(ValueError, match="sizes"):
-        _hierarchy.climb(*arrays, one(0), np.zeros(2), one(1), ZERO)
-    short_mask = (*arrays[:5], np.zeros(0, dtype=np.uint32), 0)
-    with pytest.raises(ValueError, match="sizes"):
-        _hierarchy.climb(*short_mask, one(0), ZERO, one(1), ZERO)
-    short_children = (*arrays[:4], np.zeros((1, 2), dtype=np.int32), *arrays[5:])
-    with pytest.raises(ValueError, match="sizes"):
-        _hierarchy.climb(*short_children, one(0), ZERO, one(1), ZERO)
+        climb(_hierarchy.Hierarchy, arrays, one(7), ZERO, one(0), ZERO)
+    with pytest.raises(ValueError, match="cost"):
+        climb(_hierarchy.Hierarchy, arrays, one(0), np.zeros(2), one(1), ZERO)
+    with pytest.raises(TypeError, match="int32"):
+        climb(_hierarchy.Hierarchy, arrays, one(0).astype(np.int64), ZERO, one(1), ZERO)
+    with pytest.raises(ValueError, match="different lengths"):
+        _hierarchy.Hierarchy(*arrays[:5], np.zeros(0, dtype=np.uint32))
+    with pytest.raises(ValueError, match="different lengths"):
+        _hierarchy.Hierarchy(*arrays[:4], np.zeros((1, 2), dtype=np.int32), arrays[5])
+    far = arrays[1].copy()
+    far[0] = 3
+    with pytest.raises(ValueError, match="outside"):
+        _hierarchy.Hierarchy(arrays[0], far, *arrays[2:6])
+    with pytest.raises(ValueError, match="float64"):
+        _hierarchy.Hierarchy(*arrays[:2], arrays[2].astype(np.float32), *arrays[3:6])
 
 
 def test_climb__children_that_loop_are_a_value_error_not_a_hang() -> None:
@@ -199,9 +268,15 @@ def test_climb__children_that_loop_are_a_value_error_not_a_hang() -> None:
     middle = np.ones_like(head)  # every edge a shortcut made of itself twice
     looped = np.repeat(np.arange(head.size, dtype=np.int32), 2).reshape(-1, 2)
     with pytest.raises(ValueError, match="not a hierarchy edge"):
-        _hierarchy.climb(
-            ptr, head, weight, middle, looped, mask, blocked, one(0), ZERO, one(2), ZERO
+        _hierarchy.Hierarchy(ptr, head, weight, middle, looped, mask).climb(
+            blocked, one(0), ZERO, one(2), ZERO
         )
+
+
+def test_shipped_hierarchies__held_by_the_compiled_query(graph: SeaGraph) -> None:
+    for hierarchy in (graph.hierarchy, graph.masked_hierarchy):
+        assert hierarchy is not None
+        assert isinstance(hierarchy.kernel, _hierarchy.Hierarchy)
 
 
 def masked_graph(seed: int, count: int = 60) -> tuple[np.ndarray, ...]:

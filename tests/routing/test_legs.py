@@ -10,12 +10,22 @@ import numpy as np
 import pytest
 
 import sealane
+from sealane.routing.closures import closed_for
 from sealane.routing.geodesy import GEOD
 from sealane.routing.graph import default_graph
 from sealane.routing.landmask import default_landmask
-from sealane.routing.legs import JOIN_FROM_M, sail, sail_trimmed, slanted_joins, trim
+from sealane.routing.legs import (
+    JOIN_FROM_M,
+    at_sea_between,
+    sail,
+    sail_trimmed,
+    slanted_joins,
+    snap_open,
+    trim,
+)
 from sealane.routing.locations import Location, resolve_location
 from sealane.routing.passages import closed_passages, passage_mask
+from sealane.routing.paths import shortest_path_among
 from sealane.routing.ports import registry
 
 
@@ -151,6 +161,32 @@ def test_slanted_join__the_search_chooses_by_the_whole_leg() -> None:
         there = sealane.route(end, home).distance_m
         back = sealane.route(home, end).distance_m
         assert there == pytest.approx(back, rel=1e-6)
+
+
+#: Ends whose best slanted join crosses land while another of their joins is at sea and
+#: shorter than the perpendicular (found among random points near ports; Cuban keys, Skagerrak).
+OVER_LAND_FIRST = [((-79.88885, 22.90505), "CUMNT"), ((11.02869, 57.14194), "FRLGU")]
+
+
+@pytest.mark.parametrize(("point", "port"), OVER_LAND_FIRST)
+def test_slanted_join__one_across_land_drops_only_itself(
+    point: tuple[float, float], port: str
+) -> None:
+    graph = default_graph()
+    blocked = closed_for(frozenset(), False, frozenset(), graph.passage_names)[1]
+    start, end = Location(*point), resolve_location(port)
+    lane = snap_open(graph, start, blocked, "origin")
+    joins = slanted_joins(graph, start, lane, (end.lon, end.lat))
+    home = snap_open(graph, end, blocked, "destination")
+    best, _, _ = shortest_path_among(graph, (lane, *joins), (home,), (end.lon, end.lat), blocked)
+    assert best in joins and not at_sea_between(start, best)  # the best join crosses land
+    route = sealane.route(point, port)
+    joined = tuple(route.coordinates[1].tolist())
+    taken = [j for j in joins if (j.lon, j.lat) == joined]
+    assert taken and taken[0] != best  # another slant, not the perpendicular's foot
+    assert at_sea_between(start, taken[0])
+    plain = shortest_path_among(graph, (lane,), (home,), (end.lon, end.lat), blocked)[2]
+    assert route.distance_m < plain.network_m + lane.distance_m
 
 
 def test_slanted_joins__none_near_the_lanes() -> None:

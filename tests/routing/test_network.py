@@ -56,10 +56,8 @@ def core_search(
     o_at, d_at = graph.along_chain_m(origin), graph.along_chain_m(destination)
     return _search(
         graph,
-        graph.core_ends[o_core],
-        np.array([o_at, graph.core_length_m[o_core] - o_at]),
-        graph.core_ends[d_core],
-        np.array([d_at, graph.core_length_m[d_core] - d_at]),
+        (graph.core_ends[o_core], np.array([o_at, graph.core_length_m[o_core] - o_at]), None),
+        (graph.core_ends[d_core], np.array([d_at, graph.core_length_m[d_core] - d_at]), None),
         (destination.lon, destination.lat),
         blocked,
     )

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from sealane.routing import registry, search
-from sealane.routing.geodesy import LOWER_BOUND_RADIUS_M, unit_vectors
+from sealane.routing.geodesy import LOWER_BOUND_RADIUS_M
 from sealane.routing.graph import SeaGraph, default_graph
 from sealane.routing.passages import Passage, passage_mask
 from sealane.routing.snapping import Snap
@@ -32,78 +32,80 @@ def mask_of(graph: SeaGraph, *names: Passage) -> int:
 def snap_args(
     graph: SeaGraph, origin: Snap, destination: Snap, blocked: int, *, landmarks: bool = True
 ) -> tuple[Any, ...]:
-    """The kernel's arguments, built the way ``paths.shortest_path`` builds them."""
+    """The kernel's per-call arguments, built the way ``paths.shortest_path`` builds them."""
     o_core, d_core = graph.edge_core[origin.edge], graph.edge_core[destination.edge]
     o_at, d_at = graph.along_chain_m(origin), graph.along_chain_m(destination)
     sources = graph.core_ends[o_core]
     source_costs = np.array([o_at, graph.core_length_m[o_core] - o_at])
     targets = graph.core_ends[d_core]
     target_costs = np.array([d_at, graph.core_length_m[d_core] - d_at])
-    goal = unit_vectors(destination.lon, destination.lat)
-    return kernel_args(
-        graph, sources, source_costs, targets, target_costs, goal, blocked, landmarks
-    )
+    goal = (destination.lon, destination.lat)
+    return call_args(graph, sources, source_costs, targets, target_costs, goal, blocked, landmarks)
 
 
 def node_args(
     graph: SeaGraph, source: int, target: int, blocked: int, *, landmarks: bool = True
 ) -> tuple[Any, ...]:
-    """Kernel arguments for a node-to-node search."""
-    return kernel_args(
+    """Per-call arguments for a node-to-node search (the goal is the target node's point)."""
+    node = graph.core_node[target]
+    return call_args(
         graph,
         np.array([source], dtype=np.int32),
         np.zeros(1),
         np.array([target], dtype=np.int32),
         np.zeros(1),
-        graph.xyz[target],
+        (float(graph.node_lon[node]), float(graph.node_lat[node])),
         blocked,
         landmarks,
     )
 
 
-def kernel_args(
+def call_args(
     graph: SeaGraph,
     sources: np.ndarray,
     source_costs: np.ndarray,
     targets: np.ndarray,
     target_costs: np.ndarray,
-    goal: np.ndarray,
+    goal: tuple[float, float],
     blocked: int,
     landmarks: bool,
 ) -> tuple[Any, ...]:
     table = graph.landmarks_for(blocked) if landmarks else np.zeros((graph.core_count, 0))
-    goal_landmarks = np.fmin(
-        table[targets[0]] + target_costs[0], table[targets[-1]] + target_costs[-1]
-    )
+    return (blocked, sources, source_costs, targets, target_costs, *goal, table)
+
+
+def core_arrays(graph: SeaGraph) -> tuple[Any, ...]:
+    """What a kernel is made of, in its constructor's order."""
     return (
         graph.indptr,
         graph.indices,
         graph.weights,
         graph.edge_ids,
         graph.core_passages,
-        blocked,
-        LOWER_BOUND_RADIUS_M,
         graph.xyz,
-        sources,
-        source_costs,
-        targets,
-        target_costs,
-        float(goal[0]),
-        float(goal[1]),
-        float(goal[2]),
-        table,
-        goal_landmarks,
+        LOWER_BOUND_RADIUS_M,
     )
+
+
+@pytest.fixture(scope="module")
+def compiled(graph: SeaGraph) -> Any:
+    return _search.Core(*core_arrays(graph))
+
+
+@pytest.fixture(scope="module")
+def python(graph: SeaGraph) -> search.CorePython:
+    return search.CorePython(*core_arrays(graph))
 
 
 def as_nodes(path: bytes | np.ndarray) -> np.ndarray:
     return np.frombuffer(path, dtype=np.int32) if isinstance(path, bytes) else np.asarray(path)
 
 
-def dijkstra(args: tuple[Any, ...]) -> float | None:
+def dijkstra(graph: SeaGraph, args: tuple[Any, ...]) -> float | None:
     """Reference: plain multi-source Dijkstra over the same CSR arrays, no bound at all."""
-    indptr, indices, weights, edge_ids, masks, blocked = args[:6]
-    sources, source_costs, targets, target_costs = args[8:12]
+    indptr, indices, weights = graph.indptr, graph.indices, graph.weights
+    edge_ids, masks = graph.edge_ids, graph.core_passages
+    blocked, sources, source_costs, targets, target_costs = args[:5]
     best = {int(s): float(c) for s, c in zip(sources, source_costs, strict=True)}
     heap = [(c, s) for s, c in best.items()]
     heapq.heapify(heap)
@@ -130,7 +132,7 @@ def dijkstra(args: tuple[Any, ...]) -> float | None:
 
 def path_cost(graph: SeaGraph, args: tuple[Any, ...], nodes: np.ndarray) -> float:
     """Source offset + chain lengths + target offset of a core path; asserts it is legal."""
-    blocked, sources, source_costs, targets, target_costs = args[5], *args[8:12]
+    blocked, sources, source_costs, targets, target_costs = args[:5]
     assert int(nodes[0]) in sources.tolist()
     assert int(nodes[-1]) in targets.tolist()
     edges = graph.core_between(nodes[:-1], nodes[1:])
@@ -155,8 +157,34 @@ def random_snaps(graph: SeaGraph, count: int, seed: int) -> list[tuple[Snap, Sna
     ]
 
 
-def test_astar__compiled_kernel_is_in_use() -> None:
-    assert search.astar is _search.astar
+def test_astar__compiled_kernel_is_in_use(graph: SeaGraph) -> None:
+    assert isinstance(graph.search, _search.Core)
+
+
+def test_core__arrays_that_do_not_agree__value_error(graph: SeaGraph) -> None:
+    arrays = core_arrays(graph)
+    with pytest.raises(ValueError, match="different lengths"):
+        _search.Core(arrays[0], arrays[1][:-1], *arrays[2:])
+    far = arrays[1].copy()
+    far[0] = graph.core_count
+    with pytest.raises(ValueError, match="outside"):
+        _search.Core(arrays[0], far, *arrays[2:])
+    with pytest.raises(ValueError, match="float64"):
+        _search.Core(arrays[0], arrays[1], arrays[2].astype(np.float32), *arrays[3:])
+
+
+def test_astar__bad_call_arguments__errors_not_reads_outside(
+    compiled: Any, graph: SeaGraph
+) -> None:
+    args = node_args(graph, 1, 2, 0)
+    with pytest.raises(ValueError, match="out of range"):
+        compiled.astar(0, np.array([graph.core_count], np.int32), *args[2:])
+    with pytest.raises(ValueError, match="cost"):
+        compiled.astar(0, args[1], np.zeros(2), *args[3:])
+    with pytest.raises(TypeError, match="int32"):
+        compiled.astar(0, args[1].astype(np.int64), *args[2:])
+    with pytest.raises(ValueError, match="landmarks"):
+        compiled.astar(*args[:7], np.zeros((3, 2)))
 
 
 def blocked_masks(graph: SeaGraph) -> dict[str, int]:
@@ -171,80 +199,86 @@ def blocked_masks(graph: SeaGraph) -> dict[str, int]:
 
 
 @pytest.mark.parametrize("mask_name", ["default", "none", "default+suez+panama", "suez+malacca"])
-def test_astar__kernel_matches_python_on_port_snaps(graph: SeaGraph, mask_name: str) -> None:
+def test_astar__kernel_matches_python_on_port_snaps(
+    graph: SeaGraph, mask_name: str, compiled: Any, python: search.CorePython
+) -> None:
     blocked = blocked_masks(graph)[mask_name]
     for origin, destination in random_snaps(graph, 10, seed=len(mask_name)):
         args = snap_args(graph, origin, destination, blocked)
-        compiled, python = _search.astar(*args), search.astar_python(*args)
-        assert (compiled is None) == (python is None)
-        if compiled is None or python is None:
+        made, twin = compiled.astar(*args), python.astar(*args)
+        assert (made is None) == (twin is None)
+        if made is None or twin is None:
             continue
-        assert compiled[0] == pytest.approx(python[0], rel=COST_REL_TOL)
+        assert made[0] == pytest.approx(twin[0], rel=COST_REL_TOL)
         # Both paths are legal and cost what they claim; where paths of equal length exist
         # (zero-length chains at merged ports) the two may break the tie differently.
-        for found in (compiled, python):
+        for found in (made, twin):
             assert path_cost(graph, args, as_nodes(found[1])) == pytest.approx(
-                compiled[0], rel=COST_REL_TOL
+                made[0], rel=COST_REL_TOL
             )
 
 
 @pytest.mark.parametrize("mask_name", ["default", "all"])
-def test_astar__kernel_matches_python_on_nodes(graph: SeaGraph, mask_name: str) -> None:
+def test_astar__kernel_matches_python_on_nodes(
+    graph: SeaGraph, mask_name: str, compiled: Any, python: search.CorePython
+) -> None:
     blocked = blocked_masks(graph)[mask_name]
     rng = np.random.default_rng(7)
     for source, target in rng.choice(graph.core_count, size=(10, 2)):
         args = node_args(graph, int(source), int(target), blocked)
-        compiled, python = _search.astar(*args), search.astar_python(*args)
-        assert (compiled is None) == (python is None)
-        if compiled is None or python is None:
+        made, twin = compiled.astar(*args), python.astar(*args)
+        assert (made is None) == (twin is None)
+        if made is None or twin is None:
             continue
-        assert compiled[0] == pytest.approx(python[0], rel=COST_REL_TOL)
-        np.testing.assert_array_equal(as_nodes(compiled[1]), as_nodes(python[1]))
+        assert made[0] == pytest.approx(twin[0], rel=COST_REL_TOL)
+        np.testing.assert_array_equal(as_nodes(made[1]), as_nodes(twin[1]))
 
 
-def test_astar__same_node_costs_nothing(graph: SeaGraph) -> None:
+def test_astar__same_node_costs_nothing(
+    graph: SeaGraph, compiled: Any, python: search.CorePython
+) -> None:
     args = node_args(graph, 123, 123, graph.default_closed_mask)
-    for kernel in (_search.astar, search.astar_python):
-        found = kernel(*args)
+    for kernel in (compiled, python):
+        found = kernel.astar(*args)
         assert found is not None
         assert found[0] == 0.0
         assert as_nodes(found[1]).tolist() == [123]
 
 
-def test_astar__no_path_is_none(graph: SeaGraph) -> None:
+def test_astar__no_path_is_none(graph: SeaGraph, compiled: Any, python: search.CorePython) -> None:
     odesa, piraeus = (registry().get(code) for code in ("UAODS", "GRPIR"))
     blocked = graph.default_closed_mask | mask_of(graph, Passage.BOSPORUS)
     args = snap_args(
         graph, graph.snap(odesa.lon, odesa.lat), graph.snap(piraeus.lon, piraeus.lat), blocked
     )
-    assert _search.astar(*args) is None
-    assert search.astar_python(*args) is None
-    assert dijkstra(args) is None
+    assert compiled.astar(*args) is None
+    assert python.astar(*args) is None
+    assert dijkstra(graph, args) is None
 
 
 @pytest.mark.parametrize("mask_name", ["default", "none", "default+suez+panama"])
-def test_astar__cost_equals_dijkstra(graph: SeaGraph, mask_name: str) -> None:
+def test_astar__cost_equals_dijkstra(graph: SeaGraph, mask_name: str, compiled: Any) -> None:
     blocked = blocked_masks(graph)[mask_name]
     for origin, destination in random_snaps(graph, 4, seed=100 + len(mask_name)):
         args = snap_args(graph, origin, destination, blocked)
-        found, reference = _search.astar(*args), dijkstra(args)
+        found, reference = compiled.astar(*args), dijkstra(graph, args)
         assert (found is None) == (reference is None)
         if found is not None and reference is not None:
             assert found[0] == pytest.approx(reference, rel=COST_REL_TOL)
 
 
 @pytest.mark.parametrize("closed", [Passage.SUEZ, Passage.MALACCA, Passage.BABALMANDAB])
-def test_astar__landmarks_do_not_change_cost(graph: SeaGraph, closed: Passage) -> None:
+def test_astar__landmarks_do_not_change_cost(
+    graph: SeaGraph, closed: Passage, compiled: Any, python: search.CorePython
+) -> None:
     blocked = graph.default_closed_mask | mask_of(graph, closed)
     for origin, destination in random_snaps(graph, 10, seed=11):
-        with_alt = _search.astar(*snap_args(graph, origin, destination, blocked))
-        without = _search.astar(*snap_args(graph, origin, destination, blocked, landmarks=False))
-        python = search.astar_python(
-            *snap_args(graph, origin, destination, blocked, landmarks=False)
-        )
-        assert with_alt is not None and without is not None and python is not None
+        with_alt = compiled.astar(*snap_args(graph, origin, destination, blocked))
+        without = compiled.astar(*snap_args(graph, origin, destination, blocked, landmarks=False))
+        twin = python.astar(*snap_args(graph, origin, destination, blocked, landmarks=False))
+        assert with_alt is not None and without is not None and twin is not None
         assert with_alt[0] == pytest.approx(without[0], rel=COST_REL_TOL)
-        assert python[0] == pytest.approx(without[0], rel=COST_REL_TOL)
+        assert twin[0] == pytest.approx(without[0], rel=COST_REL_TOL)
 
 
 @pytest.mark.parametrize("closed", [Passage.SUEZ, Passage.PANAMA])
@@ -257,7 +291,7 @@ def test_landmarks__a_closed_canal_has_its_own_table_whose_bounds_hold(
     rng = np.random.default_rng(5)
     tighter = 0
     for source, target in rng.choice(graph.core_count, size=(6, 2)).tolist():
-        exact = dijkstra(node_args(graph, source, target, blocked, landmarks=False))
+        exact = dijkstra(graph, node_args(graph, source, target, blocked, landmarks=False))
         bound = np.nanmax(np.abs(table[source] - table[target]), initial=0.0)
         if exact is not None:
             assert bound <= exact * (1 + 1e-9)
@@ -265,15 +299,15 @@ def test_landmarks__a_closed_canal_has_its_own_table_whose_bounds_hold(
     assert tighter
 
 
-def test_astar__blocked_edges_never_used(graph: SeaGraph) -> None:
+def test_astar__blocked_edges_never_used(graph: SeaGraph, compiled: Any) -> None:
     shanghai, rotterdam = (registry().get(code) for code in ("CNSHA", "NLRTM"))
     blocked = graph.default_closed_mask | mask_of(graph, Passage.SUEZ, Passage.PANAMA)
     origin = graph.snap(shanghai.lon, shanghai.lat)
     destination = graph.snap(rotterdam.lon, rotterdam.lat)
     args = snap_args(graph, origin, destination, blocked)
-    found = _search.astar(*args)
+    found = compiled.astar(*args)
     assert found is not None
     assert path_cost(graph, args, as_nodes(found[1])) == pytest.approx(found[0], rel=1e-9)
-    open_found = _search.astar(*snap_args(graph, origin, destination, graph.default_closed_mask))
+    open_found = compiled.astar(*snap_args(graph, origin, destination, graph.default_closed_mask))
     assert open_found is not None
     assert found[0] > open_found[0]

@@ -1,13 +1,16 @@
 /*
  * The graph arrays a Network holds (see _network.c): which ones, of which item type, and the
  * checks made once when it is made (types, sizes, every index in range), so that no call
- * reads outside them. Included by _network.c only.
+ * reads outside them. Included by _network.c only; the checks of an array's type are
+ * _held.h's, shared with the search kernels.
  */
 #ifndef SEALANE_NETWORK_ARRAYS_H
 #define SEALANE_NETWORK_ARRAYS_H
 
 #include <Python.h>
 #include <stdint.h>
+
+#include "_held.h"
 
 /* The held arrays, in the constructor's order, with their item type ('d', 'i' or 'I'). */
 enum {
@@ -46,26 +49,11 @@ static int ready(const Network *self)
     return 0;
 }
 
-/* Whether a buffer holds `code` items ('d', 'i' or 'I') of the right width (a 4-byte C long is
- * int32 too: numpy's code for it where long has 32 bits). */
-static int typed(const Py_buffer *view, char code)
-{
-    const char *format = view->format ? view->format : "B";
-    if (*format == '<' || *format == '=' || *format == '@') format++;
-    char found = format[0] == 'l' ? 'i' : format[0] == 'L' ? 'I' : format[0];
-    return found == code && format[1] == '\0' && view->itemsize == (code == 'd' ? 8 : 4);
-}
-
 /* An int32 argument: an int32 array, or bytes holding int32 values (what the search kernels
- * return). Anything else, an int64 array say, is a TypeError rather than misread. */
+ * return); anything else, an int64 array say, is a TypeError rather than misread. */
 static int int32_view(PyObject *object, Py_buffer *view, const char *what)
 {
-    if (PyBytes_Check(object)) return PyObject_GetBuffer(object, view, PyBUF_SIMPLE);
-    if (PyObject_GetBuffer(object, view, PyBUF_FORMAT | PyBUF_C_CONTIGUOUS)) return -1;
-    if (typed(view, 'i')) return 0;
-    PyBuffer_Release(view);
-    PyErr_Format(PyExc_TypeError, "%s must be int32 (an array or the kernels' bytes)", what);
-    return -1;
+    return call_view(object, view, 'i', what);
 }
 
 /* Every index in `k` lies in [0, bound). */
@@ -133,7 +121,7 @@ static int Network_init(Network *self, PyObject *args, PyObject *kwargs)
         if (PyObject_GetBuffer(PyTuple_GET_ITEM(args, k), view, PyBUF_FORMAT | PyBUF_C_CONTIGUOUS))
             return -1;
         self->held++;
-        if (!typed(view, TYPES[k]))
+        if (!held_typed(view, TYPES[k]))
             return bad("an array of the wrong type (float64, int32 or uint32 expected)");
     }
     if (check(self)) return -1;

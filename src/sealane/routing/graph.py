@@ -16,9 +16,10 @@ import numpy as np
 import numpy.typing as npt
 
 from .data import data_dir, mapped_npz
-from .geodesy import FloatArray, unit_vectors
+from .geodesy import LOWER_BOUND_RADIUS_M, FloatArray, unit_vectors
 from .hierarchy import CoreHierarchy
 from .network import NetworkKernel, network_kernel
+from .search import SearchKernel, search_kernel
 from .snapping import EdgeSnapper, Snap
 
 IntArray = npt.NDArray[np.int32]
@@ -87,6 +88,16 @@ class SeaGraph:
         self.snapper = EdgeSnapper(self)
         #: The arrays held for unfolding a search's path and laying a leg's arrays.
         self.network: NetworkKernel = network_kernel(self)
+        #: The core graph's arrays held for A* (a file without hierarchies, or none serving).
+        self.search: SearchKernel = search_kernel(
+            self.indptr,
+            self.indices,
+            self.weights,
+            self.edge_ids,
+            self.core_passages,
+            self.xyz,
+            LOWER_BOUND_RADIUS_M,
+        )
 
     def _load_core(self, arrays: dict[str, np.ndarray]) -> None:
         """The core graph the search walks, and how each edge sits in its chain."""

@@ -94,8 +94,8 @@ def _search(
 ) -> tuple[Snap, Snap, SeaPath]:
     """Both ends snapped to the open lanes and, when one lies off them, also onto a shortcut
     nearer than its lane and onto the lane nodes it may join at a slant: the one search takes
-    whichever snaps make the shortest leg. A slanted join that crosses land is dropped and
-    the search made again without the slanted joins."""
+    whichever snaps make the shortest leg. A slanted join that crosses land is dropped, that
+    join alone, and the search made again without it."""
     a = snap_open(graph, start, blocked, "origin")
     b = snap_open(graph, end, blocked, "destination")
     goal = (end.lon, end.lat)
@@ -110,13 +110,15 @@ def _search(
     destinations = plain_destinations + _open(
         graph, slanted_joins(graph, end, b, (start.lon, start.lat)), blocked
     )
-    found = shortest_path_among(graph, origins, destinations, goal, blocked)
-    o, d, _ = found
-    if (o in plain_origins or _at_sea_between(start, o)) and (
-        d in plain_destinations or _at_sea_between(end, d)
-    ):
-        return found
-    return shortest_path_among(graph, plain_origins, plain_destinations, goal, blocked)
+    while True:  # each pass drops at least one slant, and the plain snaps are never dropped
+        found = shortest_path_among(graph, origins, destinations, goal, blocked)
+        o, d, _ = found
+        over_land_o = o not in plain_origins and not at_sea_between(start, o)
+        over_land_d = d not in plain_destinations and not at_sea_between(end, d)
+        if not (over_land_o or over_land_d):
+            return found
+        origins = tuple(s for s in origins if not (over_land_o and s == o))
+        destinations = tuple(s for s in destinations if not (over_land_d and s == d))
 
 
 def _open(graph: SeaGraph, snaps: tuple[Snap, ...], blocked: int) -> tuple[Snap, ...]:
@@ -175,7 +177,7 @@ def _at_node(graph: SeaGraph, node: int, edge: int, distance: float) -> Snap:
 
 
 @lru_cache(maxsize=4096)
-def _at_sea_between(where: Location, snap: Snap) -> bool:
+def at_sea_between(where: Location, snap: Snap) -> bool:
     """Whether the great circle from ``where`` to ``snap``'s point stays out of the land
     mask's land cells (sampled every :data:`JOIN_SAMPLE_M`, its two ends left out; remembered
     like the joins themselves)."""

@@ -9,6 +9,7 @@ chain may also go straight along it. The path found is unfolded to every node it
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from functools import lru_cache
 from typing import NamedTuple
@@ -16,10 +17,10 @@ from typing import NamedTuple
 import numpy as np
 
 from .errors import NoRouteError
-from .geodesy import LOWER_BOUND_RADIUS_M, FloatArray, unit_vector
+from .geodesy import FloatArray
 from .graph import IntArray, SeaGraph
+from .hierarchy import ClimbKernel
 from .network import as_int32
-from .search import astar
 from .snapping import Snap
 
 
@@ -54,8 +55,8 @@ def shortest_path_among(
     several ways (onto a lane, onto a shortcut) and another, each snap's ``distance_m`` from
     its point counted: one search from all the origins' chain ends at once, so a second way of
     snapping costs no second search. ``goal`` is the destination point (the search's bound)."""
-    starts, sources, source_costs = _ends_of(graph, origins)
-    ends, targets, target_costs = _ends_of(graph, destinations)
+    starts, sources, source_costs, origin = _ends_of(graph, origins)
+    ends, targets, target_costs, destination = _ends_of(graph, destinations)
     direct = (np.inf, starts[0], ends[0])
     for o in starts:  # two snaps on one chain may also go straight along it
         for d in ends:
@@ -63,8 +64,10 @@ def shortest_path_among(
                 total = o.snap.distance_m + abs(o.at - d.at) + d.snap.distance_m
                 if total < direct[0]:
                     direct = (total, o, d)
-    found = _search(graph, sources, source_costs, targets, target_costs, goal, blocked)
-    if found is None and not np.isfinite(direct[0]):
+    found = _search(
+        graph, (sources, source_costs, origin), (targets, target_costs, destination), goal, blocked
+    )
+    if found is None and not math.isfinite(direct[0]):
         raise NoRouteError("no sea route joins these points with the passages left open")
     if found is None or direct[0] <= found[0]:
         _, o, d = direct
@@ -95,21 +98,40 @@ class _OnChain(NamedTuple):
         return cls(snap, int(graph.edge_core[snap.edge]), graph.along_chain_m(snap))
 
 
-def _ends_of(graph: SeaGraph, snaps: Sequence[Snap]) -> tuple[list[_OnChain], IntArray, FloatArray]:
+class _Remembered:
+    """A single snap's chain ends as searched again and again (:func:`_one_end`: a port, a
+    vessel asking again): the chain, its core ends with the metres to each, and how often it has
+    been searched; from its third search on, its climb is remembered too (:func:`_space`)."""
+
+    __slots__ = ("chained", "costs", "nodes", "searches")
+
+    def __init__(self, chained: list[_OnChain], nodes: IntArray, costs: FloatArray) -> None:
+        self.chained, self.nodes, self.costs = chained, nodes, costs
+        self.searches = 0
+
+
+#: Climbs remembered (each the few hundred nodes an end's climb settles, about 24 bytes each).
+SPACES_REMEMBERED = 2048
+
+
+def _ends_of(
+    graph: SeaGraph, snaps: Sequence[Snap]
+) -> tuple[list[_OnChain], IntArray, FloatArray, _Remembered | None]:
     """The snaps on their chains, and the chains' core ends with the metres to each
     (:func:`_chain_ends`); a single snap's are remembered (:func:`_one_end`)."""
     if len(snaps) == 1:
-        return _one_end(graph, snaps[0])
+        end = _one_end(graph, snaps[0])
+        return end.chained, end.nodes, end.costs, end
     chained = [_OnChain.of(graph, snap) for snap in snaps]
-    return (chained, *_chain_ends(graph, chained))
+    return (chained, *_chain_ends(graph, chained), None)
 
 
 @lru_cache(maxsize=8192)
-def _one_end(graph: SeaGraph, snap: Snap) -> tuple[list[_OnChain], IntArray, FloatArray]:
+def _one_end(graph: SeaGraph, snap: Snap) -> _Remembered:
     """:func:`_ends_of` for one snap, remembered: a port's snap is searched from again and
     again (the arrays are only read)."""
     chained = [_OnChain.of(graph, snap)]
-    return (chained, *_chain_ends(graph, chained))
+    return _Remembered(chained, *_chain_ends(graph, chained))
 
 
 def _chain_ends(graph: SeaGraph, snaps: list[_OnChain]) -> tuple[IntArray, FloatArray]:
@@ -135,12 +157,15 @@ def _nearest_to(snaps: list[_OnChain], ends: IntArray, costs: FloatArray, node: 
     return snaps[first // 2]
 
 
+#: One side of a search: core nodes, the metres to each, and the end remembered (None: several
+#: snaps, searched once).
+_Side = tuple[IntArray, FloatArray, "_Remembered | None"]
+
+
 def _search(
     graph: SeaGraph,
-    sources: IntArray,
-    source_costs: FloatArray,
-    targets: IntArray,
-    target_costs: FloatArray,
+    origin: _Side,
+    destination: _Side,
     goal: tuple[float, float],
     blocked: int,
 ) -> tuple[float, bytes | IntArray] | None:
@@ -148,36 +173,56 @@ def _search(
     the ones closed, else by the masked hierarchy (any closed passages), and by A* with the
     tightest landmark table that holds for a graph file without hierarchies. The A* bound is
     the distance to ``goal``, which each target's cost reaches at least."""
+    (sources, source_costs, _), (targets, target_costs, _) = origin, destination
     for hierarchy in (graph.hierarchy, graph.masked_hierarchy):
         if hierarchy is not None and hierarchy.serves(blocked):
-            return hierarchy.shortest(sources, source_costs, targets, target_costs, blocked)
-    goal_xyz = unit_vector(*goal)
+            return _climb(hierarchy.kernel, origin, destination, blocked)
     landmarks = graph.landmarks_for(blocked)
     if targets.size > 2:
         # Several destination snaps: their chain ends are joined through the goal point, off
         # the network the landmarks measure, so |d(L, node) - d(L, goal)| may overestimate;
         # only the great-circle bound holds.
         landmarks = landmarks[:, :0]
-    goal_landmarks = np.fmin.reduce(landmarks[targets] + target_costs[:, None], axis=0)
-    return astar(
-        graph.indptr,
-        graph.indices,
-        graph.weights,
-        graph.edge_ids,
-        graph.core_passages,
-        blocked,
-        LOWER_BOUND_RADIUS_M,
-        graph.xyz,
-        sources,
-        source_costs,
-        targets,
-        target_costs,
-        float(goal_xyz[0]),
-        float(goal_xyz[1]),
-        float(goal_xyz[2]),
-        landmarks,
-        goal_landmarks,
+    return graph.search.astar(
+        blocked, sources, source_costs, targets, target_costs, goal[0], goal[1], landmarks
     )
+
+
+def _climb(
+    kernel: ClimbKernel, origin: _Side, destination: _Side, blocked: int
+) -> tuple[float, bytes | IntArray] | None:
+    """The hierarchy's search between the ends: two remembered climbs only met, one remembered
+    climb met by the other end's, or both climbs."""
+    (sources, source_costs, start), (targets, target_costs, end) = origin, destination
+    up, down = _known(kernel, start, blocked), _known(kernel, end, blocked)
+    if up is not None and down is not None:
+        return kernel.meet(up, down)
+    if down is not None:
+        return kernel.climb_to(blocked, down, 1, sources, source_costs)
+    if up is not None:
+        return kernel.climb_to(blocked, up, 0, targets, target_costs)
+    return kernel.climb(blocked, sources, source_costs, targets, target_costs)
+
+
+#: An end's whole climb is kept from this search of it on: it costs about two searches, so an
+#: end searched only twice (a vessel's position in two passes of a fleet) is better without.
+KEEP_CLIMB_FROM = 3
+
+
+def _known(kernel: ClimbKernel, end: _Remembered | None, blocked: int) -> object | None:
+    """The remembered climb of an end searched before (None: several snaps, or an end not yet
+    searched :data:`KEEP_CLIMB_FROM` times, for which meeting the other end halfway is cheaper
+    than climbing its whole space)."""
+    if end is None:
+        return None
+    end.searches += 1
+    return _space(kernel, end, blocked) if end.searches >= KEEP_CLIMB_FROM else None
+
+
+@lru_cache(maxsize=SPACES_REMEMBERED)
+def _space(kernel: ClimbKernel, end: _Remembered, blocked: int) -> object:
+    """Everything the climb from ``end`` settles with ``blocked`` closed (remembered)."""
+    return kernel.space(blocked, end.nodes, end.costs)
 
 
 def _along_one_chain(graph: SeaGraph, origin: Snap, destination: Snap) -> tuple[IntArray, IntArray]:

@@ -35,7 +35,7 @@ from .locations import LocationLike as LocationLike
 from .locations import resolve_location as resolve_location
 from .passages import Passage, names_from_mask, parse_passages
 from .port_limits import check_port_draft
-from .vessel import Vessel, as_vessel
+from .vessel import UNKNOWN, Vessel, as_vessel
 from .water import afloat
 
 if TYPE_CHECKING:
@@ -210,9 +210,12 @@ def route(
     network = graph or default_graph()
     ship = as_vessel(vessel, draft_m, beam_m, length_m, air_draft_m)
     names = network.passage_names
-    avoided, allowed = parse_passages(avoid, "avoid"), parse_passages(allow, "allow")
+    avoided, allowed = _passages(avoid, "avoid"), _passages(allow, "allow")
     closed, blocked = closed_for(avoided, allow_arctic, allowed, names)
-    refused, why = refused_for(ship, names) if ship.known else NOTHING_REFUSED
+    # A vessel of no known size is refused nothing and no port's draft: no check to make.
+    refused, why = (
+        NOTHING_REFUSED if ship is UNKNOWN or not ship.known else refused_for(ship, names)
+    )
     stops = [resolve_location(origin, "origin")]
     stops += [resolve_location(point, f"via[{i}]") for i, point in enumerate(via)]
     stops.append(resolve_location(destination, "destination"))
@@ -220,10 +223,12 @@ def route(
     for stop, role in zip(stops, roles, strict=True):
         if stop.port is None:
             afloat(stop, role, network)  # on land: OnLandError; just ashore: joins from there
-        check_sea_approach(stop)
+        elif stop.port.inland:
+            check_sea_approach(stop)
         if refused:
             check_within_reach(network, stop, refused, why)
-        check_port_draft(stop, ship.draft_m, role)
+        if ship.draft_m is not None:
+            check_port_draft(stop, ship.draft_m, role)
     legs: list[LegPath] = []
     for start, end in pairwise(stops):
         try:
@@ -239,6 +244,15 @@ def route(
     lengths = np.concatenate([leg[1] for leg in legs])
     masks = np.concatenate([leg[2] for leg in legs])
     return _assemble(coords, lengths, masks, network.passage_names, stops[0], stops[-1])
+
+
+#: No passages named: what :func:`~.passages.parse_passages` makes of the default ``()``.
+_NO_PASSAGES: frozenset[Passage] = frozenset()
+
+
+def _passages(names: Iterable[str | Passage], what: str) -> frozenset[Passage]:
+    """:func:`~.passages.parse_passages`, without its work for the default empty tuple."""
+    return _NO_PASSAGES if isinstance(names, tuple) and not names else parse_passages(names, what)
 
 
 def _assemble(
@@ -271,7 +285,7 @@ def _frozen(
 def ordered_passages(masks: Iterable[int], names: tuple[str, ...]) -> tuple[str, ...]:
     """Passage names in the order their edges are first sailed."""
     seen: list[str] = []
-    for mask in masks:
+    for mask in dict.fromkeys(masks):  # each mask once, in order: a passage is many segments
         for name in names_from_mask(mask, names):
             if name not in seen:
                 seen.append(name)

@@ -1,8 +1,9 @@
-"""A* search over the sea-lane graph: the compiled kernel, and its pure-Python twin.
+"""A* search over the sea-lane graph's core: the compiled kernel, and its pure-Python twin.
 
-Both functions take the same arguments and return ``(cost_m, node_path)`` or ``None``. The C
-kernel (``_search.c``) is what runs; the Python twin documents the algorithm, serves as the oracle
-in the tests and takes over if the extension was not compiled.
+The compiled ``_search.Core`` (``_search.c``) holds the core graph's arrays once per loaded
+network and is what runs; :class:`CorePython` is its twin over :func:`astar_python`, which
+documents the algorithm: the oracle in the tests, and the fallback if the extension was not
+compiled. Both answer ``astar`` with ``(cost_m, core node path)`` or ``None``.
 """
 
 from __future__ import annotations
@@ -14,35 +15,84 @@ from typing import Protocol
 import numpy as np
 import numpy.typing as npt
 
-from .geodesy import FloatArray
+from .geodesy import FloatArray, unit_vector
 
 IntArray = npt.NDArray[np.int32]
 
 
 class SearchKernel(Protocol):
-    """Signature shared by the compiled kernel and :func:`astar_python`."""
+    """What the compiled ``_search.Core`` and :class:`CorePython` answer, made once from the
+    core graph's arrays (``indptr, indices, weights, edge_ids, edge_masks, xyz, h_scale``)."""
 
-    def __call__(
+    def astar(
+        self,
+        blocked: int,
+        sources: IntArray,
+        source_costs: FloatArray,
+        targets: IntArray,
+        target_costs: FloatArray,
+        goal_lon: float,
+        goal_lat: float,
+        landmarks: FloatArray,
+        /,
+    ) -> tuple[float, bytes | IntArray] | None:
+        """Cost and core path from the cheapest source to the cheapest target (each with its
+        offset in metres) over the core edges whose mask misses ``blocked``, bounded by the
+        great circle to the goal point and by ``landmarks`` (core nodes x K, K may be 0)."""
+
+
+class CorePython:
+    """The twin of ``_search.Core``: the arrays held, :func:`astar_python` per call."""
+
+    def __init__(
         self,
         indptr: IntArray,
         indices: IntArray,
         weights: FloatArray,
         edge_ids: IntArray,
         edge_masks: npt.NDArray[np.uint32],
-        blocked: int,
-        h_scale: float,
         xyz: FloatArray,
+        h_scale: float,
+    ) -> None:
+        self.indptr, self.indices, self.weights = indptr, indices, weights
+        self.edge_ids, self.edge_masks = edge_ids, edge_masks
+        self.xyz, self.h_scale = np.asarray(xyz).reshape(-1, 3), h_scale
+
+    def astar(
+        self,
+        blocked: int,
         sources: IntArray,
         source_costs: FloatArray,
         targets: IntArray,
         target_costs: FloatArray,
-        gx: float,
-        gy: float,
-        gz: float,
+        goal_lon: float,
+        goal_lat: float,
         landmarks: FloatArray,
-        goal_landmarks: FloatArray,
         /,
-    ) -> tuple[float, bytes | IntArray] | None: ...
+    ) -> tuple[float, IntArray] | None:
+        """:func:`astar_python` with the goal's unit vector and landmark distances (the least
+        over the targets of each landmark's distance to it plus its cost)."""
+        goal = unit_vector(goal_lon, goal_lat)
+        goal_landmarks = np.fmin.reduce(landmarks[targets] + target_costs[:, None], axis=0)
+        return astar_python(
+            self.indptr,
+            self.indices,
+            self.weights,
+            self.edge_ids,
+            self.edge_masks,
+            blocked,
+            self.h_scale,
+            self.xyz,
+            sources,
+            source_costs,
+            targets,
+            target_costs,
+            float(goal[0]),
+            float(goal[1]),
+            float(goal[2]),
+            landmarks,
+            goal_landmarks,
+        )
 
 
 def astar_python(
@@ -121,13 +171,20 @@ def astar_python(
     return best, np.array(path[::-1], dtype=np.int32)
 
 
-def _compiled() -> SearchKernel:
+def search_kernel(
+    indptr: IntArray,
+    indices: IntArray,
+    weights: FloatArray,
+    edge_ids: IntArray,
+    edge_masks: npt.NDArray[np.uint32],
+    xyz: FloatArray,
+    h_scale: float,
+) -> SearchKernel:
+    """The compiled A* over the core graph's arrays, or the twin where it was not built."""
+    arrays = (indptr, indices, weights, edge_ids, edge_masks, xyz)
     try:
-        from sealane.routing import _search
+        from sealane.routing._search import Core
     except ImportError:  # pragma: no cover - exercised only where no compiler was available
-        return astar_python
-    kernel: SearchKernel = _search.astar
+        return CorePython(*arrays, h_scale)
+    kernel: SearchKernel = Core(*arrays, h_scale)
     return kernel
-
-
-astar = _compiled()
