@@ -35,6 +35,7 @@ from .locations import LocationLike as LocationLike
 from .locations import resolve_location as resolve_location
 from .passages import Passage, names_from_mask, parse_passages
 from .port_limits import check_port_draft
+from .speeds import SpeedProfile, route_profile
 from .vessel import Vessel, as_vessel
 from .water import afloat
 
@@ -112,15 +113,24 @@ class Route:
         return self.distance_m / METRES_PER_NM
 
     def duration_h(self, speed_kn: float) -> float:
-        """Hours to sail the route at ``speed_kn`` knots.
+        """Hours to sail the route at ``speed_kn`` knots in open water, on its speed profile
+        (:mod:`.speeds`: slower in canals, straits, rivers and port approaches, and the expected
+        waits of convoys and locks).
 
-        >>> round(route("NLRTM", "BEANR").duration_h(12.0), 1) > 0
+        >>> r = route("NLRTM", "BEANR")
+        >>> r.duration_h(12.0) > r.distance_nm / 12.0
         True
         """
+        profile = self.speed_profile(speed_kn)  # checks the speed
+        return self.distance_nm / float(speed_kn) + profile.extra_s / 3600.0
+
+    def speed_profile(self, speed_kn: float) -> SpeedProfile:
+        """The route cut into pieces of one speed each at ``speed_kn`` knots in open water
+        (:class:`~.speeds.SpeedProfile`: where it is slower, and where it waits)."""
         valid = isinstance(speed_kn, numbers.Real) and not isinstance(speed_kn, bool)
         if not (valid and math.isfinite(speed_kn) and speed_kn > 0):
             raise InvalidSpeedError(f"speed must be a positive number of knots, got {speed_kn!r}")
-        return self.distance_nm / float(speed_kn)
+        return route_profile(self, float(speed_kn))
 
     def to_geojson(self, *, continuous: bool = False) -> dict[str, Any]:
         """The route as an RFC 7946 Feature.
