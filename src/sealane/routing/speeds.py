@@ -98,7 +98,9 @@ def zone_table() -> ZoneTable:
     """The shipped zones as one :class:`ZoneTable`."""
     rows = zone_speeds()
     names = (OPEN_WATER, *(row.zone for row in rows))
-    speeds = np.array([math.inf, *(row.speed_kn * METRES_PER_NM / SECONDS_PER_HOUR for row in rows)])
+    speeds = np.array(
+        [math.inf, *(row.speed_kn * METRES_PER_NM / SECONDS_PER_HOUR for row in rows)]
+    )
     waits = np.array([0.0, *(row.wait_h * SECONDS_PER_HOUR for row in rows)])
     for array in (speeds, waits):
         array.setflags(write=False)
@@ -130,12 +132,27 @@ EndZones = tuple[tuple[float, int], ...]
 
 
 def end_zones(end: Location) -> EndZones:
-    """The zones around a route's end when it is a port with a sea approach: its river reach
-    (when a corridor of its own leads to it) and its approach beyond that; none at sea."""
+    """The zones around a route's end when it is a port with a sea approach (named, or at a
+    port's very coordinates, as the legs of future positions end): its river reach (when a
+    corridor of its own leads to it) and its approach beyond that; none at sea."""
     port = end.port
-    if port is None or port.inland:
+    locode = _ports_at().get((end.lon, end.lat)) if port is None else port.locode
+    if locode is None or (port is not None and port.inland):
         return ()
-    return _port_zones(port.locode)
+    return _port_zones(locode)
+
+
+@cache
+def _ports_at() -> dict[tuple[float, float], str]:
+    """The LOCODE of the port at each port position with a sea approach (the first listed,
+    where two share one)."""
+    from .ports import registry
+
+    found: dict[tuple[float, float], str] = {}
+    for port in registry().ports:
+        if not port.inland:
+            found.setdefault((port.lon, port.lat), port.locode)
+    return found
 
 
 @cache
@@ -170,9 +187,9 @@ def river_reaches_m() -> dict[str, float]:
     return reaches
 
 
-def _overlaps(a: FloatArray, b: FloatArray, low: float, high: float) -> FloatArray:
+def overlaps(a: FloatArray, b: FloatArray, low: float, high: float) -> FloatArray:
     """Metres of each interval [a, b] inside [low, high]."""
-    return np.clip(np.minimum(b, high) - np.maximum(a, low), 0.0, None)
+    return np.asarray(np.clip(np.minimum(b, high) - np.maximum(a, low), 0.0, None), np.float64)
 
 
 def end_intervals(
@@ -199,14 +216,14 @@ def zone_lengths(
     """Metres of the route in each zone of :func:`zone_table` (index 0: the open water): a
     segment in a passage zone counts whole in it, the rest by where it lies from the ends."""
     table = zone_table()
-    lengths = np.bincount(codes, weights=segment_m, minlength=len(table.names))
+    lengths = np.bincount(codes, weights=segment_m, minlength=len(table.names)).astype(np.float64)
     free = codes == 0
     if not (origin or destination) or not free.any():
         return lengths
     ends = np.cumsum(segment_m)
     starts = ends - segment_m
     for low, high, zone in end_intervals(float(ends[-1]), origin, destination):
-        inside = float(_overlaps(starts[free], ends[free], low, high).sum())
+        inside = float(overlaps(starts[free], ends[free], low, high).sum())
         lengths[zone] += inside
         lengths[0] -= inside
     return lengths
@@ -307,6 +324,7 @@ __all__ = [
     "ZoneSpeed",
     "end_zones",
     "extra_seconds",
+    "overlaps",
     "passage_zones",
     "route_profile",
     "speed_profile",
