@@ -10,6 +10,7 @@ import math
 import numbers
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from difflib import get_close_matches
 from itertools import pairwise
 from typing import TYPE_CHECKING, Any
 
@@ -17,7 +18,7 @@ import numpy as np
 import numpy.typing as npt
 
 from .closures import NOTHING_REFUSED, check_within_reach, closed_for, refused_for, vessel_cause
-from .errors import InvalidSpeedError, NoRouteError
+from .errors import InvalidSpeedError, NoRouteError, UnknownPassageError, UnknownPortError
 from .geodesy import (
     METRES_PER_KM,
     METRES_PER_NM,
@@ -37,7 +38,12 @@ from .passages import Passage, names_from_mask, parse_passages
 from .port_limits import check_port_draft
 from .speeds import SpeedProfile, route_profile
 from .vessel import Vessel, as_vessel
+from .via_passages import through_passage, via_passage
 from .water import afloat
+
+#: Characters in a UN/LOCODE: a ``via`` string of another length that names no port is taken
+#: for a misspelt passage.
+LOCODE_LENGTH = 5
 
 if TYPE_CHECKING:
     from shapely.geometry import LineString, MultiLineString
@@ -181,7 +187,7 @@ def route(
     destination: LocationLike,
     *,
     avoid: Iterable[str | Passage] = (),
-    via: Sequence[LocationLike] = (),
+    via: Sequence[LocationLike | Passage] = (),
     allow_arctic: bool = False,
     allow: Iterable[str | Passage] = (),
     vessel: Vessel | None = None,
@@ -192,6 +198,13 @@ def route(
     graph: SeaGraph | None = None,
 ) -> Route:
     """The shortest sea route from ``origin`` to ``destination``, through ``via`` in order.
+
+    A ``via`` entry is a port or point to call at, or a passage to sail (``via=["suez"]``, a
+    name or alias of :class:`~.passages.Passage`): the route then takes that passage (opening
+    it when closed by default), or raises :class:`~sealane.routing.errors.NoRouteError` when it
+    cannot (avoided, or the vessel does not fit); a string that is neither raises
+    :class:`~sealane.routing.errors.UnknownPassageError` (or ``UnknownPortError`` when it looks
+    like a LOCODE).
 
     ``avoid`` adds passages to the default closed set (the Arctic routes, unless
     ``allow_arctic``, and the passages container ships do not use, the Corinth Canal and the
@@ -216,24 +229,32 @@ def route(
     True
     >>> "suez" in route("CNSHA", "NLRTM", vessel=Vessel(draft_m=21.0)).passages
     False
+    >>> route("NLRTM", "SGSIN", avoid=["suez"], via=["suez"])
+    Traceback (most recent call last):
+    ...
+    sealane.routing.errors.NoRouteError: suez is closed for this route, so it cannot be sailed (closed passages: corinth, inside_passage, northeast, northwest, suez)
     """
     network = graph or default_graph()
     ship = as_vessel(vessel, draft_m, beam_m, length_m, air_draft_m)
     names = network.passage_names
-    avoided, allowed = parse_passages(avoid, "avoid"), parse_passages(allow, "allow")
+    plan = [resolve_location(origin, "origin")]
+    plan += [_via_stop(point, i) for i, point in enumerate(via)]
+    plan.append(resolve_location(destination, "destination"))
+    forced = frozenset(stop for stop in plan if isinstance(stop, Passage))
+    avoided, allowed = parse_passages(avoid, "avoid"), parse_passages(allow, "allow") | forced
     closed, blocked = closed_for(avoided, allow_arctic, allowed, names)
     refused, why = refused_for(ship, names) if ship.known else NOTHING_REFUSED
-    stops = [resolve_location(origin, "origin")]
-    stops += [resolve_location(point, f"via[{i}]") for i, point in enumerate(via)]
-    stops.append(resolve_location(destination, "destination"))
     roles = ["origin", *(f"via[{i}]" for i in range(len(via))), "destination"]
-    for stop, role in zip(stops, roles, strict=True):
+    for stop, role in zip(plan, roles, strict=True):
+        if isinstance(stop, Passage):
+            continue
         if stop.port is None:
             afloat(stop, role, network)  # on land: OnLandError; just ashore: joins from there
         check_sea_approach(stop)
         if refused:
             check_within_reach(network, stop, refused, why)
         check_port_draft(stop, ship.draft_m, role)
+    stops = _through_passages(network, plan, blocked | refused, closed)
     legs: list[LegPath] = []
     for start, end in pairwise(stops):
         try:
@@ -249,6 +270,45 @@ def route(
     lengths = np.concatenate([leg[1] for leg in legs])
     masks = np.concatenate([leg[2] for leg in legs])
     return _assemble(coords, lengths, masks, network.passage_names, stops[0], stops[-1])
+
+
+def _via_stop(point: LocationLike | Passage, index: int) -> Location | Passage:
+    """A ``via`` entry: a passage to sail (its name or alias), or a port or point to call at."""
+    passage = via_passage(point)
+    if passage is not None:
+        return passage
+    try:
+        return resolve_location(point, f"via[{index}]")  # type: ignore[arg-type]
+    except UnknownPortError:
+        if not isinstance(point, str):
+            raise
+        known = ", ".join(p.value for p in Passage)
+        what = f"via[{index}] {point!r} is neither a known port (UN/LOCODE or id) nor a passage"
+        near = get_close_matches(point.strip().lower(), [p.value for p in Passage], n=1)
+        if near or len(point.strip()) != LOCODE_LENGTH:  # a misspelt passage, not a LOCODE
+            hint = f" (did you mean {near[0]!r}?)" if near else ""
+            raise UnknownPassageError(f"{what}{hint}; known passages: {known}") from None
+        raise UnknownPortError(f"{what}; known passages: {known}") from None
+
+
+def _through_passages(
+    network: SeaGraph, plan: list[Location | Passage], blocked: int, closed: Iterable[Passage]
+) -> list[Location]:
+    """The stops with each passage replaced by a waypoint on it that the legs either side sail
+    through (towards the next port or point); :class:`NoRouteError` when none does."""
+    stops: list[Location] = []
+    for index, stop in enumerate(plan):
+        if not isinstance(stop, Passage):
+            stops.append(stop)
+            continue
+        after = next(s for s in plan[index + 1 :] if not isinstance(s, Passage))
+        try:
+            waypoint, _, _ = through_passage(network, stop, stops[-1], after, blocked)
+        except NoRouteError as error:
+            closed_names = ", ".join(sorted(p.value for p in closed))
+            raise NoRouteError(f"{error} (closed passages: {closed_names})") from None
+        stops.append(waypoint)
+    return stops
 
 
 def _assemble(
