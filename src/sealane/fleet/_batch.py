@@ -16,10 +16,9 @@ import numpy as np
 import numpy.typing as npt
 
 import sealane
-from sealane.routing.speeds import zone_table
 
 from . import _engine
-from ._engine import FloatArray
+from ._engine import FloatArray, zone_table
 from ._profile import Zoned, extra_seconds
 from ._tracks import Remaining, Track, eta_offsets_ms, remaining
 

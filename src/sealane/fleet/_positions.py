@@ -15,11 +15,18 @@ import numpy as np
 import numpy.typing as npt
 
 import sealane
-from sealane.routing.placement import place_steps_on_profile
-from sealane.routing.voyage import remaining_route
 
 from ._batch import Vessels
-from ._engine import DIMENSIONS, GEOD, OFF_PATH_NM, FloatArray, Runs, plan_runs
+from ._engine import (
+    DIMENSIONS,
+    GEOD,
+    OFF_PATH_NM,
+    FloatArray,
+    Runs,
+    place_steps_on_profile,
+    plan_runs,
+    remaining_route,
+)
 from ._tracks import STEP_MS, STEP_S, Track
 
 IntArray = npt.NDArray[np.int64]

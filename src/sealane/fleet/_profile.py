@@ -16,8 +16,12 @@ import numpy as np
 import numpy.typing as npt
 
 import sealane
-from sealane.routing.speeds import (
+
+from ._engine import (
+    METRES_PER_NM,
     WAIT_SKIP_M,
+    FloatArray,
+    Leg,
     end_intervals,
     end_zones,
     overlaps,
@@ -26,8 +30,6 @@ from sealane.routing.speeds import (
     zone_lengths,
     zone_table,
 )
-
-from ._engine import METRES_PER_NM, FloatArray, Leg
 
 IntArray = npt.NDArray[np.int64]
 

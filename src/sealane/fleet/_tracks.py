@@ -19,7 +19,6 @@ import numpy as np
 import numpy.typing as npt
 
 import sealane
-from sealane.routing.speeds import zone_table
 
 from ._engine import (
     GEOD,
@@ -32,6 +31,7 @@ from ._engine import (
     kept_vertices,
     project,
     route_for,
+    zone_table,
 )
 from ._profile import leg_rows, route_zones
 

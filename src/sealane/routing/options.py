@@ -62,16 +62,15 @@ def route_options(
     (or only the same route) is left out. Errors as :func:`~.routes.route`.
 
     >>> options = route_options("CNSHA", "NLRTM")
-    >>> [option.label for option in options]
-    ['shortest', 'avoiding malacca', 'avoiding malacca, sunda', 'avoiding suez', 'avoiding panama, suez']
+    >>> [option.label for option in options]  # doctest: +NORMALIZE_WHITESPACE
+    ['shortest', 'avoiding malacca', 'avoiding malacca, sunda', 'avoiding suez',
+     'avoiding panama, suez']
     >>> options[3].passages[0], options[4].passages[-3:]
     ('panama', ('good_hope', 'dover', 'maas'))
     """
     speed = DEFAULT_SPEED_KN if speed_kn is None else service_speed(speed_kn)
     avoided = tuple(sorted({parse_passage(name).value for name in avoid}))
-    shortest = route(
-        origin, destination, avoid=avoided, allow_arctic=allow_arctic, vessel=vessel
-    )
+    shortest = route(origin, destination, avoid=avoided, allow_arctic=allow_arctic, vessel=vessel)
     options = [RouteOption("shortest", avoided, shortest, speed, shortest.duration_h(speed))]
     names = default_graph().passage_names
     major = [p.value for group in MAJOR_PASSAGES for p in group if p.value in names]

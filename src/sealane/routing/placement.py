@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 import numpy as np
 import numpy.typing as npt
@@ -22,9 +21,6 @@ import numpy.typing as npt
 from .geodesy import GEOD, FloatArray, normalize_lon
 from .runs import Runs, fill_runs, fill_runs_exactly
 from .speeds import SpeedProfile
-
-if TYPE_CHECKING:
-    from .routes import Route
 
 #: Segments shorter than this (metres) are merged into their neighbours; a last position this
 #: close to the destination is put on it.
@@ -154,13 +150,13 @@ def _turn_headings(
         azis[-1] = float(np.asarray(back).reshape(-1)[-1]) + 180.0  # arriving on that course
 
 
-def track_length_m(route: Route) -> float:
-    """The length of the track :func:`place_positions` places along ``route`` (its vertices,
+def track_length_m(coords: FloatArray, segment_m: FloatArray) -> float:
+    """The length of the track :func:`place_positions` places along a route (its vertices,
     segments under ``MIN_SEGMENT_M`` merged, each measured by pyproj, summed in order): the
     distance the one-speed arrival is timed by, and the fleet's fast path with it."""
-    keep = kept_vertices(route.segment_m)
-    lon_v = route.coordinates[keep, 0].astype(np.float64)
-    lat_v = route.coordinates[keep, 1].astype(np.float64)
+    keep = kept_vertices(segment_m)
+    lon_v = coords[keep, 0].astype(np.float64)
+    lat_v = coords[keep, 1].astype(np.float64)
     if lon_v.size < 2:
         return 0.0
     _, _, seg = GEOD.inv(lon_v[:-1], lat_v[:-1], lon_v[1:], lat_v[1:])

@@ -22,6 +22,7 @@ from .errors import InvalidSpeedError, NoRouteError, UnknownPassageError, Unknow
 from .geodesy import (
     METRES_PER_KM,
     METRES_PER_NM,
+    SECONDS_PER_HOUR,
     FloatArray,
     densify,
     drawn_parts,
@@ -36,7 +37,7 @@ from .locations import LocationLike as LocationLike
 from .locations import resolve_location as resolve_location
 from .passages import Passage, names_from_mask, parse_passages
 from .port_limits import check_port_draft
-from .speeds import SpeedProfile, route_profile
+from .speeds import SpeedProfile, end_zones, passage_zones, speed_profile
 from .vessel import Vessel, as_vessel
 from .via_passages import through_passage, via_passage
 from .water import afloat
@@ -136,7 +137,11 @@ class Route:
         valid = isinstance(speed_kn, numbers.Real) and not isinstance(speed_kn, bool)
         if not (valid and math.isfinite(speed_kn) and speed_kn > 0):
             raise InvalidSpeedError(f"speed must be a positive number of knots, got {speed_kn!r}")
-        return route_profile(self, float(speed_kn))
+        codes = passage_zones(self.segment_passages, self.passage_names)
+        speed_mps = float(speed_kn) * METRES_PER_NM / SECONDS_PER_HOUR
+        return speed_profile(
+            self.segment_m, codes, end_zones(self.origin), end_zones(self.destination), speed_mps
+        )
 
     def to_geojson(self, *, continuous: bool = False) -> dict[str, Any]:
         """The route as an RFC 7946 Feature.
@@ -229,15 +234,13 @@ def route(
     True
     >>> "suez" in route("CNSHA", "NLRTM", vessel=Vessel(draft_m=21.0)).passages
     False
-    >>> route("NLRTM", "SGSIN", avoid=["suez"], via=["suez"])
-    Traceback (most recent call last):
-    ...
-    sealane.routing.errors.NoRouteError: suez is closed for this route, so it cannot be sailed (closed passages: corinth, inside_passage, northeast, northwest, suez)
+    >>> route("NLRTM", "SGSIN", via=["suez"]).passages[:4]
+    ('maas', 'dover', 'gibraltar', 'suez')
     """
     network = graph or default_graph()
     ship = as_vessel(vessel, draft_m, beam_m, length_m, air_draft_m)
     names = network.passage_names
-    plan = [resolve_location(origin, "origin")]
+    plan: list[Location | Passage] = [resolve_location(origin, "origin")]
     plan += [_via_stop(point, i) for i, point in enumerate(via)]
     plan.append(resolve_location(destination, "destination"))
     forced = frozenset(stop for stop in plan if isinstance(stop, Passage))
@@ -278,7 +281,7 @@ def _via_stop(point: LocationLike | Passage, index: int) -> Location | Passage:
     if passage is not None:
         return passage
     try:
-        return resolve_location(point, f"via[{index}]")  # type: ignore[arg-type]
+        return resolve_location(point, f"via[{index}]")
     except UnknownPortError:
         if not isinstance(point, str):
             raise

@@ -23,7 +23,6 @@ import json
 import math
 from dataclasses import dataclass
 from functools import cache
-from typing import TYPE_CHECKING
 
 import numpy as np
 import numpy.typing as npt
@@ -31,9 +30,6 @@ import numpy.typing as npt
 from .data import data_dir
 from .geodesy import METRES_PER_NM, SECONDS_PER_HOUR, FloatArray, segment_lengths_m
 from .locations import Location
-
-if TYPE_CHECKING:
-    from .routes import Route
 
 IntArray = npt.NDArray[np.int64]
 
@@ -262,11 +258,6 @@ class SpeedProfile:
     zone: IntArray
     extra_s: float
 
-    @property
-    def total_s(self) -> float:
-        """Seconds from the route's start to its end on the profile."""
-        return float(self.duration_s.sum())
-
     def hours_by_zone(self) -> dict[str, float]:
         """Hours spent in each zone the route touches (waits included), by zone name."""
         names = zone_table().names
@@ -309,15 +300,6 @@ def speed_profile(segment_m: FloatArray, codes: IntArray, origin: EndZones,
     return SpeedProfile(segment, start, length, speed, duration, zone, extra)
 
 
-def route_profile(route: Route, speed_kn: float) -> SpeedProfile:
-    """The speed profile of ``route`` sailed at ``speed_kn`` knots in open water."""
-    codes = passage_zones(route.segment_passages, route.passage_names)
-    speed_mps = speed_kn * METRES_PER_NM / SECONDS_PER_HOUR
-    return speed_profile(
-        route.segment_m, codes, end_zones(route.origin), end_zones(route.destination), speed_mps
-    )
-
-
 __all__ = [
     "OPEN_WATER",
     "SpeedProfile",
@@ -326,7 +308,6 @@ __all__ = [
     "extra_seconds",
     "overlaps",
     "passage_zones",
-    "route_profile",
     "speed_profile",
     "waits",
     "zone_lengths",

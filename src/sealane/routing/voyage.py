@@ -44,7 +44,6 @@ from .port_limits import check_port_draft
 from .ports import Port
 from .positions import Positions
 from .routes import Route, check_sea_approach, route
-from .speeds import route_profile
 from .vessel import UNKNOWN, Vessel, as_vessel
 from .water import afloat
 
@@ -111,7 +110,7 @@ def future_positions(
     remaining = remaining_route(
         _at_sea(origin), previous, destination, closed, allow_arctic, off_path_nm, ship
     )
-    profile = route_profile(remaining, speed)
+    profile = remaining.speed_profile(speed)
     step_m = speed * METRES_PER_NM / SECONDS_PER_HOUR * step_s
     made = remaining.distance_m / step_m + profile.extra_s / step_s
     if made > MAX_POSITIONS:
@@ -124,7 +123,8 @@ def future_positions(
             track, route=remaining, speed_kn=speed, step_s=float(step_s), start_time=begin
         )
     track = place_on_profile(remaining.coordinates, profile, float(step_s))
-    arrival_s = track_length_m(remaining) / (speed * METRES_PER_NM / SECONDS_PER_HOUR)
+    track_m = track_length_m(remaining.coordinates, remaining.segment_m)
+    arrival_s = track_m / (speed * METRES_PER_NM / SECONDS_PER_HOUR)
     return Positions.from_track(
         track,
         route=remaining,
