@@ -145,6 +145,24 @@ def _route(out: dict[str, Any], _: World) -> None:
     assert out["vessel_dimensions"]["source"] == "default"
 
 
+def _through_kiel(out: dict[str, Any], _: World) -> None:
+    assert out["passages"] == ["maas", "kiel"] and 600 < out["distance_nm"] < 700
+
+
+def _options(out: dict[str, Any], _: World) -> None:
+    """Fastest first; the shortest through Suez, an option avoiding it, and each option avoids
+    what it says (timed on the speed profile, so longer than the distance at 16 kn)."""
+    options = out["options"]
+    hours = [option["duration_h"] for option in options]
+    assert hours == sorted(hours) and [o["rank"] for o in options] == list(range(1, len(hours) + 1))
+    assert options[0]["option"] == "shortest" and "suez" in options[0]["passages"]
+    assert any(o["avoided"] == ["suez"] for o in options)
+    for option in options:
+        assert not set(option["avoided"]) & set(option["passages"])
+        assert option["duration_h"] > option["distance_nm"] / 16
+    assert out["speed_kn"] == 16
+
+
 def _from_the_canal(out: dict[str, Any], _: World) -> None:
     """From El Ferdan in the Suez Canal (a land cell of the mask): north out of the canal."""
     assert out["passages"][0] == "suez" and 3_000 < out["distance_nm"] < 3_600
@@ -566,6 +584,44 @@ CASES = [
     Case(
         "without the feature",
         "plan_sea_route",
+        lambda w: {"origin": "CNSHA", "destination": "NLRTM"},
+        error="routing_disabled",
+        as_b=True,
+    ),
+    Case(
+        "via kiel",
+        "plan_sea_route",
+        lambda w: {"origin": "NLRTM", "destination": "PLGDN", "via": ["kiel"], "draft_m": 8},
+        _through_kiel,
+    ),
+    Case(
+        "via an unknown passage",
+        "plan_sea_route",
+        lambda w: {"origin": "CNSHA", "destination": "NLRTM", "via": ["suezz"]},
+        error="unknown_passage",
+    ),
+    Case(
+        "suez or the cape",
+        "compare_sea_routes",
+        lambda w: {"origin": "CNSHA", "destination": "NLRTM", "speed_kn": 16},
+        _options,
+    ),
+    Case(
+        "options avoiding an unknown passage",
+        "compare_sea_routes",
+        lambda w: {"origin": "CNSHA", "destination": "NLRTM", "avoid": ["atlantis"]},
+        error="unknown_passage",
+    ),
+    Case(
+        "options at a bad speed",
+        "compare_sea_routes",
+        lambda w: {"origin": "CNSHA", "destination": "NLRTM", "speed_kn": -3},
+        error="invalid",
+        field="speed_kn",
+    ),
+    Case(
+        "options without the feature",
+        "compare_sea_routes",
         lambda w: {"origin": "CNSHA", "destination": "NLRTM"},
         error="routing_disabled",
         as_b=True,

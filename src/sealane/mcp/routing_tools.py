@@ -172,9 +172,18 @@ async def plan_sea_route(
     beam_m: Metres = None,
     length_m: Metres = None,
     air_draft_m: Metres = None,
+    via: Annotated[
+        list[str] | None,
+        Field(
+            description="where to pass, in order: ports (UN/LOCODE), 'lon,lat' points, or "
+            "passages to sail (suez, panama, kiel, ...)"
+        ),
+    ] = None,
 ) -> Annotated[CallToolResult, SeaRoute]:
-    """Plan the shortest sea route between two ports or coordinates: distance, duration at a
-    speed, the passages sailed (Suez, Panama, ...) and the path as GeoJSON. A vessel's
+    """Plan the shortest sea route between two ports or coordinates, through ``via`` (ports,
+    points or a passage to sail, such as suez): distance, duration at a speed on the speed
+    profile (canals, straits, rivers and port approaches slower, convoy waits included), the
+    passages sailed (Suez, Panama, ...) and the path as GeoJSON. A vessel's
     dimensions (metres) close the passages it does not fit (a canal's locks, a shallow strait)
     and refuse a port whose channel is shallower than the draft."""
 
@@ -182,8 +191,9 @@ async def plan_sea_route(
         await account.require_routing()
         ends = (_place(origin, "origin"), _place(destination, "destination"))
         size = VesselSize(draft_m, beam_m, length_m, air_draft_m)
+        stops = [_place(stop, f"via[{i}]") for i, stop in enumerate(via or ())]
         found = await blocking(
-            partial(plan, *ends, avoid=avoid or (), speed_kn=speed_kn, size=size)
+            partial(plan, *ends, avoid=avoid or (), via=stops, speed_kn=speed_kn, size=size)
         )
         r = found.route
         return SeaRoute(

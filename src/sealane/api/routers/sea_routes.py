@@ -10,7 +10,6 @@ from fastapi import APIRouter, Depends, Query, Request
 
 from ...jsonapi.sea_routes import sea_route_options_document
 from ...service.access.gatekeeper import Caller
-from ...service.core.errors import InvalidInput
 from ...service.sea_routes import MAX_SPEED_KN, sea_route_options
 from ..jsonapi import JsonApiResponse
 from ..listing import DECIMAL, required_text, text
@@ -57,8 +56,8 @@ def list_sea_route_options(
     with its distance, time on the speed profile, passages and path (GeoJSON geometry)."""
     names = [name for name in (avoid or "").split(",") if name.strip()]
     found = sea_route_options(
-        _place(origin, "origin"),
-        _place(destination, "destination"),
+        _place(origin),
+        _place(destination),
         avoid=names,
         speed_kn=speed_kn,
         size=size,
@@ -68,15 +67,12 @@ def list_sea_route_options(
     return JsonApiResponse(sea_route_options_document(found, self_link))
 
 
-def _place(value: str, field: str) -> str | tuple[float, float]:
-    """A port key as given, or 'lon,lat' as a coordinate pair."""
+def _place(value: str) -> str | tuple[float, float]:
+    """'lon,lat' as a coordinate pair, else a port key as given (one no port has is the
+    engine's 422 ``unknown_port``, like the future positions' ports)."""
     value = value.strip()
-    if "," not in value:
-        return value
-    lon, _, lat = value.partition(",")
+    lon, comma, lat = value.partition(",")
     try:
-        return (float(lon), float(lat))
+        return (float(lon), float(lat)) if comma else value
     except ValueError:
-        raise InvalidInput(
-            f"{field} must be a port or 'lon,lat', got {value!r}", field=field
-        ) from None
+        return value
