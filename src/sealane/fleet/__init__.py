@@ -55,7 +55,7 @@ def etas(frame: Table, *, at: datetime | None = None, speed_kn: float | None = N
     ...                       "previous_port": "CNSHA", "destination_port": "NLRTM"})
     >>> out = etas(frame, at=datetime(2026, 1, 1, tzinfo=UTC), speed_kn=18)
     >>> float(out.distance_remaining_nm.iloc[0].round(1)), str(out.eta.iloc[0])
-    (5661.1, '2026-01-14 02:30:22.594000+00:00')
+    (5661.1, '2026-01-14 18:47:26.657000+00:00')
     >>> out.error.iloc[1], bool(out.eta.isna().iloc[1])
     ('on_land', True)
     """

@@ -179,7 +179,7 @@ def place_on_profile(coords: FloatArray, profile: SpeedProfile, step_s: float) -
     >>> slow = speed_profile(np.array([110_574.4]), np.array([0]), (), ((50_000.0, 10),), 10.0)
     >>> track = place_on_profile(ends, slow, 3600.0)
     >>> track.lats.round(3).tolist(), round(track.final_s)
-    ([0.0, 0.326, 0.551, 0.777, 1.0], 704)
+    ([0.0, 0.326, 0.601, 0.768, 0.936, 1.0], 1377)
     """
     lon_v, lat_v = coords[:, 0].astype(np.float64), coords[:, 1].astype(np.float64)
     if lon_v.size < 2 or profile.duration_s.size == 0:
