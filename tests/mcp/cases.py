@@ -5,11 +5,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import datetime, timedelta
 from typing import Any
 from uuid import uuid4
 
 from mcp.types import CallToolResult
 
+import sealane
 from tests.mcp.conftest import World
 
 UNKNOWN = "5d7c1a0e-0000-4000-8000-000000000000"
@@ -137,6 +139,17 @@ def _positions(out: dict[str, Any], _: World) -> None:
     assert 2 <= out["track_points"] <= 100 < out["positions_total"]
     assert out["track"][-1]["timestamp"] == out["eta"]
     assert out["distance_remaining_nm"] > 100
+    # The ETA is the engine's on the speed profile, from the same start, time and speed (the
+    # start's time is written to the second, so to within a second).
+    first = out["track"][0]
+    start = datetime.fromisoformat(first["timestamp"])
+    engine = sealane.future_positions(
+        (first["longitude"], first["latitude"]), "CNSHA", "NLRTM",
+        speed_kn=out["vessel"]["speed_kn"], start_time=start,
+    )  # fmt: skip
+    eta = datetime.fromisoformat(out["eta"])
+    assert abs((eta - engine.eta).total_seconds()) <= 1.0
+    assert engine.eta - start > timedelta(hours=engine.distance_remaining_nm / engine.speed_kn)
 
 
 def _route(out: dict[str, Any], _: World) -> None:
