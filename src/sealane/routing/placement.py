@@ -213,7 +213,9 @@ def place_on_profile(coords: FloatArray, profile: SpeedProfile, step_s: float) -
     outside = (lons < -180.0) | (lons >= 180.0)
     lons[outside] = normalize_lon(lons[outside])
     lons[lons >= 180.0] -= 360.0
-    azis %= 360.0
+    turns = np.floor(azis / 360.0)  # np.mod(azis, 360) in place, as place_positions does it
+    turns *= 360.0
+    azis -= turns
     azis[azis >= 360.0] = 0.0
     step_m = float(speed.max()) * step_s if speed.size else 0.0
     final_m = final_s * float(profile.speed_mps[-1])  # along the last piece

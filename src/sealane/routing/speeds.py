@@ -22,7 +22,7 @@ import csv
 import json
 import math
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 
 import numpy as np
 import numpy.typing as npt
@@ -103,24 +103,21 @@ def zone_table() -> ZoneTable:
     return ZoneTable(names, speeds, waits)
 
 
-@cache
-def _passage_bits(passage_names: tuple[str, ...]) -> tuple[tuple[int, int], ...]:
-    """(bit, zone index) of each zone that is a passage of the graph, last row first (so the
-    first row's zone is written last and wins)."""
-    table = zone_table()
-    return tuple(
-        (passage_names.index(name), zone)
-        for zone, name in reversed(list(enumerate(table.names)))
-        if name in passage_names
-    )
-
-
 def passage_zones(masks: npt.NDArray[np.uint32], passage_names: tuple[str, ...]) -> IntArray:
-    """The zone of each segment from its passage bits (0: none of the zones' passages)."""
-    codes = np.zeros(masks.size, dtype=np.int64)
-    for bit, zone in _passage_bits(passage_names):
-        codes[(masks >> np.uint32(bit)) & np.uint32(1) != 0] = zone
-    return codes
+    """The zone of each segment from its passage bits (0: none of the zones' passages), looked
+    up once per distinct mask (a route has a handful)."""
+    distinct, inverse = np.unique(masks, return_inverse=True)
+    zones = np.array([_mask_zone(int(m), passage_names) for m in distinct.tolist()], np.int64)
+    return np.asarray(zones[inverse.reshape(-1)], dtype=np.int64)
+
+
+@lru_cache(maxsize=4096)
+def _mask_zone(mask: int, passage_names: tuple[str, ...]) -> int:
+    """The zone of a passage bit mask: the first row of the file whose passage it has."""
+    for zone, name in enumerate(zone_table().names):
+        if name in passage_names and mask >> passage_names.index(name) & 1:
+            return zone
+    return 0
 
 
 #: A port end's zones: (metres from the port they reach to, zone index), nearest first.
