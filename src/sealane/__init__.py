@@ -23,6 +23,7 @@ from .routing import (
     Positions,
     Progress,
     Route,
+    RouteOption,
     RoutingError,
     UnknownPassageError,
     UnknownPortError,
@@ -32,6 +33,7 @@ from .routing import (
     itinerary,
     port_id,
     route,
+    route_options,
 )
 
 
@@ -69,6 +71,7 @@ __all__ = [
     "Positions",
     "Progress",
     "Route",
+    "RouteOption",
     "RoutingError",
     "UnknownPassageError",
     "UnknownPortError",
@@ -79,4 +82,5 @@ __all__ = [
     "itinerary",
     "port_id",
     "route",
+    "route_options",
 ]

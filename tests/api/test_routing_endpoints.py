@@ -179,12 +179,13 @@ def test_with_coordinates__step_is_18_knots_for_one_minute(voyage: httpx.Respons
         assert step_m(positions, index) == pytest.approx(18 * METRES_PER_NM / 60, abs=1.0)
 
 
-def test_with_coordinates__eta_is_distance_over_speed(voyage: httpx.Response) -> None:
+def test_with_coordinates__eta_on_the_speed_profile(voyage: httpx.Response) -> None:
+    """The route at 18 kn on its speed profile: Suez's convoy and its wait add about 16 h."""
     positions = positions_of(voyage)
-    distance_nm = sealane.route(ARABIAN_SEA, "NLRTM").distance_nm
+    hours_at_sea = sealane.route(ARABIAN_SEA, "NLRTM").duration_h(18.0)
     hours = (stamp(positions[-1]) - stamp(positions[0])) / timedelta(hours=1)
-    assert hours == pytest.approx(distance_nm / 18.0, rel=0.02)
-    assert len(positions) == pytest.approx(distance_nm / 18.0 * 60, rel=0.02)
+    assert hours == pytest.approx(hours_at_sea, rel=0.02)
+    assert len(positions) == pytest.approx(hours_at_sea * 60, rel=0.02)
 
 
 def test_with_coordinates__port_ids_as_uuids(
@@ -282,9 +283,9 @@ def test_future_positions__missing_or_sub_knot_speed_sails_at_14_knots(
     shared_client: TestClient, shared_keys: Keys, ships: dict[str, Vessel], role: str
 ) -> None:
     positions = positions_of(from_last_position(shared_client, shared_keys.routing, ships[role].id))
-    distance_nm = sealane.route(ARABIAN_SEA, "NLRTM").distance_nm
+    hours_at_sea = sealane.route(ARABIAN_SEA, "NLRTM").duration_h(14.0)
     assert step_m(positions) == pytest.approx(14 * METRES_PER_NM / 60, abs=1.0)
-    assert len(positions) == pytest.approx(distance_nm / 14.0 * 60, rel=0.02)
+    assert len(positions) == pytest.approx(hours_at_sea * 60, rel=0.02)
 
 
 # 400: one missing or malformed parameter per test

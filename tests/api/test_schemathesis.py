@@ -34,6 +34,8 @@ one more status (``positive_data_acceptance``), per operation:
   ``filter[since]``; ``GET /reliability/ports/{locode}`` 400: the same window rule.
 - ``GET /vessels/{id}/future_positions*`` 422: the ports must exist and a sea route must join
   them (and the start, when given, must be at sea).
+- ``GET /sea_route_options`` 422: the places must exist (and lie at sea), the avoided passages
+  be known, and a sea route join the places.
 
 Each run prints its figures (requests per phase, statuses, checks, time): ``pytest -m slow -rP``.
 """
@@ -92,6 +94,7 @@ RULES = (
         422,
         "ports that exist, a sea route, a start at sea",
     ),
+    ("GET", "/v2/sea_route_options", 422, "places that exist, known passages, a sea route"),
 )
 #: Fuzzed cases per operation (besides its examples and coverage cases) and stateful scenarios.
 MAX_EXAMPLES = 10

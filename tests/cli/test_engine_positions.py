@@ -10,6 +10,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
+import sealane
 from sealane.cli import commands as cli
 
 GULF_OF_ADEN = (
@@ -37,10 +38,16 @@ def parse_stamp(text: str) -> datetime:
 
 
 def assert_eta_consistent(eta_text: str, distance_nm: float, speed_kn: float = 18.0) -> None:
-    """The ETA is the start plus distance over speed (to the second), about 315 hours here."""
+    """The ETA is the engine's, to the second: the start plus the route on its speed profile
+    (5,661 nm at 18 kn is 315 hours, and Suez's convoy and its expected wait add 16)."""
     assert distance_nm == pytest.approx(5_671, rel=0.01)
-    expected = START + timedelta(hours=distance_nm / speed_kn)
-    assert abs((parse_stamp(eta_text) - expected).total_seconds()) <= 60
+    engine = sealane.future_positions(
+        (60.1, 12.3), "CNSHA", "NLRTM", speed_kn=speed_kn, start_time=START
+    )
+    assert eta_text == engine.timestamps()[-1]
+    expected = START + timedelta(hours=engine.route.duration_h(speed_kn))
+    assert abs((parse_stamp(eta_text) - expected).total_seconds()) <= 1
+    assert 330 < (parse_stamp(eta_text) - START).total_seconds() / 3600 < 332
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
@@ -78,7 +85,7 @@ def test_positions__csv(capsys: pytest.CaptureFixture[str]) -> None:
     assert rows[2][0] == "2026-11-21T13:00:00Z"
     assert all(len(row) == 4 and STAMP.match(row[0]) for row in rows[1:])
     assert rows[-1][1:3] == ["51.904383", "4.442447"]
-    assert 300 < len(rows) - 1 < 330  # 5,671 nm at 18 kn is 315 hours
+    assert 325 < len(rows) - 1 < 335  # 315 hours at 18 kn, and 16 through Suez and its wait
     for row in rows[1:]:
         assert 0.0 <= float(row[3]) < 360.0
 
@@ -95,7 +102,8 @@ def test_positions__geojson(capsys: pytest.CaptureFixture[str]) -> None:
     assert properties["start_time"] == "2026-11-21T12:00:00Z"
     assert_eta_consistent(properties["eta"], properties["distance_remaining_nm"])
     assert properties["speed_kn"] == 18.0
-    assert properties["positions"] == len(feature["geometry"]["coordinates"])
+    # The line has the 540 positions of Suez's 9 h convoy wait, on one point, once.
+    assert properties["positions"] == len(feature["geometry"]["coordinates"]) + 539
     assert properties["passages"] == ["babalmandab", "suez", "gibraltar", "dover", "maas"]
 
 

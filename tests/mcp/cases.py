@@ -5,11 +5,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import datetime, timedelta
 from typing import Any
 from uuid import uuid4
 
 from mcp.types import CallToolResult
 
+import sealane
 from tests.mcp.conftest import World
 
 UNKNOWN = "5d7c1a0e-0000-4000-8000-000000000000"
@@ -137,12 +139,41 @@ def _positions(out: dict[str, Any], _: World) -> None:
     assert 2 <= out["track_points"] <= 100 < out["positions_total"]
     assert out["track"][-1]["timestamp"] == out["eta"]
     assert out["distance_remaining_nm"] > 100
+    # The ETA is the engine's on the speed profile, from the same start, time and speed (the
+    # start's time is written to the second, so to within a second).
+    first = out["track"][0]
+    start = datetime.fromisoformat(first["timestamp"])
+    engine = sealane.future_positions(
+        (first["longitude"], first["latitude"]), "CNSHA", "NLRTM",
+        speed_kn=out["vessel"]["speed_kn"], start_time=start,
+    )  # fmt: skip
+    eta = datetime.fromisoformat(out["eta"])
+    assert abs((eta - engine.eta).total_seconds()) <= 1.0
+    assert engine.eta - start > timedelta(hours=engine.distance_remaining_nm / engine.speed_kn)
 
 
 def _route(out: dict[str, Any], _: World) -> None:
     assert "suez" in out["passages"] and 10_000 < out["distance_nm"] < 11_000
     assert out["geojson"]["type"] == "Feature"
     assert out["vessel_dimensions"]["source"] == "default"
+
+
+def _through_kiel(out: dict[str, Any], _: World) -> None:
+    assert out["passages"] == ["maas", "kiel"] and 600 < out["distance_nm"] < 700
+
+
+def _options(out: dict[str, Any], _: World) -> None:
+    """Fastest first; the shortest through Suez, an option avoiding it, and each option avoids
+    what it says (timed on the speed profile, so longer than the distance at 16 kn)."""
+    options = out["options"]
+    hours = [option["duration_h"] for option in options]
+    assert hours == sorted(hours) and [o["rank"] for o in options] == list(range(1, len(hours) + 1))
+    assert options[0]["option"] == "shortest" and "suez" in options[0]["passages"]
+    assert any(o["avoided"] == ["suez"] for o in options)
+    for option in options:
+        assert not set(option["avoided"]) & set(option["passages"])
+        assert option["duration_h"] > option["distance_nm"] / 16
+    assert out["speed_kn"] == 16
 
 
 def _from_the_canal(out: dict[str, Any], _: World) -> None:
@@ -566,6 +597,44 @@ CASES = [
     Case(
         "without the feature",
         "plan_sea_route",
+        lambda w: {"origin": "CNSHA", "destination": "NLRTM"},
+        error="routing_disabled",
+        as_b=True,
+    ),
+    Case(
+        "via kiel",
+        "plan_sea_route",
+        lambda w: {"origin": "NLRTM", "destination": "PLGDN", "via": ["kiel"], "draft_m": 8},
+        _through_kiel,
+    ),
+    Case(
+        "via an unknown passage",
+        "plan_sea_route",
+        lambda w: {"origin": "CNSHA", "destination": "NLRTM", "via": ["suezz"]},
+        error="unknown_passage",
+    ),
+    Case(
+        "suez or the cape",
+        "compare_sea_routes",
+        lambda w: {"origin": "CNSHA", "destination": "NLRTM", "speed_kn": 16},
+        _options,
+    ),
+    Case(
+        "options avoiding an unknown passage",
+        "compare_sea_routes",
+        lambda w: {"origin": "CNSHA", "destination": "NLRTM", "avoid": ["atlantis"]},
+        error="unknown_passage",
+    ),
+    Case(
+        "options at a bad speed",
+        "compare_sea_routes",
+        lambda w: {"origin": "CNSHA", "destination": "NLRTM", "speed_kn": -3},
+        error="invalid",
+        field="speed_kn",
+    ),
+    Case(
+        "options without the feature",
+        "compare_sea_routes",
         lambda w: {"origin": "CNSHA", "destination": "NLRTM"},
         error="routing_disabled",
         as_b=True,

@@ -30,6 +30,7 @@ CALLS = [
     ("list_tracking_requests", lambda w: {"filters": {"scac": "TEST"}, "page_size": 4}),
     ("get_supported_shipping_lines", lambda w: {"search": "a", "page_size": 5}),
     ("plan_sea_route", lambda w: {"origin": "SGSIN", "destination": "USLAX", "speed_kn": 20}),
+    ("compare_sea_routes", lambda w: {"origin": "CNSHA", "destination": "NLRTM"}),
 ]
 
 

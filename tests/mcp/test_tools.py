@@ -23,6 +23,7 @@ TOOLS = {
     "list_tracking_requests",
     "get_vessel_future_positions",
     "plan_sea_route",
+    "compare_sea_routes",
     "get_container_route",
     "carrier_reliability",
     "lane_transit_times",

@@ -15,7 +15,8 @@ FIGURES = 3
 
 def _check(nb: Any) -> None:
     text = cells.all_text(nb)
-    assert "3,000 vessels, 2,997 with an ETA" in text
+    # The speed profile moved the rows drawn from the tracks: one more of them lands ashore.
+    assert "3,000 vessels, 2,996 with an ETA" in text
     assert "equal: True" in text
     assert "vessels due at Rotterdam" in text
     assert "9 arrivals recorded within 60 h" in text

@@ -51,8 +51,12 @@ def test_positions_to_shapely__the_track_through_the_positions() -> None:
     line = positions.to_shapely()
     assert line.geom_type == "LineString"
     coords = np.asarray(line.coords)
-    np.testing.assert_array_equal(coords[:, 0], positions.lons)
-    np.testing.assert_array_equal(coords[:, 1], positions.lats)
+    # The positions through Suez's convoy wait lie on one point, which the line has once.
+    still = (np.diff(positions.lons) == 0) & (np.diff(positions.lats) == 0)
+    moved = np.concatenate([[True], ~still])
+    assert moved.sum() < len(positions)
+    np.testing.assert_array_equal(coords[:, 0], positions.lons[moved])
+    np.testing.assert_array_equal(coords[:, 1], positions.lats[moved])
     pacific = sealane.future_positions((170.0, 40.0), "JPYOK", "USLGB", start_time=T0, step_s=3600)
     assert pacific.to_shapely().geom_type == "MultiLineString"
 

@@ -78,8 +78,10 @@ def test_itinerary__without_transshipment_is_the_route() -> None:
     assert trip.distance_nm == pytest.approx(direct.distance_nm, rel=1e-12)
     assert trip.dwell_h == (0.0, 0.0)
     assert trip.calls[0].arrival_at is None and trip.calls[-1].departure_at is None
-    assert hours(trip.eta, T0) == pytest.approx(direct.distance_nm / 18, abs=1e-6)
-    assert trip.duration_h == pytest.approx(direct.distance_nm / 18, rel=1e-12)
+    assert hours(trip.eta, T0) == pytest.approx(direct.duration_h(18), abs=1e-6)
+    assert trip.duration_h == pytest.approx(direct.duration_h(18), rel=1e-12)
+    # On the speed profile: longer than the length at 18 kn (Suez's convoy and its wait).
+    assert trip.duration_h > direct.distance_nm / 18 + 9.0
 
 
 def test_itinerary__with_transshipments_legs_and_times() -> None:
@@ -91,8 +93,9 @@ def test_itinerary__with_transshipments_legs_and_times() -> None:
     for leg, direct in zip(trip.legs, routes, strict=True):
         np.testing.assert_array_equal(leg.route.coordinates, direct.coordinates)
     assert trip.distance_nm == pytest.approx(sum(r.distance_nm for r in routes), rel=1e-12)
-    # Golden arithmetic: 18 kn at sea, a day at each of the two transshipment ports.
-    sailing_h = sum(r.distance_nm for r in routes) / 18
+    # Golden arithmetic: 18 kn at sea on each route's profile, a day at each of the two
+    # transshipment ports.
+    sailing_h = sum(r.duration_h(18) for r in routes)
     assert hours(trip.eta, T0) == pytest.approx(sailing_h + 2 * DEFAULT_DWELL_H, abs=1e-5)
     for i, leg in enumerate(trip.legs):
         assert leg.sequence == i + 1
@@ -109,7 +112,7 @@ def test_itinerary__per_leg_speeds_and_stays() -> None:
     assert [leg.speed_kn for leg in trip.legs] == [20.0, 14.0, 14.0]  # None and 0.5: service speed
     assert trip.dwell_h == (0.0, 48.0, 0.0, 0.0)
     assert trip.calls[2].departure_at == trip.calls[2].arrival_at
-    sailing_h = sum(leg.distance_nm / leg.speed_kn for leg in trip.legs)
+    sailing_h = sum(leg.route.duration_h(leg.speed_kn) for leg in trip.legs)
     assert hours(trip.eta, T0) == pytest.approx(sailing_h + 48, abs=1e-5)
 
 
@@ -164,7 +167,7 @@ def test_at_sea__positions_and_re_timed_calls() -> None:
     assert apart_m((positions.lons[-1], positions.lats[-1]), port.coordinates) <= JOIN_M
     assert positions.start_time == at and positions.speed_kn == 18.0
     assert now.underway.eta == positions.eta == now.calls[2].arrival_at == now.legs[1].arrival_at
-    assert hours(positions.eta, at) == pytest.approx(positions.route.distance_nm / 18, abs=1e-5)
+    assert hours(positions.eta, at) == pytest.approx(positions.route.duration_h(18), abs=1e-5)
     # Calls ahead follow from the vessel's ETA; calls behind keep the plan.
     assert now.calls[:2] == trip.calls[:2]
     assert hours(now.calls[2].departure_at, positions.eta) == DEFAULT_DWELL_H

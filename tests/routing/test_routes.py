@@ -14,7 +14,8 @@ from pyproj import Geod
 
 import sealane
 from sealane.routing import registry
-from sealane.routing.geodesy import segment_lengths_m
+from sealane.routing.geodesy import METRES_PER_NM, segment_lengths_m
+from sealane.routing.passages import names_from_mask
 
 GEOD = Geod(ellps="WGS84")
 PROPERTY_SETTINGS = settings(max_examples=60, deadline=None)
@@ -441,10 +442,17 @@ def test_route__lon_180_is_normalised() -> None:
     assert result.coordinates[0, 0] == -180.0
 
 
-def test_duration_h__hours_at_speed() -> None:
+def test_duration_h__hours_on_the_speed_profile() -> None:
+    """The Maas and the Scheldt are sailed at 10 kn (their ends' approaches lie inside them):
+    at 10 kn the route is its length at the speed, at 12 kn they take longer than the rest."""
     result = sealane.route("NLRTM", "BEANR")
-    assert result.duration_h(12.0) == pytest.approx(result.distance_nm / 12.0, rel=1e-12)
     assert result.duration_h(10) == pytest.approx(result.distance_nm / 10.0, rel=1e-12)
+    rivers = np.array([{"maas", "scheldt"} & set(names_from_mask(int(m), result.passage_names))
+                       != set() for m in result.segment_passages])  # fmt: skip
+    river_nm = float(result.segment_m[rivers].sum()) / METRES_PER_NM
+    assert river_nm > 30.0
+    expected = (result.distance_nm - river_nm) / 12.0 + river_nm / 10.0
+    assert result.duration_h(12.0) == pytest.approx(expected, rel=1e-9)
 
 
 # --- bad inputs, one test each -------------------------------------------------------------------
@@ -542,7 +550,7 @@ def test_duration_h__bool_speed_raises() -> None:
 @pytest.mark.parametrize("speed", [np.float32(12.0), np.int64(12)], ids=["float32", "int64"])
 def test_duration_h__numpy_scalar_speed_accepted(speed: float) -> None:
     result = sealane.route("NLRTM", "BEANR")
-    assert result.duration_h(speed) == pytest.approx(result.distance_nm / 12.0, rel=1e-6)
+    assert result.duration_h(speed) == pytest.approx(result.duration_h(12.0), rel=1e-6)
 
 
 def test_errors__are_value_errors() -> None:

@@ -133,6 +133,15 @@ def along_route(route: sealane.Route, distances_m: np.ndarray) -> np.ndarray:
     return np.stack([(np.asarray(lon) + 180.0) % 360.0 - 180.0, np.asarray(lat)], axis=1)
 
 
+def profile_distances(positions: Positions, step_s: float) -> np.ndarray:
+    """Metres along the route at each step before the arrival, on the route's speed profile:
+    within each piece the distance grows at the piece's speed (none through a wait)."""
+    profile = positions.route.speed_profile(positions.speed_kn)
+    times = np.concatenate([[0.0], np.cumsum(profile.duration_s)])
+    metres = np.concatenate([[0.0], np.cumsum(profile.length_m)])
+    return np.interp(np.arange(len(positions) - 1) * step_s, times, metres)
+
+
 def assert_track_invariants(positions: Positions, speed_kn: float, step_s: float) -> None:
     """Timing, spacing, headings and ranges that hold for every voyage (see the property tests)."""
     assert positions.lons.shape == positions.lats.shape == positions.headings_deg.shape
@@ -144,9 +153,10 @@ def assert_track_invariants(positions: Positions, speed_kn: float, step_s: float
     intervals = interval_ms(positions)
     assert np.all(intervals[:-1] == round(step_s * 1000))
     assert 0 < intervals[-1] <= round(step_s * 1000)
-    # Position k is where the vessel is after k steps along the route (the arrival excluded).
+    # Position k is where the vessel is after k steps on the route's speed profile (the arrival
+    # excluded): read off the profile's pieces, distance against time, one piece at a time.
     step = step_m(speed_kn, step_s)
-    expected = along_route(positions.route, np.arange(len(positions) - 1) * step)
+    expected = along_route(positions.route, profile_distances(positions, step_s))
     _, _, off = GEOD.inv(positions.lons[:-1], positions.lats[:-1], expected[:, 0], expected[:, 1])
     assert np.max(off) <= 0.01
     azimuth, distance = gaps(positions)
@@ -175,8 +185,8 @@ def test_future_positions__timestamps_one_step_apart(
         return
     assert np.all(intervals[:-1] == step_s * 1000)
     assert 0 < intervals[-1] <= step_s * 1000
-    # The arrival is timed by the route's length at the speed (to the millisecond).
-    arrival_s = positions.distance_remaining_nm / speed_kn * 3600.0
+    # The arrival is timed by the route's speed profile (to the millisecond).
+    arrival_s = positions.route.duration_h(speed_kn) * 3600.0
     assert abs((positions.eta - T0).total_seconds() - arrival_s) <= 0.002
 
 
@@ -297,14 +307,15 @@ def test_future_positions__golden_voyage(
     _, _, great_circle_m = GEOD.inv(*start, port.lon, port.lat)
     assert positions.distance_remaining_nm * METRES_PER_NM >= great_circle_m * (1 - 1e-9)
     hours = (positions.eta - T0).total_seconds() / 3600.0
-    assert hours == pytest.approx(positions.distance_remaining_nm / speed_kn, rel=0.005)
+    assert hours == pytest.approx(positions.route.duration_h(speed_kn), rel=0.005)
     assert_track_invariants(positions, speed_kn, 60.0)
 
 
 def test_future_positions__gulf_of_aden_eta() -> None:
     positions = future_positions((60.1, 12.3), "CNSHA", "NLRTM", speed_kn=18, start_time=T0)
-    expected = T0 + timedelta(hours=5_676.77 / 18.0)
-    assert abs((positions.eta - expected).total_seconds()) < 0.005 * 5_676.77 / 18.0 * 3600
+    # 5,661 nm at 18 kn, and the Suez Canal at convoy speed with the convoy's expected wait.
+    expected = T0 + timedelta(hours=5_661.1 / 18.0 + 16.28)
+    assert abs((positions.eta - expected).total_seconds()) < 0.005 * 5_661.1 / 18.0 * 3600
     assert positions.route.passages == ("babalmandab", "suez", "gibraltar", "dover", "maas")
     assert "malacca" not in positions.route.passages
 
@@ -451,17 +462,18 @@ def test_future_positions__arrival_timed_by_route_length() -> None:
 
 def test_future_positions__no_minute_missing_before_arrival_gulf_of_aden() -> None:
     """Regression: the positions cut the corners (a step in a straight line) while the ETA was
-    the route's length, so the last gap grew to 97.7 s (21:49:00 then 21:50:37.748)."""
+    the route's length, so the last gap grew to 97.7 s (21:49:00 then 21:50:37.748). The
+    times are now on the speed profile (Suez's convoy and its wait, the Maas)."""
     start = datetime(2026, 11, 21, 12, tzinfo=UTC)
     positions = future_positions((48.5, 12.3), "CNSHA", "NLRTM", speed_kn=18, start_time=start)
     assert positions.timestamps()[-3:] == [
-        "2026-12-02T19:38:00Z",
-        "2026-12-02T19:39:00Z",
-        "2026-12-02T19:39:48Z",  # the arrival, 19:39:47.653, rounded up
+        "2026-12-03T11:55:00Z",
+        "2026-12-03T11:56:00Z",
+        "2026-12-03T11:56:52Z",  # the arrival, 11:56:51.717, rounded up
     ]
-    assert positions.eta == datetime(2026, 12, 2, 19, 39, 47, 653_000, tzinfo=UTC)
+    assert positions.eta == datetime(2026, 12, 3, 11, 56, 51, 717_000, tzinfo=UTC)
     assert np.all(interval_ms(positions)[:-1] == 60_000)
-    assert interval_ms(positions)[-1] == 47_653
+    assert interval_ms(positions)[-1] == 51_717
 
 
 #: Ports the random legs of the gap property are drawn from (both oceans, the antimeridian,
@@ -507,7 +519,7 @@ def test_future_positions__every_gap_one_step_the_last_at_most_one(
     if len(positions) > 1:
         assert np.all(intervals[:-1] == round(step_s * 1000))
         assert 0 < intervals[-1] <= round(step_s * 1000)
-    arrival_s = positions.route.distance_m / (speed_kn * METRES_PER_NM / 3600.0)
+    arrival_s = positions.route.duration_h(speed_kn) * 3600.0
     assert abs((positions.eta - T0).total_seconds() - arrival_s) <= 0.002
 
 
@@ -519,7 +531,7 @@ def test_future_positions__eta_independent_of_step() -> None:
         for step in (60, 3600)
     ]
     fine = future_positions((3.5, 51.65), "NLRTM", "BEANR", speed_kn=12, start_time=T0)
-    expected_s = fine.distance_remaining_nm / 12 * 3600
+    expected_s = fine.route.duration_h(12) * 3600
     for eta in etas:
         assert (eta - T0).total_seconds() == pytest.approx(expected_s, rel=0.005)
 

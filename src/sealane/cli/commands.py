@@ -22,6 +22,7 @@ from .engine import (
     cmd_itinerary,
     cmd_positions,
     cmd_route,
+    cmd_route_options,
     location_arg,
 )
 from .serve import add_serve_commands, run_server
@@ -61,13 +62,32 @@ def build_parser() -> argparse.ArgumentParser:
         "--avoid", action="append", default=[], help="passage to avoid (repeatable)"
     )
     p_route.add_argument(
-        "--via", action="append", default=[], type=location_arg, help="waypoint (repeatable)"
+        "--via",
+        action="append",
+        default=[],
+        type=location_arg,
+        help="waypoint: a port, 'lon,lat' or a passage to sail, e.g. suez (repeatable)",
     )
     p_route.add_argument("--allow-arctic", action="store_true", help="open the Arctic passages")
     p_route.add_argument("--speed", type=float, default=None, help="speed in knots for a duration")
     p_route.add_argument("--format", choices=["table", "geojson"], default="table")
     add_vessel_arguments(p_route)
     p_route.set_defaults(handler=cmd_route)
+
+    p_options = commands.add_parser(
+        "route-options",
+        help="the shortest route and the best avoiding each major passage, fastest first",
+    )
+    p_options.add_argument("origin", type=location_arg, help="LOCODE, port id or 'lon,lat'")
+    p_options.add_argument("destination", type=location_arg, help="LOCODE, port id or 'lon,lat'")
+    p_options.add_argument(
+        "--avoid", action="append", default=[], help="passage every option avoids (repeatable)"
+    )
+    p_options.add_argument("--allow-arctic", action="store_true", help="open the Arctic passages")
+    p_options.add_argument("--speed", type=float, default=None, help="knots (default: 14)")
+    p_options.add_argument("--format", choices=["table", "json"], default="table")
+    add_vessel_arguments(p_options)
+    p_options.set_defaults(handler=cmd_route_options)
 
     p_pos = commands.add_parser("positions", help="future positions of a vessel, one per minute")
     p_pos.add_argument("--lon", type=float, required=True, help="vessel longitude, degrees")

@@ -13,7 +13,15 @@ import sys
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
-from .. import InvalidVesselError, Route, Vessel, future_positions, itinerary, route
+from .. import (
+    InvalidVesselError,
+    Route,
+    Vessel,
+    future_positions,
+    itinerary,
+    route,
+    route_options,
+)
 from ..clock import utc_iso
 
 if TYPE_CHECKING:
@@ -76,6 +84,8 @@ def _route_table(result: Route, speed_kn: float | None) -> str:
     if speed_kn is not None:
         hours = result.duration_h(speed_kn)
         rows.append(("duration", f"{hours:,.1f} h ({hours / 24:,.2f} days) at {speed_kn:g} kn"))
+        zones = result.speed_profile(speed_kn).hours_by_zone()
+        rows.append(("profile", ", ".join(f"{name} {h:,.1f} h" for name, h in zones.items())))
     width = max(len(name) for name, _ in rows)
     return "\n".join(f"{name:<{width}}  {value}" for name, value in rows)
 
@@ -97,6 +107,43 @@ def cmd_route(args: argparse.Namespace) -> int:
         print(json.dumps(feature))
     else:
         print(_route_table(result, args.speed))
+    return 0
+
+
+def cmd_route_options(args: argparse.Namespace) -> int:
+    """``sealane route-options ORIGIN DESTINATION``: the ways side by side, fastest first, each
+    with its distance, time on the speed profile and passages (a table, or JSON)."""
+    options = route_options(
+        args.origin,
+        args.destination,
+        speed_kn=args.speed,
+        avoid=args.avoid,
+        allow_arctic=args.allow_arctic,
+        vessel=_vessel(args),
+    )
+    if args.format == "json":
+        rows = [
+            {
+                "option": option.label,
+                "avoided": list(option.avoided),
+                "distance_nm": round(option.distance_nm, 1),
+                "duration_h": round(option.duration_h, 1),
+                "speed_kn": option.speed_kn,
+                "passages": list(option.passages),
+            }
+            for option in options
+        ]
+        print(json.dumps(rows))
+        return 0
+    width = max(len(option.label) for option in options)
+    print(f"{'option':<{width}}  {'distance nm':>11}  {'hours':>7}  {'days':>5}  passages")
+    for option in options:
+        hours = option.duration_h
+        print(
+            f"{option.label:<{width}}  {option.distance_nm:>11,.1f}  {hours:>7,.1f}  "
+            f"{hours / 24:>5.1f}  {', '.join(option.passages) or '-'}"
+        )
+    print(f"at {options[0].speed_kn:g} kn in open water, on the speed profile")
     return 0
 
 

@@ -29,7 +29,8 @@ import sealane
 
 from . import _engine, _tables
 from ._batch import Sailed, sail
-from ._positions import place_at
+from ._positions import place_at, place_on_route
+from ._profile import Zoned, extra_seconds
 from ._tracks import STEP_MS, step_m
 
 Table = TypeVar("Table")
@@ -54,7 +55,7 @@ def etas(frame: Table, *, at: datetime | None = None, speed_kn: float | None = N
     ...                       "previous_port": "CNSHA", "destination_port": "NLRTM"})
     >>> out = etas(frame, at=datetime(2026, 1, 1, tzinfo=UTC), speed_kn=18)
     >>> float(out.distance_remaining_nm.iloc[0].round(1)), str(out.eta.iloc[0])
-    (5661.1, '2026-01-14 02:30:22.594000+00:00')
+    (5661.1, '2026-01-14 18:47:26.657000+00:00')
     >>> out.error.iloc[1], bool(out.eta.isna().iloc[1])
     ('on_land', True)
     """
@@ -118,10 +119,14 @@ def _positions_of(frame: Any, *, at: datetime, speed_kn: float | None, hours: li
     times = np.full(n * m, -1, dtype=np.int64)
     arrived = np.zeros(n * m, dtype=object)
     arrived[:] = None
+    extra = extra_seconds(Zoned(done.zone_m, done.waits_s), np.nan_to_num(done.speed_kn, nan=1.0))
     for row, track in done.tracks.items():
         speed = float(done.speed_kn[row])
         eta = int(done.eta_ms[row] - vessels.time_ms[row])
-        placed = place_at(track, float(step_m(np.array([speed]))[0]), eta, steps)
+        if extra[row] > 0.0:  # on the speed profile: placed on the engine's own remaining route
+            placed = place_on_route(track, vessels, row, speed, eta, steps)
+        else:
+            placed = place_at(track, float(step_m(np.array([speed]))[0]), eta, steps)
         span = slice(row * m, row * m + m)
         lons[span], lats[span], headings[span] = placed.lons, placed.lats, placed.headings_deg
         times[span] = vessels.time_ms[row] + placed.offsets_ms

@@ -18,7 +18,8 @@ import numpy.typing as npt
 import sealane
 
 from . import _engine
-from ._engine import FloatArray
+from ._engine import FloatArray, zone_table
+from ._profile import Zoned, extra_seconds
 from ._tracks import Remaining, Track, eta_offsets_ms, remaining
 
 ObjectArray = npt.NDArray[np.object_]
@@ -55,6 +56,9 @@ class Sailed:
     passages: list[tuple[str, ...] | None]
     errors: list[str | None]
     tracks: dict[int, Track]
+    #: Metres in each zone of the speed profile (rows x zones) and seconds of waits ahead.
+    zone_m: FloatArray
+    waits_s: FloatArray
 
 
 def sail(vessels: Vessels, *, default_speed_kn: float | None, keep_tracks: bool = False) -> Sailed:
@@ -64,6 +68,7 @@ def sail(vessels: Vessels, *, default_speed_kn: float | None, keep_tracks: bool 
     out = Sailed(
         np.full(n, np.nan), np.full(n, np.nan), np.full(n, np.nan),
         np.full(n, -1, dtype=np.int64), [None] * n, errors, {},
+        np.zeros((n, len(zone_table().names))), np.zeros(n),
     )  # fmt: skip
     if n == 0:
         return out
@@ -79,6 +84,12 @@ def sail(vessels: Vessels, *, default_speed_kn: float | None, keep_tracks: bool 
     ok = np.array([e is None for e in errors])
     out.speed_kn[ok] = speeds[ok]
     offsets = eta_offsets_ms(out.track_m[ok], speeds[ok])
+    # On the speed profile: the track at the speed plus what the zones add (the engine's
+    # ``future_positions``), where they add anything.
+    extra = extra_seconds(Zoned(out.zone_m[ok], out.waits_s[ok]), speeds[ok])
+    speed_mps = speeds[ok] * _engine.METRES_PER_NM / 3600.0
+    profiled = np.rint((out.track_m[ok] / speed_mps + extra) * 1000.0).astype(np.int64)
+    offsets = np.where(extra > 0.0, profiled, offsets)
     out.eta_ms[ok] = vessels.time_ms[ok] + offsets
     return out
 
@@ -112,6 +123,8 @@ def _sail_group(
     )
     out.distance_m[rows] = done.distance_m
     out.track_m[rows] = done.track_m
+    out.zone_m[rows] = done.zone_m
+    out.waits_s[rows] = done.waits_s
     for i, row in enumerate(rows.tolist()):
         out.passages[row] = done.passages[i]
         if keep_tracks:

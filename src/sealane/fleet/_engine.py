@@ -34,19 +34,36 @@ from sealane.routing.geodesy import (
 from sealane.routing.landmask import default_landmask
 from sealane.routing.legs import ZERO_LENGTH_M
 from sealane.routing.passages import names_from_mask
-from sealane.routing.placement import MIN_SEGMENT_M, kept_vertices, plan_runs
+from sealane.routing.placement import (
+    MIN_SEGMENT_M,
+    kept_vertices,
+    place_steps_on_profile,
+    plan_runs,
+)
 from sealane.routing.port_limits import check_port_draft
 from sealane.routing.routes import check_sea_approach
 from sealane.routing.runs import Runs
-from sealane.routing.voyage import DEFAULT_SPEED_KN, OFF_PATH_NM, _at_sea
+from sealane.routing.speeds import (
+    WAIT_SKIP_M,
+    end_intervals,
+    end_zones,
+    overlaps,
+    passage_zones,
+    waits,
+    zone_lengths,
+    zone_table,
+)
+from sealane.routing.voyage import DEFAULT_SPEED_KN, OFF_PATH_NM, _at_sea, remaining_route
 
 #: Vessel dimension columns, in metres, passed on to the engine.
 DIMENSIONS = ("draft_m", "beam_m", "length_m")
 
 __all__ = [
     "DEFAULT_SPEED_KN", "DIMENSIONS", "GEOD", "METRES_PER_NM", "MIN_SEGMENT_M", "OFF_PATH_NM",
-    "ZERO_LENGTH_M", "FloatArray", "Leg", "Runs", "at_sea", "check_port_draft",
-    "check_sea_approach", "kept_vertices", "leg", "plan_runs", "project",
+    "WAIT_SKIP_M", "ZERO_LENGTH_M", "FloatArray", "Leg", "Runs", "at_sea", "check_port_draft",
+    "check_sea_approach", "end_intervals", "end_zones", "kept_vertices", "leg", "overlaps",
+    "passage_zones", "place_steps_on_profile", "plan_runs", "project", "remaining_route",
+    "waits", "zone_lengths", "zone_table",
 ]  # fmt: skip
 
 

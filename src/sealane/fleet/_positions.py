@@ -14,8 +14,20 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from ._engine import GEOD, FloatArray, Runs, plan_runs
-from ._tracks import STEP_MS, Track
+import sealane
+
+from ._batch import Vessels
+from ._engine import (
+    DIMENSIONS,
+    GEOD,
+    OFF_PATH_NM,
+    FloatArray,
+    Runs,
+    place_steps_on_profile,
+    plan_runs,
+    remaining_route,
+)
+from ._tracks import STEP_MS, STEP_S, Track
 
 IntArray = npt.NDArray[np.int64]
 
@@ -62,6 +74,39 @@ def place_at(track: Track, step_m: float, eta_offset_ms: int, steps: IntArray) -
     lons[first], lats[first] = track.lons[0], track.lats[0]
     offsets = np.where(arrived, eta_offset_ms, k * STEP_MS)
     return Placed(_wrapped(lons), lats, _degrees(azis), offsets.astype(np.int64), arrived)
+
+
+def place_on_route(
+    track: Track, vessels: Vessels, row: int, speed_kn: float, eta_offset_ms: int, steps: IntArray
+) -> Placed:
+    """The positions ``steps`` of a row whose route has a speed profile slower than the vessel
+    somewhere: its remaining route made as the engine makes it (from the track's start, moved
+    to sea), and the asked-for positions placed on that route's profile."""
+    size = {
+        name: float(vessels.dimensions[name][row])
+        for name in DIMENSIONS
+        if name in vessels.dimensions and not np.isnan(vessels.dimensions[name][row])
+    }
+    previous = sealane.get_port(str(vessels.previous[row]))
+    destination = sealane.get_port(str(vessels.destination[row]))
+    route = remaining_route(
+        sealane.Location(float(track.lons[0]), float(track.lats[0])),
+        sealane.Location(previous.lon, previous.lat, previous),
+        sealane.Location(destination.lon, destination.lat, destination),
+        (),
+        False,
+        OFF_PATH_NM,
+        sealane.Vessel(**size),
+    )
+    lons, lats, azis, arrived = place_steps_on_profile(
+        route.coordinates, route.speed_profile(speed_kn), STEP_S, steps
+    )
+    arrival = np.flatnonzero(arrived)
+    k = steps.copy()
+    if arrival.size:
+        k[arrival] = 0
+    offsets = np.where(arrived, eta_offset_ms, k * STEP_MS)
+    return Placed(lons, lats, azis, offsets.astype(np.int64), arrived)
 
 
 def _on_runs(runs: Runs, step_m: float, k: IntArray) -> tuple[FloatArray, FloatArray, FloatArray]:

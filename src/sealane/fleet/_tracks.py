@@ -31,7 +31,9 @@ from ._engine import (
     kept_vertices,
     project,
     route_for,
+    zone_table,
 )
+from ._profile import leg_rows, route_zones
 
 #: Seconds between the engine's positions.
 STEP_S = 60.0
@@ -61,6 +63,9 @@ class Remaining:
     distance_m: FloatArray
     track_m: FloatArray
     passages: list[tuple[str, ...]]
+    #: Metres in each zone of the speed profile (rows x zones) and seconds of waits ahead.
+    zone_m: FloatArray
+    waits_s: FloatArray
     tracks: list[Track] = field(default_factory=list)
 
 
@@ -76,7 +81,8 @@ def remaining(
     """The remaining route of vessels at (lons, lats) on ``leg`` towards ``destination``, each
     routed on its own when there is no leg (a previous port flagged inland)."""
     n = lons.size
-    out = Remaining(np.empty(n), np.empty(n), [()] * n, [])
+    zones = len(zone_table().names)
+    out = Remaining(np.empty(n), np.empty(n), [()] * n, np.zeros((n, zones)), np.zeros(n), [])
     tracks: list[Track | None] = [None] * n
     for start in range(0, n, BLOCK_ROWS):
         block = slice(start, min(start + BLOCK_ROWS, n))
@@ -115,6 +121,9 @@ def _remaining_block(
     k = where.segment
     out.track_m[rows[shortcut]] = _track_lengths(leg, k[shortcut], heads.track_m[shortcut])
     out.distance_m[rows[shortcut]] = _distances(leg, k[shortcut], heads.route_m[shortcut])
+    zoned = leg_rows(leg, k[shortcut], heads.route_m[shortcut])
+    out.zone_m[rows[shortcut]] = zoned.lengths
+    out.waits_s[rows[shortcut]] = zoned.waits_s
     for i in shortcut.tolist():
         row, segment = int(rows[i]), int(k[i])
         out.passages[row] = leg.passages_from[segment]
@@ -136,6 +145,7 @@ def _routed(route: sealane.Route, out: Remaining, row: int) -> Track:
     out.distance_m[row] = route.distance_m
     out.track_m[row] = float(track.geod_m.cumsum()[-1]) if track.geod_m.size else 0.0
     out.passages[row] = route.passages
+    out.zone_m[row], out.waits_s[row] = route_zones(route)
     return track
 
 

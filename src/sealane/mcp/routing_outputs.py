@@ -117,3 +117,42 @@ class SeaRoute(Output):
             f"{ends}: {self.distance_nm:,.1f} nm, {self.duration_h:,.1f} h "
             f"({self.duration_days:.2f} days) at {self.speed_kn:g} kn, via {via}."
         )
+
+
+class SeaRouteOption(Output):
+    """One way between two places: what it avoids, its distance, its time on the speed profile
+    and the passages it sails."""
+
+    rank: int
+    option: str = Field(description="'shortest', or which major passages it avoids")
+    avoided: list[str]
+    distance_nm: float
+    duration_h: float
+    duration_days: float
+    passages: list[str]
+
+
+class SeaRouteOptions(Output):
+    """The ways between two places side by side, fastest first, at a speed in open water
+    (canals, straits, rivers and port approaches at their own speeds, convoy waits included)."""
+
+    origin: Place
+    destination: Place
+    speed_kn: float
+    avoided: list[str]
+    options: list[SeaRouteOption]
+    vessel_dimensions: VesselDimensions | None = None
+
+    def summary(self) -> str:
+        """One line per option."""
+        ends = " -> ".join(
+            p.locode or f"{p.longitude:.3f},{p.latitude:.3f}"
+            for p in (self.origin, self.destination)
+        )
+        lines = [f"{ends} at {self.speed_kn:g} kn, fastest first:"]
+        lines += [
+            f"{o.rank}. {o.option}: {o.distance_nm:,.1f} nm, {o.duration_h:,.1f} h "
+            f"({o.duration_days:.2f} days), via {', '.join(o.passages) or 'no named passage'}"
+            for o in self.options
+        ]
+        return "\n".join(lines)

@@ -16,7 +16,7 @@ from ..service.core.engine import VesselSize
 from ..service.core.errors import InvalidInput, ServiceError
 from ..service.reference.ports import known_port
 from ..service.sea_routes import plan_sea_route as plan
-from ..service.sea_routes import track_length_nm
+from ..service.sea_routes import sea_route_options, track_length_nm
 from .arguments import parse_text
 from .backend import Account, Positions
 from .calls import Ctx, answer
@@ -26,6 +26,8 @@ from .routing_outputs import (
     FuturePositions,
     Place,
     SeaRoute,
+    SeaRouteOption,
+    SeaRouteOptions,
     TrackPoint,
     Vessel,
     VesselDimensions,
@@ -170,9 +172,18 @@ async def plan_sea_route(
     beam_m: Metres = None,
     length_m: Metres = None,
     air_draft_m: Metres = None,
+    via: Annotated[
+        list[str] | None,
+        Field(
+            description="where to pass, in order: ports (UN/LOCODE), 'lon,lat' points, or "
+            "passages to sail (suez, panama, kiel, ...)"
+        ),
+    ] = None,
 ) -> Annotated[CallToolResult, SeaRoute]:
-    """Plan the shortest sea route between two ports or coordinates: distance, duration at a
-    speed, the passages sailed (Suez, Panama, ...) and the path as GeoJSON. A vessel's
+    """Plan the shortest sea route between two ports or coordinates, through ``via`` (ports,
+    points or a passage to sail, such as suez): distance, duration at a speed on the speed
+    profile (canals, straits, rivers and port approaches slower, convoy waits included), the
+    passages sailed (Suez, Panama, ...) and the path as GeoJSON. A vessel's
     dimensions (metres) close the passages it does not fit (a canal's locks, a shallow strait)
     and refuse a port whose channel is shallower than the draft."""
 
@@ -180,8 +191,9 @@ async def plan_sea_route(
         await account.require_routing()
         ends = (_place(origin, "origin"), _place(destination, "destination"))
         size = VesselSize(draft_m, beam_m, length_m, air_draft_m)
+        stops = [_place(stop, f"via[{i}]") for i, stop in enumerate(via or ())]
         found = await blocking(
-            partial(plan, *ends, avoid=avoid or (), speed_kn=speed_kn, size=size)
+            partial(plan, *ends, avoid=avoid or (), via=stops, speed_kn=speed_kn, size=size)
         )
         r = found.route
         return SeaRoute(
@@ -196,6 +208,59 @@ async def plan_sea_route(
             avoided=list(found.avoided),
             vessel_dimensions=_dimensions(found.size.meta()),
             geojson=r.to_geojson(),
+        )
+
+    return await answer(ctx, work)
+
+
+async def compare_sea_routes(
+    origin: Annotated[str, Field(description="UN/LOCODE, port id, or 'lon,lat' in degrees")],
+    destination: Annotated[str, Field(description="UN/LOCODE, port id, or 'lon,lat' in degrees")],
+    ctx: Ctx,
+    avoid: Annotated[
+        list[str] | None,
+        Field(description="passages every option avoids: suez, panama, malacca, ..."),
+    ] = None,
+    speed_kn: Annotated[
+        float | None, Field(description="speed in open water, knots (default 14)")
+    ] = None,
+    draft_m: Metres = None,
+    beam_m: Metres = None,
+    length_m: Metres = None,
+    air_draft_m: Metres = None,
+) -> Annotated[CallToolResult, SeaRouteOptions]:
+    """Compare the sea routes between two ports or coordinates ("Suez or the Cape?"): the
+    shortest, and the best avoiding each major passage on the way (Suez or the Cape, Panama or
+    Magellan, Malacca or Lombok), each with its distance, time on the speed profile (canals at
+    convoy speed with the expected wait, rivers and port approaches slower) and passages,
+    fastest first."""
+
+    async def work(account: Account) -> SeaRouteOptions:
+        await account.require_routing()
+        ends = (_place(origin, "origin"), _place(destination, "destination"))
+        size = VesselSize(draft_m, beam_m, length_m, air_draft_m)
+        found = await blocking(
+            partial(sea_route_options, *ends, avoid=avoid or (), speed_kn=speed_kn, size=size)
+        )
+        first = found.options[0].route
+        return SeaRouteOptions(
+            origin=_end(first.origin),
+            destination=_end(first.destination),
+            speed_kn=found.speed_kn,
+            avoided=list(found.avoided),
+            options=[
+                SeaRouteOption(
+                    rank=rank,
+                    option=option.label,
+                    avoided=list(option.avoided),
+                    distance_nm=round(option.distance_nm, 1),
+                    duration_h=round(option.duration_h, 1),
+                    duration_days=round(option.duration_h / 24, 2),
+                    passages=list(option.passages),
+                )
+                for rank, option in enumerate(found.options, start=1)
+            ],
+            vessel_dimensions=_dimensions(found.size.meta()),
         )
 
     return await answer(ctx, work)

@@ -37,7 +37,8 @@ INSTRUCTIONS = (
     "tracking with track_container, then read it with get_container, "
     "get_shipment_details and get_container_transport_events. Lists take page and page_size. "
     "Vessel ETAs (get_vessel_future_positions), container routes (get_container_route) and "
-    "route planning (plan_sea_route) need the account's routing feature. Carrier and lane "
+    "route planning (plan_sea_route, compare_sea_routes) need the account's routing feature. "
+    "Carrier and lane "
     "reliability (carrier_reliability, lane_transit_times) and port waiting "
     "(port_waiting_times) come from the account's own tracked shipments."
 )
@@ -56,6 +57,7 @@ TOOLS: list[tuple[Callable[..., Any], str, bool]] = [
     (container_route_tools.get_container_route, "Multi-leg route of a container", True),
     (routing_tools.get_vessel_future_positions, "A vessel's ETA and future track", True),
     (routing_tools.plan_sea_route, "Plan a sea route", True),
+    (routing_tools.compare_sea_routes, "Compare sea routes side by side", True),
     (reliability_tools.carrier_reliability, "Carrier reliability per lane", True),
     (reliability_tools.lane_transit_times, "Transit times of a lane by carrier", True),
     (reliability_tools.port_waiting_times, "Anchorage waiting and dwell at a port", True),

@@ -17,6 +17,7 @@ from .errors import (
 from .itinerary import InvalidItineraryError, Itinerary, itinerary
 from .itinerary_parts import Leg, LegUnderway, PortCall
 from .locations import Location
+from .options import RouteOption, route_options
 from .passages import ARCTIC, Passage
 from .ports import Port, get_port, port_id, registry
 from .positions import Positions
@@ -43,6 +44,7 @@ __all__ = [
     "Positions",
     "Progress",
     "Route",
+    "RouteOption",
     "RoutingError",
     "UnknownPassageError",
     "UnknownPortError",
@@ -53,4 +55,5 @@ __all__ = [
     "port_id",
     "registry",
     "route",
+    "route_options",
 ]

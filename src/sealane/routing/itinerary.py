@@ -135,7 +135,7 @@ def itinerary(
     >>> [call.label for call in trip.calls], round(trip.distance_nm)
     (['POL', 'TS1', 'POD'], 10504)
     >>> trip.calls[1].arrival_at.isoformat(timespec="minutes")
-    '2026-03-06T01:08+00:00'
+    '2026-03-06T02:01+00:00'
     >>> [leg.route.passages for leg in itinerary(["DEHAM", "DKAAR", "PLGDN"], draft_m=10.5).legs]
     [('elbe',), ('great_belt',)]
     """

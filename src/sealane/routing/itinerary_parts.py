@@ -57,8 +57,8 @@ class Leg:
 
     @property
     def duration_h(self) -> float:
-        """Hours at sea: the leg's length at its speed."""
-        return self.route.distance_nm / self.speed_kn
+        """Hours at sea: the leg's route sailed at its speed, on the route's speed profile."""
+        return self.route.duration_h(self.speed_kn)
 
 
 @dataclass(frozen=True, slots=True)

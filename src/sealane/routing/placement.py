@@ -20,6 +20,7 @@ import numpy.typing as npt
 
 from .geodesy import GEOD, FloatArray, normalize_lon
 from .runs import Runs, fill_runs, fill_runs_exactly
+from .speeds import SpeedProfile
 
 #: Segments shorter than this (metres) are merged into their neighbours; a last position this
 #: close to the destination is put on it.
@@ -41,6 +42,9 @@ class Track:
     headings_deg: FloatArray
     step_m: float
     final_m: float
+    #: On a speed profile (:func:`place_on_profile`): seconds from the last position before
+    #: the destination to the arrival (0 when the last step ends on it); ``None`` at one speed.
+    final_s: float | None = None
 
 
 def kept_vertices(segment_m: FloatArray) -> npt.NDArray[np.bool_]:
@@ -139,7 +143,147 @@ def _turn_headings(
         last = last[:-1]
     if last.size == 0:
         return
-    heading, back, _ = GEOD.inv(lons[last], lats[last], lons[last + 1], lats[last + 1])
-    azis[last] = heading
+    heading, back, apart = GEOD.inv(lons[last], lats[last], lons[last + 1], lats[last + 1])
+    moved = np.asarray(apart) > 0.0  # a wait's last position and the next can coincide
+    azis[last[moved]] = np.asarray(heading)[moved]
     if final_m > 0.0:
         azis[-1] = float(np.asarray(back).reshape(-1)[-1]) + 180.0  # arriving on that course
+
+
+def track_length_m(coords: FloatArray, segment_m: FloatArray) -> float:
+    """The length of the track :func:`place_positions` places along a route (its vertices,
+    segments under ``MIN_SEGMENT_M`` merged, each measured by pyproj, summed in order): the
+    distance the one-speed arrival is timed by, and the fleet's fast path with it."""
+    keep = kept_vertices(segment_m)
+    lon_v = coords[keep, 0].astype(np.float64)
+    lat_v = coords[keep, 1].astype(np.float64)
+    if lon_v.size < 2:
+        return 0.0
+    _, _, seg = GEOD.inv(lon_v[:-1], lat_v[:-1], lon_v[1:], lat_v[1:])
+    return float(np.cumsum(np.asarray(seg))[-1])
+
+
+#: Seconds under which the last position is taken to end on the destination (at any speed the
+#: profile has, well under ``MIN_SEGMENT_M``).
+MIN_FINAL_S = 1e-5
+
+
+def place_on_profile(coords: FloatArray, profile: SpeedProfile, step_s: float) -> Track:
+    """Positions every ``step_s`` seconds along the polyline ``coords`` sailed on ``profile``:
+    position ``k`` is where the ship is ``k x step_s`` seconds after the start, so positions lie
+    closer together where the profile is slower, and on one point through a wait (heading
+    along the route). The last position is followed by the destination, ``final_s`` later.
+
+    >>> from sealane.routing.speeds import speed_profile
+    >>> ends = np.array([[0.0, 0.0], [0.0, 1.0]])
+    >>> slow = speed_profile(np.array([110_574.4]), np.array([0]), (), ((50_000.0, 10),), 10.0)
+    >>> track = place_on_profile(ends, slow, 3600.0)
+    >>> track.lats.round(3).tolist(), round(track.final_s)
+    ([0.0, 0.326, 0.601, 0.768, 0.936, 1.0], 1377)
+    """
+    lon_v, lat_v = coords[:, 0].astype(np.float64), coords[:, 1].astype(np.float64)
+    if lon_v.size < 2 or profile.duration_s.size == 0:
+        return Track(lon_v[:1].copy(), lat_v[:1].copy(), np.zeros(1), 0.0, 0.0, 0.0)
+    azimuth, _, _ = GEOD.inv(lon_v[:-1], lat_v[:-1], lon_v[1:], lat_v[1:])
+    ends_s = np.cumsum(profile.duration_s)
+    starts_s = ends_s - profile.duration_s
+    total = float(ends_s[-1])
+    last = max(math.ceil(total / step_s) - 1, 0)
+    while last > 0 and last * step_s >= total:
+        last -= 1
+    final_s = total - last * step_s
+    if final_s <= MIN_FINAL_S:
+        final_s = 0.0
+    first = np.ceil(starts_s / step_s).astype(np.int64)
+    ends = np.minimum(np.append(first[1:], last + 1), last + 1)
+    counts = np.maximum(ends - first, 0)
+    used = np.flatnonzero(counts)
+    speed = profile.speed_mps[used]
+    along = np.clip((first[used] * step_s - starts_s[used]) * speed, 0.0, profile.length_m[used])
+    segment = profile.segment[used]
+    runs = Runs(
+        lon_v[segment], lat_v[segment], np.asarray(azimuth)[segment],
+        profile.start_m[used] + along, counts[used],
+    )  # fmt: skip
+    n = runs.total + (final_s > 0.0)
+    lons, lats, azis = np.empty(n), np.empty(n), np.empty(n)
+    fill_runs(runs, speed * step_s, lons, lats, azis)
+    _turn_headings(runs, lons, lats, azis, final_s, (float(lon_v[-1]), float(lat_v[-1])))
+    lons[0], lats[0] = lon_v[0], lat_v[0]
+    outside = (lons < -180.0) | (lons >= 180.0)
+    lons[outside] = normalize_lon(lons[outside])
+    lons[lons >= 180.0] -= 360.0
+    turns = np.floor(azis / 360.0)  # np.mod(azis, 360) in place, as place_positions does it
+    turns *= 360.0
+    azis -= turns
+    azis[azis >= 360.0] = 0.0
+    step_m = float(speed.max()) * step_s if speed.size else 0.0
+    final_m = final_s * float(profile.speed_mps[-1])  # along the last piece
+    return Track(lons, lats, azis, step_m, final_m, final_s)
+
+
+def place_steps_on_profile(
+    coords: FloatArray, profile: SpeedProfile, step_s: float, steps: npt.NDArray[np.int64]
+) -> tuple[FloatArray, FloatArray, FloatArray, npt.NDArray[np.bool_]]:
+    """Only positions ``steps`` of :func:`place_on_profile` (an index at or past the arrival
+    is the arrival), each placed exactly by pyproj: lon, lat, heading and whether arrived.
+    What :func:`place_on_profile` interpolates between exact anchors (within a millimetre)."""
+    lon_v, lat_v = coords[:, 0].astype(np.float64), coords[:, 1].astype(np.float64)
+    if lon_v.size < 2 or profile.duration_s.size == 0:
+        n = steps.size
+        return np.full(n, lon_v[0]), np.full(n, lat_v[0]), np.zeros(n), np.ones(n, dtype=bool)
+    azimuth, _, _ = GEOD.inv(lon_v[:-1], lat_v[:-1], lon_v[1:], lat_v[1:])
+    ends_s = np.cumsum(profile.duration_s)
+    starts_s = ends_s - profile.duration_s
+    total = float(ends_s[-1])
+    last = max(math.ceil(total / step_s) - 1, 0)
+    while last > 0 and last * step_s >= total:
+        last -= 1
+    final = total - last * step_s > MIN_FINAL_S
+    arrival = last + 1 if final else last
+    k = np.minimum(steps, arrival)
+    first = np.ceil(starts_s / step_s).astype(np.int64)
+    run_end = np.minimum(np.append(first[1:], last + 1), last + 1) - 1  # last index of a piece
+
+    def at(
+        index: npt.NDArray[np.int64],
+    ) -> tuple[FloatArray, FloatArray, FloatArray, npt.NDArray[np.int64]]:
+        piece = _owner(first, run_end, index)
+        along = (index * step_s - starts_s[piece]) * profile.speed_mps[piece]
+        along = profile.start_m[piece] + np.clip(along, 0.0, profile.length_m[piece])
+        segment = profile.segment[piece]
+        lons, lats, azis = GEOD.fwd(
+            lon_v[segment], lat_v[segment], np.asarray(azimuth)[segment], along,
+            return_back_azimuth=False,
+        )  # fmt: skip
+        return np.atleast_1d(lons), np.atleast_1d(lats), np.atleast_1d(azis), piece
+
+    placed = np.minimum(k, last)
+    lons, lats, azis, piece = at(placed)
+    turning = (placed == run_end[piece]) & ((placed < last) | final)
+    if turning.any():
+        nxt = placed[turning] + 1
+        nxt_lon, nxt_lat, _, _ = at(np.minimum(nxt, last))
+        beyond = nxt > last
+        nxt_lon[beyond], nxt_lat[beyond] = lon_v[-1], lat_v[-1]
+        heading, back, apart = GEOD.inv(lons[turning], lats[turning], nxt_lon, nxt_lat)
+        moved = np.asarray(apart) > 0.0
+        turned = np.flatnonzero(turning)
+        azis[turned[moved]] = np.asarray(heading)[moved]
+    arrived = k == arrival
+    if arrived.any() and final:
+        lon_l, lat_l, _, _ = at(np.array([last]))
+        _, back, _ = GEOD.inv(lon_l, lat_l, [lon_v[-1]], [lat_v[-1]])
+        azis[arrived] = float(np.asarray(back).reshape(-1)[-1]) + 180.0
+    lons[arrived], lats[arrived] = lon_v[-1], lat_v[-1]
+    lons[k == 0], lats[k == 0] = lon_v[0], lat_v[0]
+    lons = normalize_lon(lons)
+    return np.asarray(lons, dtype=np.float64), lats, azis % 360.0, arrived
+
+
+def _owner(
+    first: npt.NDArray[np.int64], run_end: npt.NDArray[np.int64], index: npt.NDArray[np.int64]
+) -> npt.NDArray[np.int64]:
+    """The piece holding each position index, among the pieces that hold any."""
+    used = np.flatnonzero(run_end >= first)
+    return np.asarray(used[np.searchsorted(first[used], index, side="right") - 1])

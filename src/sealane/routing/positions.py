@@ -41,14 +41,26 @@ class Positions:
 
     @classmethod
     def from_track(
-        cls, track: Track, *, route: Route, speed_kn: float, step_s: float, start_time: datetime
+        cls,
+        track: Track,
+        *,
+        route: Route,
+        speed_kn: float,
+        step_s: float,
+        start_time: datetime,
+        arrival_ms: int | None = None,
     ) -> Positions:
-        """Attach times to a placed track: ``step_s`` apart, the arrival at most one step later."""
+        """Attach times to a placed track: ``step_s`` apart, the arrival at most one step later,
+        or ``arrival_ms`` after the start on a speed profile."""
         n = track.lons.size
         start = np.datetime64(start_time.astimezone(UTC).replace(tzinfo=None), "ms")
         offsets_ms = np.arange(n, dtype=np.int64)
         offsets_ms *= round(step_s * 1000)
-        if n > 1 and track.final_m > 0:
+        if n > 1 and arrival_ms is not None:
+            # On a speed profile the arrival is timed by the profile (``Route.duration_h``),
+            # still after the last position.
+            offsets_ms[-1] = max(arrival_ms, int(offsets_ms[-2]) + 1)
+        elif n > 1 and track.final_m > 0:
             # Position k is k steps along the route, so the arrival is the rest of the route's
             # length at the speed: at most one step after the last position, whatever the step.
             speed_mps = speed_kn * METRES_PER_NM / SECONDS_PER_HOUR

@@ -99,7 +99,7 @@ def at_sea(
     >>> now.underway.sailed.coordinates[-1].tolist(), now.underway.remaining.coordinates[0].tolist()
     ([60.1, 12.3], [60.1, 12.3])
     >>> now.eta.isoformat(timespec="minutes")
-    '2026-03-23T02:30+00:00'
+    '2026-03-23T18:47+00:00'
     """
     _check_index(leg, len(itinerary.legs), "leg")
     moment = utc(at, "at")

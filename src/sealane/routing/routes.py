@@ -10,6 +10,7 @@ import math
 import numbers
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from difflib import get_close_matches
 from itertools import pairwise
 from typing import TYPE_CHECKING, Any
 
@@ -17,10 +18,11 @@ import numpy as np
 import numpy.typing as npt
 
 from .closures import NOTHING_REFUSED, check_within_reach, closed_for, refused_for, vessel_cause
-from .errors import InvalidSpeedError, NoRouteError
+from .errors import InvalidSpeedError, NoRouteError, UnknownPassageError, UnknownPortError
 from .geodesy import (
     METRES_PER_KM,
     METRES_PER_NM,
+    SECONDS_PER_HOUR,
     FloatArray,
     densify,
     drawn_parts,
@@ -35,8 +37,14 @@ from .locations import LocationLike as LocationLike
 from .locations import resolve_location as resolve_location
 from .passages import Passage, names_from_mask, parse_passages
 from .port_limits import check_port_draft
+from .speeds import SpeedProfile, end_zones, passage_zones, speed_profile
 from .vessel import UNKNOWN, Vessel, as_vessel
+from .via_passages import through_passage, via_passage
 from .water import afloat
+
+#: Characters in a UN/LOCODE: a ``via`` string of another length that names no port is taken
+#: for a misspelt passage.
+LOCODE_LENGTH = 5
 
 if TYPE_CHECKING:
     from shapely.geometry import LineString, MultiLineString
@@ -112,15 +120,28 @@ class Route:
         return self.distance_m / METRES_PER_NM
 
     def duration_h(self, speed_kn: float) -> float:
-        """Hours to sail the route at ``speed_kn`` knots.
+        """Hours to sail the route at ``speed_kn`` knots in open water, on its speed profile
+        (:mod:`.speeds`: slower in canals, straits, rivers and port approaches, and the expected
+        waits of convoys and locks).
 
-        >>> round(route("NLRTM", "BEANR").duration_h(12.0), 1) > 0
+        >>> r = route("NLRTM", "BEANR")
+        >>> r.duration_h(12.0) > r.distance_nm / 12.0
         True
         """
+        profile = self.speed_profile(speed_kn)  # checks the speed
+        return self.distance_nm / float(speed_kn) + profile.extra_s / 3600.0
+
+    def speed_profile(self, speed_kn: float) -> SpeedProfile:
+        """The route cut into pieces of one speed each at ``speed_kn`` knots in open water
+        (:class:`~.speeds.SpeedProfile`: where it is slower, and where it waits)."""
         valid = isinstance(speed_kn, numbers.Real) and not isinstance(speed_kn, bool)
         if not (valid and math.isfinite(speed_kn) and speed_kn > 0):
             raise InvalidSpeedError(f"speed must be a positive number of knots, got {speed_kn!r}")
-        return self.distance_nm / float(speed_kn)
+        codes = passage_zones(self.segment_passages, self.passage_names)
+        speed_mps = float(speed_kn) * METRES_PER_NM / SECONDS_PER_HOUR
+        return speed_profile(
+            self.segment_m, codes, end_zones(self.origin), end_zones(self.destination), speed_mps
+        )
 
     def to_geojson(self, *, continuous: bool = False) -> dict[str, Any]:
         """The route as an RFC 7946 Feature.
@@ -171,7 +192,7 @@ def route(
     destination: LocationLike,
     *,
     avoid: Iterable[str | Passage] = (),
-    via: Sequence[LocationLike] = (),
+    via: Sequence[LocationLike | Passage] = (),
     allow_arctic: bool = False,
     allow: Iterable[str | Passage] = (),
     vessel: Vessel | None = None,
@@ -182,6 +203,13 @@ def route(
     graph: SeaGraph | None = None,
 ) -> Route:
     """The shortest sea route from ``origin`` to ``destination``, through ``via`` in order.
+
+    A ``via`` entry is a port or point to call at, or a passage to sail (``via=["suez"]``, a
+    name or alias of :class:`~.passages.Passage`): the route then takes that passage (opening
+    it when closed by default), or raises :class:`~sealane.routing.errors.NoRouteError` when it
+    cannot (avoided, or the vessel does not fit); a string that is neither raises
+    :class:`~sealane.routing.errors.UnknownPassageError` (or ``UnknownPortError`` when it looks
+    like a LOCODE).
 
     ``avoid`` adds passages to the default closed set (the Arctic routes, unless
     ``allow_arctic``, and the passages container ships do not use, the Corinth Canal and the
@@ -206,21 +234,26 @@ def route(
     True
     >>> "suez" in route("CNSHA", "NLRTM", vessel=Vessel(draft_m=21.0)).passages
     False
+    >>> route("NLRTM", "SGSIN", via=["suez"]).passages[:4]
+    ('maas', 'dover', 'gibraltar', 'suez')
     """
     network = graph or default_graph()
     ship = as_vessel(vessel, draft_m, beam_m, length_m, air_draft_m)
     names = network.passage_names
-    avoided, allowed = _passages(avoid, "avoid"), _passages(allow, "allow")
+    plan: list[Location | Passage] = [resolve_location(origin, "origin")]
+    plan += [_via_stop(point, i) for i, point in enumerate(via)]
+    plan.append(resolve_location(destination, "destination"))
+    forced = frozenset(stop for stop in plan if isinstance(stop, Passage))
+    avoided, allowed = _passages(avoid, "avoid"), _passages(allow, "allow") | forced
     closed, blocked = closed_for(avoided, allow_arctic, allowed, names)
     # A vessel of no known size is refused nothing and no port's draft: no check to make.
     refused, why = (
         NOTHING_REFUSED if ship is UNKNOWN or not ship.known else refused_for(ship, names)
     )
-    stops = [resolve_location(origin, "origin")]
-    stops += [resolve_location(point, f"via[{i}]") for i, point in enumerate(via)]
-    stops.append(resolve_location(destination, "destination"))
     roles = ["origin", *(f"via[{i}]" for i in range(len(via))), "destination"]
-    for stop, role in zip(stops, roles, strict=True):
+    for stop, role in zip(plan, roles, strict=True):
+        if isinstance(stop, Passage):
+            continue
         if stop.port is None:
             afloat(stop, role, network)  # on land: OnLandError; just ashore: joins from there
         elif stop.port.inland:
@@ -229,6 +262,7 @@ def route(
             check_within_reach(network, stop, refused, why)
         if ship.draft_m is not None:
             check_port_draft(stop, ship.draft_m, role)
+    stops = _through_passages(network, plan, blocked | refused, closed)
     legs: list[LegPath] = []
     for start, end in pairwise(stops):
         try:
@@ -253,6 +287,45 @@ _NO_PASSAGES: frozenset[Passage] = frozenset()
 def _passages(names: Iterable[str | Passage], what: str) -> frozenset[Passage]:
     """:func:`~.passages.parse_passages`, without its work for the default empty tuple."""
     return _NO_PASSAGES if isinstance(names, tuple) and not names else parse_passages(names, what)
+
+
+def _via_stop(point: LocationLike | Passage, index: int) -> Location | Passage:
+    """A ``via`` entry: a passage to sail (its name or alias), or a port or point to call at."""
+    passage = via_passage(point)
+    if passage is not None:
+        return passage
+    try:
+        return resolve_location(point, f"via[{index}]")
+    except UnknownPortError:
+        if not isinstance(point, str):
+            raise
+        known = ", ".join(p.value for p in Passage)
+        what = f"via[{index}] {point!r} is neither a known port (UN/LOCODE or id) nor a passage"
+        near = get_close_matches(point.strip().lower(), [p.value for p in Passage], n=1)
+        if near or len(point.strip()) != LOCODE_LENGTH:  # a misspelt passage, not a LOCODE
+            hint = f" (did you mean {near[0]!r}?)" if near else ""
+            raise UnknownPassageError(f"{what}{hint}; known passages: {known}") from None
+        raise UnknownPortError(f"{what}; known passages: {known}") from None
+
+
+def _through_passages(
+    network: SeaGraph, plan: list[Location | Passage], blocked: int, closed: Iterable[Passage]
+) -> list[Location]:
+    """The stops with each passage replaced by a waypoint on it that the legs either side sail
+    through (towards the next port or point); :class:`NoRouteError` when none does."""
+    stops: list[Location] = []
+    for index, stop in enumerate(plan):
+        if not isinstance(stop, Passage):
+            stops.append(stop)
+            continue
+        after = next(s for s in plan[index + 1 :] if not isinstance(s, Passage))
+        try:
+            waypoint, _, _ = through_passage(network, stop, stops[-1], after, blocked)
+        except NoRouteError as error:
+            closed_names = ", ".join(sorted(p.value for p in closed))
+            raise NoRouteError(f"{error} (closed passages: {closed_names})") from None
+        stops.append(waypoint)
+    return stops
 
 
 def _assemble(

@@ -61,21 +61,31 @@ class Runs:
 
 
 def fill_runs(
-    runs: Runs, step_m: float, lons: FloatArray, lats: FloatArray, azis: FloatArray
+    runs: Runs,
+    step_m: float | FloatArray,
+    lons: FloatArray,
+    lats: FloatArray,
+    azis: FloatArray,
 ) -> None:
     """Write the positions of all runs, in order, into the first ``runs.total`` slots of the
-    output columns: interpolated between exact anchors, or exactly for polar runs."""
+    output columns: interpolated between exact anchors, or exactly for polar runs.
+
+    ``step_m`` is one step for every run, or one per run (a speed profile: slower runs have
+    shorter steps, a wait has none, and its positions all lie at its start)."""
     if runs.counts.size == 0:
         return
-    per = min(MAX_PER_INTERVAL, max(1, int(ANCHOR_SPACING_M // step_m)))
+    longest = float(np.max(step_m))
+    per = min(MAX_PER_INTERVAL, max(1, int(ANCHOR_SPACING_M // longest))) if longest > 0 else 1
     anchors = _Anchors.of(runs, per, step_m)
     n = runs.total
     anchors.interpolate((lats[:n], lons[:n], azis[:n]))
     starts = np.cumsum(runs.counts) - runs.counts
     polar = np.maximum.reduceat(np.abs(anchors.lats), anchors.first) > POLAR_LAT
+    steps = np.broadcast_to(np.asarray(step_m, dtype=np.float64), runs.counts.shape)
     for r in np.flatnonzero(polar).tolist():
         begin, end = int(starts[r]), int(starts[r] + runs.counts[r])
-        exact_run(runs, r, step_m, lons[begin:end], lats[begin:end], azis[begin:end])
+        run_step = float(steps[r])
+        exact_run(runs, r, run_step, lons[begin:end], lats[begin:end], azis[begin:end])
 
 
 def fill_runs_exactly(
@@ -92,12 +102,16 @@ def fill_runs_exactly(
 def exact_run(
     runs: Runs, r: int, step_m: float, lons: FloatArray, lats: FloatArray, azis: FloatArray
 ) -> None:
-    """Run ``r`` written into the given slices from one ``pyproj`` geodesic line."""
+    """Run ``r`` written into the given slices from one ``pyproj`` geodesic line (a run with
+    no step, a wait, repeats its first position)."""
     from pyproj.enums import GeodIntermediateFlag  # pyproj loads on first use (see GEOD)
 
     lon, lat, azi = GEOD.fwd(
         runs.lons[r], runs.lats[r], runs.azis[r], runs.offsets[r], return_back_azimuth=False
     )
+    if step_m <= 0.0:
+        lons[:], lats[:], azis[:] = float(lon), float(lat), float(azi)
+        return
     GEOD.fwd_intermediate(
         float(lon),
         float(lat),
@@ -133,9 +147,9 @@ class _Anchors:
     per: int
 
     @classmethod
-    def of(cls, runs: Runs, per: int, step_m: float) -> _Anchors:
+    def of(cls, runs: Runs, per: int, step_m: float | FloatArray) -> _Anchors:
         """Anchors at positions 0, per, 2 per, ... and the last one of each run, from one
-        vectorised ``Geod.fwd``."""
+        vectorised ``Geod.fwd`` (``step_m``: one for all runs, or one per run)."""
         counts = runs.counts
         intervals = (counts - 1) // per + 1
         per_run = intervals + 1
@@ -144,8 +158,9 @@ class _Anchors:
         k = np.arange(int(per_run.sum())) - first[run]
         last_local = (counts - 1)[run]
         local = np.minimum(k * per, last_local)
+        step = step_m[run] if isinstance(step_m, np.ndarray) else step_m
         lons, lats, azis = GEOD.fwd(
-            runs.lons[run], runs.lats[run], runs.azis[run], runs.offsets[run] + local * step_m,
+            runs.lons[run], runs.lats[run], runs.azis[run], runs.offsets[run] + local * step,
             return_back_azimuth=False,
         )  # fmt: skip
         values = np.stack([lats, lons, azis])
@@ -154,7 +169,8 @@ class _Anchors:
         a = np.flatnonzero(~is_last)
         steps = local[a + 1] - local[a]
         shown = steps + is_last[a + 1]
-        return cls(values, derivatives, first, a, steps, steps * step_m, shown, per)
+        interval_step = step[a] if isinstance(step, np.ndarray) else step
+        return cls(values, derivatives, first, a, steps, steps * interval_step, shown, per)
 
     @property
     def lats(self) -> FloatArray:

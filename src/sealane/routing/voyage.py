@@ -8,6 +8,11 @@ vessel is after that many steps; the straight line between two positions cuts th
 the track turns, and each heading is the bearing to the next position. The arrival (the last
 position) is timed by the route's length at the speed, at most one step after the position
 before it, so the ETA does not depend on the step.
+
+Where the route's speed profile (:mod:`.speeds`) is slower than the vessel (canals, straits,
+rivers, port approaches) or holds it (a convoy's or a booking's expected wait), positions stay
+exactly ``step_s`` apart in time and lie closer together, on one point through a wait; the
+arrival is the route's length at the vessel's speed plus the time the profile adds.
 """
 
 from __future__ import annotations
@@ -34,7 +39,7 @@ from .geodesy import (
 from .graph import default_graph
 from .locations import Location, LocationLike, resolve_location
 from .passages import Passage
-from .placement import Track, place_positions
+from .placement import Track, place_on_profile, place_positions, track_length_m
 from .port_limits import check_port_draft
 from .ports import Port
 from .positions import Positions
@@ -105,19 +110,28 @@ def future_positions(
     remaining = remaining_route(
         _at_sea(origin), previous, destination, closed, allow_arctic, off_path_nm, ship
     )
+    profile = remaining.speed_profile(speed)
     step_m = speed * METRES_PER_NM / SECONDS_PER_HOUR * step_s
-    if remaining.distance_m / step_m > MAX_POSITIONS:
+    made = remaining.distance_m / step_m + profile.extra_s / step_s
+    if made > MAX_POSITIONS:
         raise InvalidSpeedError(
-            f"{remaining.distance_m / step_m:,.0f} positions would be made; "
-            f"at most {MAX_POSITIONS:,} (use a longer step_s)"
+            f"{made:,.0f} positions would be made; at most {MAX_POSITIONS:,} (use a longer step_s)"
         )
-    track = place_positions(
-        remaining.coordinates,
-        remaining.segment_m,
-        speed * METRES_PER_NM / SECONDS_PER_HOUR * step_s,
-    )
+    if profile.extra_s == 0.0:  # nothing slower than the vessel: one speed all the way
+        track = place_positions(remaining.coordinates, remaining.segment_m, step_m)
+        return Positions.from_track(
+            track, route=remaining, speed_kn=speed, step_s=float(step_s), start_time=begin
+        )
+    track = place_on_profile(remaining.coordinates, profile, float(step_s))
+    track_m = track_length_m(remaining.coordinates, remaining.segment_m)
+    arrival_s = track_m / (speed * METRES_PER_NM / SECONDS_PER_HOUR)
     return Positions.from_track(
-        track, route=remaining, speed_kn=speed, step_s=float(step_s), start_time=begin
+        track,
+        route=remaining,
+        speed_kn=speed,
+        step_s=float(step_s),
+        start_time=begin,
+        arrival_ms=round((arrival_s + profile.extra_s) * 1000),
     )
 
 

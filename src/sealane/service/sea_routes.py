@@ -1,5 +1,6 @@
 """Route planning: the shortest sea route between two ports or points, with its distance, its
-duration at a speed and the passages it sails (the MCP ``plan_sea_route`` tool).
+duration at a speed on the speed profile and the passages it sails (the MCP ``plan_sea_route``
+tool), and the options side by side (the ``sea_route_options`` endpoint and MCP tool).
 
 Part of the paid routing feature: the shell checks the caller's feature before calling (the
 account knows it; this use case needs no database). Engine errors (an unknown port or passage,
@@ -15,6 +16,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..routing.geodesy import METRES_PER_NM, segment_lengths_m
+from ..routing.options import RouteOption, route_options
 from ..routing.routes import Route, route
 from ..routing.voyage import DEFAULT_SPEED_KN
 from .core.engine import NO_SIZE, VesselSize, engine_errors
@@ -42,24 +44,66 @@ def plan_sea_route(
     destination: Place,
     *,
     avoid: Sequence[str] = (),
+    via: Sequence[Place] = (),
     speed_kn: float | None = None,
     size: VesselSize = NO_SIZE,
 ) -> SeaRoutePlan:
     """The shortest route from ``origin`` to ``destination`` (a LOCODE, port id or (lon, lat)
-    in degrees) avoiding the named passages and those a vessel of ``size`` does not fit, timed
-    at ``speed_kn`` (14 kn when None); blocking (CPU). A bad dimension is an
+    in degrees) through ``via`` (ports, points or passages to sail, in order), avoiding the
+    named passages and those a vessel of ``size`` does not fit, timed on the speed profile at
+    ``speed_kn`` (14 kn when None); blocking (CPU). A bad dimension is an
     :class:`~.core.errors.InvalidInput` naming it."""
+    speed = _speed(speed_kn)
+    vessel = size.vessel()
+    names = _names(avoid)
+    with engine_errors():
+        found = route(origin, destination, avoid=names, via=tuple(via), vessel=vessel)
+    return SeaRoutePlan(found, speed, found.duration_h(speed), names, size)
+
+
+@dataclass(frozen=True, slots=True)
+class SeaRouteOptions:
+    """The ways between two places, fastest first, at ``speed_kn`` in open water."""
+
+    options: tuple[RouteOption, ...]
+    speed_kn: float
+    avoided: tuple[str, ...]
+    size: VesselSize = NO_SIZE
+
+
+def sea_route_options(
+    origin: Place,
+    destination: Place,
+    *,
+    avoid: Sequence[str] = (),
+    speed_kn: float | None = None,
+    size: VesselSize = NO_SIZE,
+) -> SeaRouteOptions:
+    """The shortest route and the best avoiding each major passage on the way (Suez or the
+    Cape, Panama or Magellan, Malacca or Lombok), each with its time on the speed profile,
+    fastest first (:func:`~sealane.routing.options.route_options`); blocking (CPU). Errors as
+    :func:`plan_sea_route`."""
+    speed = _speed(speed_kn)
+    vessel = size.vessel()
+    names = _names(avoid)
+    with engine_errors():
+        found = route_options(origin, destination, speed_kn=speed, avoid=names, vessel=vessel)
+    return SeaRouteOptions(tuple(found), speed, names, size)
+
+
+def _speed(speed_kn: float | None) -> float:
+    """The speed asked for (14 kn when None), checked."""
     speed = DEFAULT_SPEED_KN if speed_kn is None else speed_kn
     if not (math.isfinite(speed) and 0 < speed <= MAX_SPEED_KN):
         raise InvalidInput(
             f"speed_kn must be above 0 and at most {MAX_SPEED_KN:g} knots, got {speed_kn!r}",
             field="speed_kn",
         )
-    vessel = size.vessel()
-    names = tuple(dict.fromkeys(name.strip().lower() for name in avoid))
-    with engine_errors():
-        found = route(origin, destination, avoid=names, vessel=vessel)
-    return SeaRoutePlan(found, speed, found.duration_h(speed), names, size)
+    return float(speed)
+
+
+def _names(avoid: Sequence[str]) -> tuple[str, ...]:
+    return tuple(dict.fromkeys(name.strip().lower() for name in avoid))
 
 
 def track_length_nm(lons: Sequence[float], lats: Sequence[float]) -> float:

@@ -227,9 +227,10 @@ def _berthing(areas: PortAreas, call: VesselPortCall | None, point: PositionRepo
 
 
 def _hours_to(point: PositionReport, locode: str, speed_kn: float) -> float | None:
-    """Sailing time from the point to ``locode`` by the engine's sea route (None: no route)."""
+    """Sailing time from the point to ``locode`` by the engine's sea route on its speed profile
+    (None: no route)."""
     try:
-        return route((point.lon, point.lat), locode).distance_nm / speed_kn
+        return route((point.lon, point.lat), locode).duration_h(speed_kn)
     except RoutingError:
         return None
 
