@@ -117,7 +117,12 @@ def future_positions(
         speed * METRES_PER_NM / SECONDS_PER_HOUR * step_s,
     )
     return Positions.from_track(
-        track, route=remaining, speed_kn=speed, step_s=float(step_s), start_time=begin
+        track,
+        route=remaining,
+        speed_kn=speed,
+        step_s=float(step_s),
+        start_time=begin,
+        speed_source=speed_source(speed_kn),
     )
 
 
@@ -130,6 +135,12 @@ def service_speed(speed_kn: float | None) -> float:
     if not math.isfinite(speed_kn):
         raise InvalidSpeedError(f"speed must be finite, got {speed_kn!r}")
     return float(speed_kn) if speed_kn >= MIN_SPEED_KN else DEFAULT_SPEED_KN
+
+
+def speed_source(speed_kn: float | None) -> str:
+    """``given`` when ``speed_kn`` is sailed at, ``default`` when :func:`service_speed` replaces
+    it (missing or below 1 knot)."""
+    return "given" if speed_kn is not None and speed_kn >= MIN_SPEED_KN else "default"
 
 
 def remaining_route(
