@@ -11,8 +11,9 @@ the fitted voyages: the log of the predicted hours, the passages on the remainin
 spread of the observed speed (an unknown spread, where no speed was observed, is taken as the
 largest seen). The range always holds the ETA, which widens it where the ETA is biased, so each
 quantile is moved towards the median until, held to the ETA's side, 10 % of the fitted arrivals
-fall before P10 and 10 % after P90. Because the predicted hours are ``Positions.eta``'s, refitting after a change to
-the ETA (a speed profile, say) fits the range to the new ETA: run ``--fit`` again.
+fall before P10 and 10 % after P90. Because the predicted hours are ``Positions.eta``'s,
+refitting after a change to the ETA (a speed profile, say) fits the range to the new ETA: run
+``--fit`` again.
 
 Printed: the coverage of P10-P90 on the held-out voyages (the target is 80 %), the shares below
 P10 and above P90, and the median absolute ETA error, in hours and as a share of the time to go,
@@ -29,15 +30,17 @@ import sys
 from pathlib import Path
 
 import numpy as np
-from _util import fmt, machine_lines, render_table
 from scipy.optimize import linprog
 
+from _util import fmt, machine_lines, render_table
+
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from tests.fixtures.eta_voyages import Estimate, estimates, voyages
 
 from sealane.routing.data.files import data_dir
 from sealane.routing.eta_range import FEATURES, MIN_HOURS, MODEL_FILE, EtaRangeModel, load_model
 from sealane.routing.voyage import DEFAULT_SPEED_KN
-from tests.fixtures.eta_voyages import Estimate, estimates, voyages
 
 QUANTILES = {"p10": 0.1, "p90": 0.9}
 
@@ -94,7 +97,9 @@ def fit(points: list[Estimate]) -> dict[str, object]:
         rows.append(np.where(np.isnan(values), high, values))
     x = np.stack(rows, axis=-1)
     y = np.log([p.actual_h / p.predicted_h for p in points])
-    coefficients = {key: calibrated_fit(x, y, tau).round(6).tolist() for key, tau in QUANTILES.items()}
+    coefficients = {
+        key: calibrated_fit(x, y, tau).round(6).tolist() for key, tau in QUANTILES.items()
+    }
     fitted = voyages()
     return {
         "features": features,
@@ -124,14 +129,15 @@ def score(model: EtaRangeModel, points: list[Estimate]) -> dict[str, float]:
     plain = [abs(h - p.actual_h) for h, p in zip(plain_h, points, strict=True)]
     engine = [abs(p.predicted_h - p.actual_h) for p in points]
     n = len(points)
+    actual = [p.actual_h for p in points]
     return {
         "coverage": inside / n,
         "below": below / n,
         "above": above / n,
         "plain_h": statistics.median(plain),
-        "plain_share": statistics.median(e / p.actual_h for e, p in zip(plain, points, strict=True)),
+        "plain_share": statistics.median(e / a for e, a in zip(plain, actual, strict=True)),
         "eta_h": statistics.median(engine),
-        "eta_share": statistics.median(e / p.actual_h for e, p in zip(engine, points, strict=True)),
+        "eta_share": statistics.median(e / a for e, a in zip(engine, actual, strict=True)),
     }
 
 

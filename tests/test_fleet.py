@@ -162,7 +162,7 @@ def test_etas__empty_frame() -> None:
     empty = pd.DataFrame({"lon": [], "lat": [], "previous_port": [], "destination_port": []})
     out = fleet.etas(empty, at=T0)
     assert len(out) == 0
-    assert list(out.columns)[-5:] == list(fleet.ETA_COLUMNS)
+    assert list(out.columns)[-len(fleet.ETA_COLUMNS) :] == list(fleet.ETA_COLUMNS)
 
 
 @pytest.mark.skipif(

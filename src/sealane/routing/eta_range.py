@@ -95,7 +95,8 @@ class EtaRangeModel:
         }
         rows = [np.ones_like(hours)]
         for feature in self.features:
-            value = np.where(np.isnan(columns[feature.name]), feature.default, columns[feature.name])
+            column = columns[feature.name]
+            value = np.where(np.isnan(column), feature.default, column)
             rows.append(np.clip(value, feature.low, feature.high))
         x = np.stack(rows, axis=-1)
         low = x @ np.asarray(self.p10)
@@ -119,9 +120,7 @@ class EtaRangeModel:
         """(P10, P90) of the arrival of a voyage estimated at ``start`` to arrive at ``eta``."""
         seconds = max((eta - start).total_seconds(), 0.0)
         cv = math.nan if speed_cv is None else float(speed_cv)
-        low, high = self.offsets_s(
-            np.array([seconds]), np.array([float(passages)]), np.array([cv])
-        )
+        low, high = self.offsets_s(np.array([seconds]), np.array([float(passages)]), np.array([cv]))
         p10 = start + timedelta(seconds=float(low[0]))
         p90 = start + timedelta(seconds=float(high[0]))
         return min(p10, eta), max(p90, eta)
