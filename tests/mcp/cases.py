@@ -137,6 +137,13 @@ def _positions(out: dict[str, Any], _: World) -> None:
     assert 2 <= out["track_points"] <= 100 < out["positions_total"]
     assert out["track"][-1]["timestamp"] == out["eta"]
     assert out["distance_remaining_nm"] > 100
+    assert out["eta_p10"] <= out["eta"] < out["eta_p90"]  # ISO 8601 UTC: ordered as instants
+    assert out["speed"]["source"] in {"given", "observed", "reported", "default"}
+
+
+def _given_speed(out: dict[str, Any], world: World) -> None:
+    _positions(out, world)
+    assert (out["speed"]["knots"], out["speed"]["source"]) == (11.5, "given")
 
 
 def _route(out: dict[str, Any], _: World) -> None:
@@ -439,6 +446,24 @@ CASES = [
             "beam_m": 50,
         },
         _deep_positions,
+    ),
+    Case(
+        "speed given",
+        "get_vessel_future_positions",
+        lambda w: {
+            "vessel": w.vessel_imo,
+            "destination_port": "NLRTM",
+            "previous_port": "CNSHA",
+            "speed_kn": 11.5,
+        },
+        _given_speed,
+    ),
+    Case(
+        "bad speed",
+        "get_vessel_future_positions",
+        lambda w: {"vessel": w.vessel_imo, "destination_port": "NLRTM", "speed_kn": 0.2},
+        error="invalid",
+        field="speed_kn",
     ),
     Case(
         "bad draft",

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import Select, select
 from sqlalchemy.orm import Session
 
 from ...clock import utc_iso
@@ -70,10 +70,10 @@ def choose_speed(
     return SpeedChoice(DEFAULT_SPEED_KN, DEFAULT)
 
 
-def recent_speed(session: Session, vessel_id: str, *, now: datetime) -> SpeedChoice | None:
-    """The vessel's observed speed at sea over the :data:`~sealane.routing.observed_speed.WINDOW`
-    before ``now``, or None when too few of its positions there are at sea and under way."""
-    rows = session.execute(
+def recent_positions(vessel_id: str, since: datetime, until: datetime) -> Select[Any]:
+    """The vessel's positions from ``since`` to ``until`` (time, lon, lat, speed over ground),
+    oldest first: a range scan of the unique (vessel_id, timestamp) index."""
+    return (
         select(
             VesselPosition.timestamp,
             VesselPosition.longitude,
@@ -82,11 +82,17 @@ def recent_speed(session: Session, vessel_id: str, *, now: datetime) -> SpeedCho
         )
         .where(
             VesselPosition.vessel_id == vessel_id,
-            VesselPosition.timestamp >= now - WINDOW,
-            VesselPosition.timestamp <= now,
+            VesselPosition.timestamp >= since,
+            VesselPosition.timestamp <= until,
         )
         .order_by(VesselPosition.timestamp)
-    ).all()
+    )
+
+
+def recent_speed(session: Session, vessel_id: str, *, now: datetime) -> SpeedChoice | None:
+    """The vessel's observed speed at sea over the :data:`~sealane.routing.observed_speed.WINDOW`
+    before ``now``, or None when too few of its positions there are at sea and under way."""
+    rows = session.execute(recent_positions(vessel_id, now - WINDOW, now)).all()
     seen = observed_speed(
         [row.timestamp for row in rows],
         [row.longitude for row in rows],
