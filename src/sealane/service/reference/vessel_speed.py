@@ -70,7 +70,9 @@ def choose_speed(
     return SpeedChoice(DEFAULT_SPEED_KN, DEFAULT)
 
 
-def recent_positions(vessel_id: str, since: datetime, until: datetime) -> Select[Any]:
+def recent_positions(
+    vessel_id: str, since: datetime, until: datetime
+) -> Select[datetime, float, float, float | None]:
     """The vessel's positions from ``since`` to ``until`` (time, lon, lat, speed over ground),
     oldest first: a range scan of the unique (vessel_id, timestamp) index."""
     return (
