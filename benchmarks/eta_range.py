@@ -7,13 +7,13 @@ canal (``tests/fixtures/eta_voyages.py`` says how); one vessel in three is held 
 
 The fit is a linear quantile regression (10 % and 90 %, by linear programming: scipy's HiGHS)
 of log(actual hours to go / the engine's predicted hours to go) on the features that vary among
-the fitted voyages: the log of the predicted hours, the passages on the remaining route, and the
-spread of the observed speed (an unknown spread, where no speed was observed, is taken as the
-largest seen). The range always holds the ETA, which widens it where the ETA is biased, so each
-quantile is moved towards the median until, held to the ETA's side, 10 % of the fitted arrivals
-fall before P10 and 10 % after P90. Because the predicted hours are ``Positions.eta``'s,
-refitting after a change to the ETA (a speed profile, say) fits the range to the new ETA: run
-``--fit`` again.
+the fitted voyages: the log of the predicted hours, the log of the remaining distance, the
+passages on the remaining route, and the spread of the observed speed (an unknown spread, where
+no speed was observed, is taken as the largest seen). The range always holds the ETA, which
+widens it where the ETA is biased, so each quantile is moved towards the median until, held to
+the ETA's side, 10 % of the fitted arrivals fall before P10 and 10 % after P90. Because the
+predicted hours are ``Positions.eta``'s, refitting after a change to the ETA (a speed profile,
+say) fits the range to the new ETA: run ``--fit`` again.
 
 Printed: the coverage of P10-P90 on the held-out voyages (the target is 80 %), the shares below
 P10 and above P90, and the median absolute ETA error, in hours and as a share of the time to go,
@@ -39,19 +39,27 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from tests.fixtures.eta_voyages import Estimate, estimates, voyages
 
 from sealane.routing.data.files import data_dir
-from sealane.routing.eta_range import FEATURES, MIN_HOURS, MODEL_FILE, EtaRangeModel, load_model
+from sealane.routing.eta_range import (
+    FEATURES,
+    MODEL_FILE,
+    EtaRangeModel,
+    feature_columns,
+    load_model,
+)
 from sealane.routing.voyage import DEFAULT_SPEED_KN
 
 QUANTILES = {"p10": 0.1, "p90": 0.9}
 
 
-def feature_columns(points: list[Estimate]) -> dict[str, np.ndarray]:
-    """Each candidate feature's values over ``points`` (speed_cv NaN where unknown)."""
-    return {
-        "log_hours": np.log(np.maximum([p.predicted_h for p in points], MIN_HOURS)),
-        "passages": np.array([float(p.passages) for p in points]),
-        "speed_cv": np.array([p.speed_cv for p in points]),
-    }
+def columns_of(points: list[Estimate]) -> dict[str, np.ndarray]:
+    """Each candidate feature's values over ``points`` (speed_cv NaN where unknown), read as
+    the model reads them."""
+    return feature_columns(
+        np.array([p.predicted_h for p in points]),
+        np.array([p.distance_nm for p in points]),
+        np.array([float(p.passages) for p in points]),
+        np.array([p.speed_cv for p in points]),
+    )
 
 
 def quantile_fit(x: np.ndarray, y: np.ndarray, tau: float) -> np.ndarray:
@@ -85,7 +93,7 @@ def calibrated_fit(x: np.ndarray, y: np.ndarray, tau: float) -> np.ndarray:
 
 def fit(points: list[Estimate]) -> dict[str, object]:
     """The model document fitted on ``points``."""
-    columns = feature_columns(points)
+    columns = columns_of(points)
     features, rows = [], [np.ones(len(points))]
     for name in FEATURES:
         values = columns[name]
@@ -118,7 +126,9 @@ def score(model: EtaRangeModel, points: list[Estimate]) -> dict[str, float]:
     """Coverage and errors of ``model`` on ``points``."""
     inside = below = above = 0
     for p in points:
-        p10, p90 = model.eta_range(p.at, p.eta, p.passages, _cv(p.speed_cv))
+        p10, p90 = model.eta_range(
+            p.at, p.eta, distance_nm=p.distance_nm, passages=p.passages, speed_cv=_cv(p.speed_cv)
+        )
         if p.arrival < p10:
             below += 1
         elif p.arrival > p90:

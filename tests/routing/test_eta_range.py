@@ -61,7 +61,9 @@ def test_range__held_out_voyages_calibrated() -> None:
     inside = 0
     for e in held:
         spread = None if np.isnan(e.speed_cv) else e.speed_cv
-        p10, p90 = model.eta_range(e.at, e.eta, e.passages, spread)
+        p10, p90 = model.eta_range(
+            e.at, e.eta, distance_nm=e.distance_nm, passages=e.passages, speed_cv=spread
+        )
         assert p10 <= e.eta <= p90
         inside += p10 <= e.arrival <= p90
     coverage = inside / len(held)
@@ -82,8 +84,8 @@ def test_range__beyond_the_fitted_voyages_is_clipped() -> None:
     ordered, never an extrapolation."""
     model = eta_model()
     start = T0
-    long = model.eta_range(start, start + timedelta(days=40), 6, None)
-    longer = model.eta_range(start, start + timedelta(days=80), 6, None)
+    long = model.eta_range(start, start + timedelta(days=40), distance_nm=13_000, passages=6)
+    longer = model.eta_range(start, start + timedelta(days=80), distance_nm=26_000, passages=6)
     assert long[0] <= start + timedelta(days=40) <= long[1]
     ratio = (long[1] - start) / timedelta(days=40)
     assert (longer[1] - start) / timedelta(days=80) == pytest.approx(ratio)
@@ -91,7 +93,7 @@ def test_range__beyond_the_fitted_voyages_is_clipped() -> None:
 
 def test_range__arrived_is_the_eta() -> None:
     model = eta_model()
-    assert model.eta_range(T0, T0, 0, None) == (T0, T0)
+    assert model.eta_range(T0, T0, distance_nm=0, passages=0) == (T0, T0)
 
 
 def test_model__bad_file_named(tmp_path: Path) -> None:

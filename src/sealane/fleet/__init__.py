@@ -82,7 +82,7 @@ def _eta_columns(done: Sailed, time_ms: np.ndarray[Any, Any]) -> dict[str, Any]:
     ok = done.eta_ms >= 0
     to_go_ms = np.where(ok, done.eta_ms - time_ms, 0).astype(np.float64)
     passages = np.array([len(p) if p is not None else 0 for p in done.passages], dtype=float)
-    low_s, high_s = _engine.eta_offsets_s(to_go_ms / 1000.0, passages)
+    low_s, high_s = _engine.eta_offsets_s(to_go_ms / 1000.0, done.distance_m / 1852.0, passages)
     # As Positions.eta_range: each bound on its side of the ETA, to the millisecond.
     p10_ms = np.minimum(time_ms + np.round(low_s * 1000.0), done.eta_ms)
     p90_ms = np.maximum(time_ms + np.round(high_s * 1000.0), done.eta_ms)

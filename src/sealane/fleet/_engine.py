@@ -213,8 +213,11 @@ def at_sea(lon: float, lat: float) -> tuple[float, float]:
     return moved.lon, moved.lat
 
 
-def eta_offsets_s(seconds: FloatArray, passages: FloatArray) -> tuple[FloatArray, FloatArray]:
+def eta_offsets_s(
+    seconds: FloatArray, distance_nm: FloatArray, passages: FloatArray
+) -> tuple[FloatArray, FloatArray]:
     """The ETA range's P10 and P90 as seconds from each row's time, for predicted times to go of
-    ``seconds`` over routes of ``passages`` passages (no observed speed: its spread unknown), by
-    the engine's model (``sealane.Positions.eta_range``)."""
-    return eta_model().offsets_s(seconds, passages, np.full(seconds.size, np.nan))
+    ``seconds`` over ``distance_nm`` with ``passages`` passages (no observed speed: its spread
+    unknown), by the engine's model (``sealane.Positions.eta_range``)."""
+    unknown = np.full(seconds.size, np.nan)
+    return eta_model().offsets_s(seconds, np.nan_to_num(distance_nm), passages, unknown)

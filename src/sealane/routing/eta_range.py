@@ -3,11 +3,12 @@ fitted on real voyages (``data/eta_range.json``, written by ``benchmarks/eta_ran
 
 The model gives two quantiles (10 % and 90 %) of ``log(actual time to go / predicted time to
 go)`` as a linear function of a voyage's features at the moment of the estimate: the log of the
-predicted hours to go, the number of passages on the remaining route and the variability of the
-vessel's observed speed (its coefficient of variation). Each feature is clipped to the range the
-model was fitted on, so a voyage unlike those it saw gets the range of the nearest ones it saw,
-never an extrapolation. The range always holds the point ETA (``p10 <= eta <= p90``): a quantile
-on the wrong side of it is taken as the ETA itself.
+predicted hours to go, the log of the remaining distance, the number of passages on the
+remaining route and the variability of the vessel's observed speed (its coefficient of
+variation); the fit keeps those that varied among its voyages. Each feature is clipped to the
+range the model was fitted on, so a voyage unlike those it saw gets the range of the nearest
+ones it saw, never an extrapolation. The range always holds the point ETA
+(``p10 <= eta <= p90``): a quantile on the wrong side of it is taken as the ETA itself.
 """
 
 from __future__ import annotations
@@ -28,9 +29,11 @@ from .data.formats import DataFormatError
 
 MODEL_FILE = "eta_range.json"
 #: The features the model may use, in the order of a feature row.
-FEATURES = ("log_hours", "passages", "speed_cv")
-#: Shortest time to go the features take (a voyage about to arrive has no ratio to speak of).
+FEATURES = ("log_hours", "log_nm", "passages", "speed_cv")
+#: Shortest time to go and distance the features take (a voyage about to arrive has no ratio to
+#: speak of).
 MIN_HOURS = 0.25
+MIN_NM = 1.0
 
 FloatArray = npt.NDArray[np.float64]
 
@@ -84,15 +87,11 @@ class EtaRangeModel:
         return cls(features, p10, p90, fitted_on)
 
     def log_ratios(
-        self, hours: FloatArray, passages: FloatArray, speed_cv: FloatArray
+        self, hours: FloatArray, distance_nm: FloatArray, passages: FloatArray, speed_cv: FloatArray
     ) -> tuple[FloatArray, FloatArray]:
         """The P10 and P90 of log(actual / predicted time to go) per row (NaN speed_cv: the
         feature's default), the P10 at most 0 and the P90 at least 0."""
-        columns = {
-            "log_hours": np.log(np.maximum(hours, MIN_HOURS)),
-            "passages": passages,
-            "speed_cv": speed_cv,
-        }
+        columns = feature_columns(hours, distance_nm, passages, speed_cv)
         rows = [np.ones_like(hours)]
         for feature in self.features:
             column = columns[feature.name]
@@ -104,26 +103,50 @@ class EtaRangeModel:
         return np.minimum(low, 0.0), np.maximum(high, 0.0)
 
     def offsets_s(
-        self, seconds: FloatArray, passages: FloatArray, speed_cv: FloatArray
+        self,
+        seconds: FloatArray,
+        distance_nm: FloatArray,
+        passages: FloatArray,
+        speed_cv: FloatArray,
     ) -> tuple[FloatArray, FloatArray]:
         """P10 and P90 as seconds from the start, for predicted times to go of ``seconds``."""
-        low, high = self.log_ratios(seconds / 3600.0, passages, speed_cv)
+        low, high = self.log_ratios(seconds / 3600.0, distance_nm, passages, speed_cv)
         return seconds * np.exp(low), seconds * np.exp(high)
 
     def eta_range(
         self,
         start: datetime,
         eta: datetime,
+        *,
+        distance_nm: float,
         passages: int,
         speed_cv: float | None = None,
     ) -> tuple[datetime, datetime]:
-        """(P10, P90) of the arrival of a voyage estimated at ``start`` to arrive at ``eta``."""
+        """(P10, P90) of the arrival of a voyage estimated at ``start`` to arrive at ``eta``
+        with ``distance_nm`` and ``passages`` still to go."""
         seconds = max((eta - start).total_seconds(), 0.0)
         cv = math.nan if speed_cv is None else float(speed_cv)
-        low, high = self.offsets_s(np.array([seconds]), np.array([float(passages)]), np.array([cv]))
+        low, high = self.offsets_s(
+            np.array([seconds]),
+            np.array([float(distance_nm)]),
+            np.array([float(passages)]),
+            np.array([cv]),
+        )
         p10 = start + timedelta(seconds=float(low[0]))
         p90 = start + timedelta(seconds=float(high[0]))
         return min(p10, eta), max(p90, eta)
+
+
+def feature_columns(
+    hours: FloatArray, distance_nm: FloatArray, passages: FloatArray, speed_cv: FloatArray
+) -> dict[str, FloatArray]:
+    """Each feature's values per row, by name (the fit reads them the same way)."""
+    return {
+        "log_hours": np.log(np.maximum(hours, MIN_HOURS)),
+        "log_nm": np.log(np.maximum(distance_nm, MIN_NM)),
+        "passages": np.asarray(passages, dtype=float),
+        "speed_cv": np.asarray(speed_cv, dtype=float),
+    }
 
 
 def load_model(path: Path) -> EtaRangeModel:

@@ -88,7 +88,11 @@ class Positions:
         """(P10, P90): the arrival lies between them 8 times in 10, by the model of ETA error
         fitted on real voyages (:mod:`.eta_range`); ``p10 <= eta <= p90``."""
         return eta_model().eta_range(
-            self.start_time, self.eta, len(self.route.passages), self.speed_variability
+            self.start_time,
+            self.eta,
+            distance_nm=self.distance_remaining_nm,
+            passages=len(self.route.passages),
+            speed_cv=self.speed_variability,
         )
 
     @property
@@ -141,11 +145,12 @@ class Positions:
             geometry: dict[str, Any] = {"type": "LineString", "coordinates": parts[0]}
         else:
             geometry = {"type": "MultiLineString", "coordinates": parts}
+        p10, p90 = self.eta_range
         properties = {
             "start_time": self.timestamps()[0],
             "eta": self.timestamps()[-1],
-            "eta_p10": _iso(self.eta_range[0]),
-            "eta_p90": _iso(self.eta_range[1]),
+            "eta_p10": _iso(p10),
+            "eta_p90": _iso(p90),
             "speed_source": self.speed_source,
             "speed_kn": self.speed_kn,
             "step_s": self.step_s,
