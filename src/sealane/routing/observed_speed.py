@@ -22,6 +22,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
+from functools import cache
 
 import numpy as np
 
@@ -104,12 +105,18 @@ def observed_speed(
 
 def near_port(lons: np.ndarray, lats: np.ndarray) -> np.ndarray:
     """Per position, whether it lies within :data:`PORT_RADIUS_M` of a registry port."""
-    ports = registry().ports
-    xyz = unit_vectors([p.lon for p in ports], [p.lat for p in ports])
+    xyz = _port_vectors()
     points = unit_vectors(lons, lats)
     # The largest cosine of the angle to any port, against the radius's cosine on the sphere.
     nearest = (points @ xyz.T).max(axis=1) if points.size else np.zeros(0)
     return np.asarray(nearest >= math.cos(PORT_RADIUS_M / MEAN_EARTH_RADIUS_M))
+
+
+@cache
+def _port_vectors() -> np.ndarray:
+    """The registry's ports as unit vectors, made once."""
+    ports = registry().ports
+    return unit_vectors([p.lon for p in ports], [p.lat for p in ports])
 
 
 def _seconds(moment: datetime) -> float:
