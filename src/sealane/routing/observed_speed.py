@@ -70,7 +70,14 @@ def observed_speed(
     now: datetime,
 ) -> ObservedSpeed | None:
     """The vessel's speed at sea by the rule above, from its positions in time order (UTC
-    datetimes, degrees, knots or None); None when too few positions pass it."""
+    datetimes, degrees, knots or None); None when too few positions pass it.
+
+    >>> now = datetime(2026, 1, 1, tzinfo=UTC)
+    >>> times = [now - timedelta(minutes=m) for m in (60, 40, 20, 0)]
+    >>> seen = observed_speed(times, [60.1] * 4, [12.3] * 4, [14.0, 15.0, 0.5, 16.0], now=now)
+    >>> seen.knots, seen.positions  # the drifting 0.5 kn left out
+    (15.0, 3)
+    """
     if not times:
         return None
     stamps = np.array([_seconds(t) for t in times])

@@ -84,6 +84,9 @@ def future_positions(
     ('babalmandab', 'suez', 'gibraltar', 'dover', 'maas')
     >>> round(p.distance_remaining_nm)
     5661
+    >>> p10, p90 = p.eta_range  # the arrival's P10 and P90 (see :mod:`.eta_range`)
+    >>> p10 <= p.eta <= p90, p.speed_source
+    (True, 'given')
     >>> future_positions((60.1, 12.3), "CNSHA", "NLRTM", draft_m=21.0).route.passages
     ('good_hope', 'dover', 'maas')
     """
