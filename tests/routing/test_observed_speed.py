@@ -4,12 +4,16 @@ positions left out."""
 
 from __future__ import annotations
 
+import math
 from datetime import UTC, datetime, timedelta
 
+import numpy as np
 import pytest
 
 from sealane import get_port
-from sealane.routing.observed_speed import MIN_POSITIONS, observed_speed
+from sealane.routing.geodesy import MEAN_EARTH_RADIUS_M, unit_vectors
+from sealane.routing.observed_speed import MIN_POSITIONS, PORT_RADIUS_M, near_port, observed_speed
+from sealane.routing.ports import registry
 
 NOW = datetime(2026, 11, 21, 12, 0, tzinfo=UTC)
 #: Open water in the Arabian Sea, far from any port.
@@ -73,3 +77,23 @@ def test_observed__speed_derived_where_none_reported() -> None:
     seen = observed_speed(times, lons, [12.3] * 5, [None] * 5, now=NOW)
     assert seen is not None and seen.positions == 4  # the first has no position before it
     assert seen.knots == pytest.approx(17.6, abs=0.1)
+
+
+def test_near_port__as_measuring_every_port() -> None:
+    """The latitude-band search finds what measuring against every port finds: random points,
+    and points just inside and just outside 10 km of ports."""
+    ports = registry().ports
+    rng = np.random.default_rng(42)
+    lons = list(rng.uniform(-180, 180, 300))
+    lats = list(rng.uniform(-80, 80, 300))
+    for port in ports[::40]:  # due north of a port by 9.9 and 10.1 km
+        for metres in (9_900.0, 10_100.0):
+            lons.append(port.lon)
+            lats.append(min(port.lat + math.degrees(metres / MEAN_EARTH_RADIUS_M), 89.9))
+    every = unit_vectors([p.lon for p in ports], [p.lat for p in ports])
+    brute = (unit_vectors(lons, lats) @ every.T).max(axis=1) >= math.cos(
+        PORT_RADIUS_M / MEAN_EARTH_RADIUS_M
+    )
+    found = near_port(np.array(lons), np.array(lats))
+    assert found.tolist() == brute.tolist()
+    assert 50 < int(found.sum()) < 250

@@ -111,19 +111,28 @@ def observed_speed(
 
 
 def near_port(lons: np.ndarray, lats: np.ndarray) -> np.ndarray:
-    """Per position, whether it lies within :data:`PORT_RADIUS_M` of a registry port."""
-    xyz = _port_vectors()
+    """Per position, whether it lies within :data:`PORT_RADIUS_M` of a registry port: the
+    ports within the radius's latitude band of it (found by bisection in the ports sorted by
+    latitude), measured on the sphere."""
+    port_lats, port_xyz = _ports_by_latitude()
+    band_deg = math.degrees(PORT_RADIUS_M / MEAN_EARTH_RADIUS_M)
+    cos_radius = math.cos(PORT_RADIUS_M / MEAN_EARTH_RADIUS_M)
+    low = np.searchsorted(port_lats, np.asarray(lats) - band_deg, side="left")
+    high = np.searchsorted(port_lats, np.asarray(lats) + band_deg, side="right")
     points = unit_vectors(lons, lats)
-    # The largest cosine of the angle to any port, against the radius's cosine on the sphere.
-    nearest = (points @ xyz.T).max(axis=1) if points.size else np.zeros(0)
-    return np.asarray(nearest >= math.cos(PORT_RADIUS_M / MEAN_EARTH_RADIUS_M))
+    found = np.zeros(points.shape[0], dtype=bool)
+    for i in np.flatnonzero(high > low):
+        found[i] = bool((port_xyz[low[i] : high[i]] @ points[i]).max() >= cos_radius)
+    return found
 
 
 @cache
-def _port_vectors() -> np.ndarray:
-    """The registry's ports as unit vectors, made once."""
-    ports = registry().ports
-    return unit_vectors([p.lon for p in ports], [p.lat for p in ports])
+def _ports_by_latitude() -> tuple[np.ndarray, np.ndarray]:
+    """The registry's ports' latitudes in ascending order and their unit vectors in that order,
+    made once."""
+    ports = sorted(registry().ports, key=lambda p: p.lat)
+    lats = np.array([p.lat for p in ports])
+    return lats, unit_vectors([p.lon for p in ports], lats)
 
 
 def _seconds(moment: datetime) -> float:
