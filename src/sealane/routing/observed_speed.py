@@ -94,8 +94,9 @@ def observed_speed(
         derived[1:] = np.where(ok, speeds, math.nan)
     speed = np.where(np.isnan(sog), derived, sog)
     recent = stamps >= _seconds(now) - WINDOW.total_seconds()
-    under_way = (speed >= MIN_SOG_KN) & (speed <= MAX_SOG_KN)
-    keep = recent & under_way & ~near_port(lon, lat)
+    keep = recent & (speed >= MIN_SOG_KN) & (speed <= MAX_SOG_KN)
+    candidates = np.flatnonzero(keep)
+    keep[candidates] = ~near_port(lon[candidates], lat[candidates])
     if int(keep.sum()) < MIN_POSITIONS:
         return None
     kept = speed[keep]
@@ -121,8 +122,17 @@ def near_port(lons: np.ndarray, lats: np.ndarray) -> np.ndarray:
     high = np.searchsorted(port_lats, np.asarray(lats) + band_deg, side="right")
     points = unit_vectors(lons, lats)
     found = np.zeros(points.shape[0], dtype=bool)
-    for i in np.flatnonzero(high > low):
-        found[i] = bool((port_xyz[low[i] : high[i]] @ points[i]).max() >= cos_radius)
+    counts = high - low
+    some = np.flatnonzero(counts > 0)
+    if some.size == 0:
+        return found
+    # Every (position, port in its band) pair at once: the port indices run from each
+    # position's ``low`` for ``counts`` ports.
+    pairs = np.repeat(some, counts[some])
+    starts = np.cumsum(counts[some]) - counts[some]
+    ports = low[pairs] + np.arange(pairs.size) - np.repeat(starts, counts[some])
+    cosines = np.einsum("ij,ij->i", port_xyz[ports], points[pairs])
+    found[some] = np.maximum.reduceat(cosines, starts) >= cos_radius
     return found
 
 

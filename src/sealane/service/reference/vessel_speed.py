@@ -18,7 +18,7 @@ from sqlalchemy import Select, select
 from sqlalchemy.orm import Session
 
 from ...clock import utc_iso
-from ...routing.observed_speed import WINDOW, observed_speed
+from ...routing.observed_speed import MIN_POSITIONS, WINDOW, observed_speed
 from ...routing.voyage import DEFAULT_SPEED_KN, MIN_SPEED_KN
 from ...store.models import VesselPosition
 
@@ -94,14 +94,12 @@ def recent_positions(
 def recent_speed(session: Session, vessel_id: str, *, now: datetime) -> SpeedChoice | None:
     """The vessel's observed speed at sea over the :data:`~sealane.routing.observed_speed.WINDOW`
     before ``now``, or None when too few of its positions there are at sea and under way."""
-    rows = session.execute(recent_positions(vessel_id, now - WINDOW, now)).all()
-    seen = observed_speed(
-        [row.timestamp for row in rows],
-        [row.longitude for row in rows],
-        [row.latitude for row in rows],
-        [row.speed_knots for row in rows],
-        now=now,
-    )
+    # Through the connection (Core): plain rows, without the ORM's loading of each one.
+    rows = session.connection().execute(recent_positions(vessel_id, now - WINDOW, now)).all()
+    if len(rows) < MIN_POSITIONS:
+        return None
+    times, lons, lats, sogs = zip(*rows, strict=True)
+    seen = observed_speed(times, lons, lats, sogs, now=now)
     if seen is None:
         return None
     return SpeedChoice(
