@@ -158,9 +158,33 @@ def _cv(value: float) -> float | None:
     return None if math.isnan(value) else value
 
 
+def coastal_leave_one_out(train: list[Estimate], coastal: list[Estimate]) -> str:
+    """What fitting on the coastal voyages too would give: each coastal voyage scored by a model
+    fitted on the Suez training voyages and the other coastal ones (the passages then vary)."""
+    inside = below = 0
+    for vessel in sorted({p.vessel for p in coastal}):
+        others = [p for p in coastal if p.vessel != vessel]
+        model = EtaRangeModel.from_json(fit(train + others))
+        left = [p for p in coastal if p.vessel == vessel]
+        s = score(model, left)
+        inside += round(s["coverage"] * len(left))
+        below += round(s["below"] * len(left))
+    n = len(coastal)
+    return (
+        f"US coast, each voyage left out of a fit on the rest and the Suez training voyages: "
+        f"{inside} of {n} arrivals in P10-P90 ({100 * inside / n:.1f} %), {below} before P10, "
+        f"{n - inside - below} after P90"
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--fit", action="store_true", help=f"refit and write data/{MODEL_FILE}")
+    parser.add_argument(
+        "--coastal-loo",
+        action="store_true",
+        help="also score fitting on the US coastal voyages, one left out at a time",
+    )
     args = parser.parse_args()
     points = estimates()
     train = [p for p in points if not p.held_out]
@@ -191,6 +215,8 @@ def main() -> None:
         "median error, plain 14 kn", "median error, Positions.eta",
     ]  # fmt: skip
     print(render_table("ETA range on real voyages, by source", header, rows))
+    if args.coastal_loo:
+        print(coastal_leave_one_out(train, coastal))
     print("\n".join(machine_lines(["numpy", "scipy"])))
 
 
