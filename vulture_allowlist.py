@@ -40,6 +40,9 @@ _.reported_set_aside
 _.ports_source
 _.vessel_dimensions
 _.terminal_name
+_.window_hours
+_.observed_from
+_.observed_to
 # Columns written by the ORM and read by SQL (store/models/reference.py).
 _.received_via
 _.received_at

@@ -102,6 +102,24 @@ def test_etas__equal_future_positions_row_by_row(frame: pd.DataFrame) -> None:
         assert row.distance_remaining_nm == p.distance_remaining_nm
         assert tuple(row.passages) == p.route.passages
         assert row.duration_h == pytest.approx((p.eta - p.start_time).total_seconds() / 3600)
+        p10, p90 = p.eta_range  # the engine's range, to the millisecond the columns keep
+        assert abs(row.eta_p10 - pd.Timestamp(p10)) <= pd.Timedelta(1, "ms"), row
+        assert abs(row.eta_p90 - pd.Timestamp(p90)) <= pd.Timedelta(1, "ms"), row
+        assert row.eta_p10 <= row.eta < row.eta_p90
+
+
+def test_etas__range_ordered_on_a_dask_frame(frame: pd.DataFrame) -> None:
+    """A Dask frame (its default scheduler, no cluster) gets the same range columns, ordered
+    around the ETA; a refused row has none."""
+    dd = pytest.importorskip("dask.dataframe")
+    out = fleet.etas(dd.from_pandas(frame, npartitions=3), at=T0).compute()
+    good, bad = out[out.error.isna()], out[out.error.notna()]
+    assert (good.eta_p10 <= good.eta).all() and (good.eta <= good.eta_p90).all()
+    assert (good.eta_p90 > good.eta_p10).all()
+    assert bad.eta_p10.isna().all() and bad.eta_p90.isna().all()
+    assert out.eta_p10.dtype == out.eta_p90.dtype == "datetime64[ms, UTC]"
+    plain = fleet.etas(frame, at=T0)
+    assert out.eta_p90.tolist() == plain.eta_p90.tolist()
 
 
 def test_etas__bad_rows_flagged_and_others_computed(frame: pd.DataFrame) -> None:
@@ -162,7 +180,7 @@ def test_etas__empty_frame() -> None:
     empty = pd.DataFrame({"lon": [], "lat": [], "previous_port": [], "destination_port": []})
     out = fleet.etas(empty, at=T0)
     assert len(out) == 0
-    assert list(out.columns)[-5:] == list(fleet.ETA_COLUMNS)
+    assert list(out.columns)[-len(fleet.ETA_COLUMNS) :] == list(fleet.ETA_COLUMNS)
 
 
 @pytest.mark.skipif(

@@ -263,12 +263,13 @@ def test_openapi__routing_parameters_required_and_optional(
     document: dict[str, Any], path: str
 ) -> None:
     """The start coordinate is required where it is asked for; the ports may be left out (taken
-    from the vessel's tracked voyage), and the vessel's dimensions are optional extras."""
+    from the vessel's tracked voyage), and the vessel's dimensions and speed are optional extras."""
     wanted = {"latitude", "longitude"} if path == WITH_COORDINATES else set()
     parameters = document["paths"][path]["get"]["parameters"]
     query = {p["name"]: bool(p.get("required")) for p in parameters if p["in"] == "query"}
     assert {name for name, required in query.items() if required} == wanted
     optional = {"port_id", "previous_port_id", "draft_m", "beam_m", "length_m", "air_draft_m"}
+    optional.add("speed_kn")  # sealane's own: the speed, else the vessel's own (meta.speed)
     assert {name for name, required in query.items() if not required} == optional
 
 

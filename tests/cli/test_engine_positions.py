@@ -66,6 +66,10 @@ def test_positions__table(capsys: pytest.CaptureFixture[str]) -> None:
     assert lines[1].endswith(" nm at 18 kn")
     eta = lines[0].split()[-1]
     assert_eta_consistent(eta, float(lines[1].split()[2].replace(",", "")))
+    assert lines[2].startswith("eta range P10-P90 ")
+    p10, p90 = lines[2].split()[-3], lines[2].split()[-1]
+    assert p10 <= eta <= p90  # ISO 8601 UTC strings order as their instants
+    assert lines[3].split() == ["speed", "source", "given"]
     assert "babalmandab, suez, gibraltar, dover" in out
     header = next(i for i, line in enumerate(lines) if line.startswith("timestamp"))
     assert lines[header].split() == ["timestamp", "latitude", "longitude", "heading"]

@@ -11,7 +11,7 @@ from tests.notebooks import cells
 
 NOTEBOOK = cells.NOTEBOOKS / "eta_analysis.ipynb"
 MAX_BYTES = 1_500_000
-FIGURES = 4
+FIGURES = 6
 
 
 def test_notebook__saved_with_outputs_and_small() -> None:
@@ -38,5 +38,9 @@ def test_notebook__executes(venv_kernel: str) -> None:
     assert "good_hope" in text
     assert "ETA at the POD now 2026-12" in text  # the itinerary section, vessel mid-leg
     assert "'current_vessel': 1, 'estimated_partial_leg': 1, 'estimated_full_legs': 1" in text
+    p10 = next(line for line in text.splitlines() if line.startswith("P10 "))
+    p90 = next(line for line in text.splitlines() if line.startswith("P90 "))
+    assert p10.split()[1] <= eta_line.split()[2] <= p90.split()[1]  # the range, ordered
+    assert "arrival 21 Mar" in text and "inside P10-P90 for" in text  # the held-out voyage
     assert cells.figures(nb) == FIGURES
     assert not cells.warnings_on_stderr(nb)

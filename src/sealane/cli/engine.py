@@ -177,11 +177,14 @@ def cmd_positions(args: argparse.Namespace) -> int:
         out.writerow(["timestamp", "latitude", "longitude", "heading"])
         out.writerows((t, f"{lat:.6f}", f"{lon:.6f}", f"{h:.2f}") for t, lat, lon, h in rows)
         return 0
+    p10, p90 = positions.eta_range
     print(f"eta                 {stamps[-1]}")
     print(
         f"distance remaining  {positions.distance_remaining_nm:,.1f} nm"
         f" at {positions.speed_kn:g} kn"
     )
+    print(f"eta range P10-P90   {utc_iso(p10)} to {utc_iso(p90)}")
+    print(f"speed source        {positions.speed_source}")
     print(f"passages            {', '.join(positions.route.passages) or '-'}")
     print(f"positions           {len(positions)} every {positions.step_s:g} s")
     print()

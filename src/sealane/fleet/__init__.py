@@ -35,8 +35,11 @@ from ._tracks import STEP_MS, step_m
 
 Table = TypeVar("Table")
 
-#: Columns :func:`etas` adds: remaining distance (nm), hours to go, ETA (UTC), passages, error.
-ETA_COLUMNS = ("distance_remaining_nm", "duration_h", "eta", "passages", "error")
+#: Columns :func:`etas` adds: remaining distance (nm), hours to go, ETA (UTC), its range (P10 and
+#: P90, UTC: ``sealane.Positions.eta_range``), passages, error.
+ETA_COLUMNS = (
+    "distance_remaining_nm", "duration_h", "eta", "eta_p10", "eta_p90", "passages", "error",
+)  # fmt: skip
 #: Columns :func:`positions_at` adds: hours ahead, the position's time (UTC), lon/lat and heading
 #: (degrees), whether the vessel has arrived by then, error.
 POSITION_COLUMNS = (
@@ -46,7 +49,8 @@ POSITION_COLUMNS = (
 
 
 def etas(frame: Table, *, at: datetime | None = None, speed_kn: float | None = None) -> Table:
-    """Each vessel's remaining distance, hours to go, ETA, passages and error code.
+    """Each vessel's remaining distance, hours to go, ETA with its range (``eta_p10``,
+    ``eta_p90``: ``sealane.Positions.eta_range`` of the row), passages and error code.
 
     ``at`` times the rows without a ``timestamp`` (default now); ``speed_kn`` is the speed of
     rows without one (default the engine's 14 kn). Same rows, same order, input columns kept.
@@ -56,6 +60,8 @@ def etas(frame: Table, *, at: datetime | None = None, speed_kn: float | None = N
     >>> out = etas(frame, at=datetime(2026, 1, 1, tzinfo=UTC), speed_kn=18)
     >>> float(out.distance_remaining_nm.iloc[0].round(1)), str(out.eta.iloc[0])
     (5661.1, '2026-01-14 18:47:26.657000+00:00')
+    >>> bool(out.eta_p10.iloc[0] <= out.eta.iloc[0] <= out.eta_p90.iloc[0])
+    True
     >>> out.error.iloc[1], bool(out.eta.isna().iloc[1])
     ('on_land', True)
     """
@@ -75,11 +81,23 @@ def _etas_of(frame: Any, *, at: datetime, speed_kn: float | None) -> Any:
 
 def _eta_columns(done: Sailed, time_ms: np.ndarray[Any, Any]) -> dict[str, Any]:
     ok = done.eta_ms >= 0
-    eta = pd.to_datetime(np.where(ok, done.eta_ms, 0), unit="ms", utc=True)
+    to_go_ms = np.where(ok, done.eta_ms - time_ms, 0).astype(np.float64)
+    passages = np.array([len(p) if p is not None else 0 for p in done.passages], dtype=float)
+    low_s, high_s = _engine.eta_offsets_s(to_go_ms / 1000.0, done.distance_m / 1852.0, passages)
+    # As Positions.eta_range: each bound on its side of the ETA, to the millisecond.
+    p10_ms = np.minimum(time_ms + np.round(low_s * 1000.0), done.eta_ms)
+    p90_ms = np.maximum(time_ms + np.round(high_s * 1000.0), done.eta_ms)
+
+    def instants(ms: np.ndarray[Any, Any]) -> pd.Series:
+        moments = pd.to_datetime(np.where(ok, ms, 0).astype(np.int64), unit="ms", utc=True)
+        return pd.Series(moments).where(ok).astype("datetime64[ms, UTC]")
+
     return {
         "distance_remaining_nm": done.distance_m / 1852.0,
         "duration_h": np.where(ok, (done.eta_ms - time_ms) / 3_600_000.0, np.nan),
-        "eta": pd.Series(eta).where(ok).astype("datetime64[ms, UTC]"),
+        "eta": instants(done.eta_ms),
+        "eta_p10": instants(p10_ms),
+        "eta_p90": instants(p90_ms),
         "passages": [list(p) if p is not None else None for p in done.passages],
         "error": pd.array(done.errors, dtype=pd.StringDtype()),
     }

@@ -21,6 +21,7 @@ import numpy as np
 import numpy.typing as npt
 
 import sealane
+from sealane.routing.eta_range import eta_model
 from sealane.routing.geodesy import (
     GEOD,
     MEAN_EARTH_RADIUS_M,
@@ -227,3 +228,13 @@ def at_sea(lon: float, lat: float) -> tuple[float, float]:
     a port); raises the engine's ``OnLandError`` when far inland."""
     moved = _at_sea(sealane.Location(lon, lat))
     return moved.lon, moved.lat
+
+
+def eta_offsets_s(
+    seconds: FloatArray, distance_nm: FloatArray, passages: FloatArray
+) -> tuple[FloatArray, FloatArray]:
+    """The ETA range's P10 and P90 as seconds from each row's time, for predicted times to go of
+    ``seconds`` over ``distance_nm`` with ``passages`` passages (no observed speed: its spread
+    unknown), by the engine's model (``sealane.Positions.eta_range``)."""
+    unknown = np.full(seconds.size, np.nan)
+    return eta_model().offsets_s(seconds, np.nan_to_num(distance_nm), passages, unknown)

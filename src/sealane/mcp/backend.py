@@ -33,7 +33,8 @@ class Positions:
     lats: Sequence[float]
     headings_deg: Sequence[float]
     times: Sequence[str]
-    #: The answer's ``meta``: the ports used and where they came from, the vessel dimensions.
+    #: The answer's ``meta``: the ports used and where they came from, the vessel dimensions,
+    #: the speed sailed at and the ETA with its range.
     meta: dict[str, Any] = field(default_factory=dict)
 
 
@@ -85,9 +86,11 @@ class Account(Protocol):
         destination_port: str | None,
         start: tuple[float, float] | None,
         size: VesselSize = NO_SIZE,
+        speed_kn: float | None = None,
     ) -> Positions:
-        """The vessel's positions from ``start`` (lon, lat; None: its last known position);
-        a port not given is the one the service knows of the vessel's voyage."""
+        """The vessel's positions from ``start`` (lon, lat; None: its last known position) at
+        ``speed_kn`` (None: the vessel's own); a port not given is the one the service knows of
+        the vessel's voyage."""
         ...
 
     async def require_routing(self) -> None:

@@ -145,6 +145,7 @@ class LocalAccount:
         destination_port: str | None,
         start: tuple[float, float] | None,
         size: VesselSize = NO_SIZE,
+        speed_kn: float | None = None,
     ) -> Positions:
         """The vessel and its positions, as arrays (no JSON in between)."""
         found = await blocking(
@@ -156,6 +157,7 @@ class LocalAccount:
                 destination_port=destination_port,
                 start=start,
                 size=size,
+                speed_kn=speed_kn,
             )
         )
         record, positions = found.vessel, found.positions

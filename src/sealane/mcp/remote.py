@@ -164,11 +164,13 @@ class RemoteAccount:
         destination_port: str | None,
         start: tuple[float, float] | None,
         size: VesselSize = NO_SIZE,
+        speed_kn: float | None = None,
     ) -> Positions:
         """The API's future positions of a vessel, as columns."""
         given = {
             "port_id": destination_port,
             "previous_port_id": previous_port,
+            "speed_kn": None if speed_kn is None else repr(speed_kn),
             **{name: None if v is None else repr(v) for name, v in size.values().items()},
         }
         query: Query = [(name, value) for name, value in given.items() if value is not None]

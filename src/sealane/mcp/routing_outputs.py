@@ -32,6 +32,24 @@ class TrackPoint(Output):
     timestamp: str
 
 
+class SpeedUsed(Output):
+    """The speed an ETA sailed at (knots) and where it came from: ``given`` by the caller, the
+    vessel's ``observed`` speed at sea over the last hours, its last ``reported`` speed, or the
+    engine's ``default``."""
+
+    knots: float
+    source: str
+    positions: int | None = Field(
+        default=None, description="observed: how many AIS positions the speed was taken from"
+    )
+    window_hours: float | None = None
+    observed_from: str | None = None
+    observed_to: str | None = None
+    variability: float | None = Field(
+        default=None, description="observed: the speeds' standard deviation over their mean"
+    )
+
+
 class VesselDimensions(Output):
     """The vessel dimensions (metres) a route was computed for: ``given`` by the caller,
     ``reported`` by the vessel (AIS, the position feed), ``mixed``, or ``default`` (none known:
@@ -61,6 +79,15 @@ class FuturePositions(Output):
     previous_port: PortRef
     destination_port: PortRef
     eta: str | None
+    eta_p10: str | None = Field(
+        default=None,
+        description="the arrival's 10th percentile by the model of ETA error (at most eta)",
+    )
+    eta_p90: str | None = Field(
+        default=None,
+        description="the arrival's 90th percentile by the model of ETA error (at least eta)",
+    )
+    speed: SpeedUsed | None = None
     distance_remaining_nm: float
     positions_total: int = Field(description="positions one minute apart from start to arrival")
     track_points: int
@@ -76,10 +103,16 @@ class FuturePositions(Output):
         name = self.vessel.name or self.vessel.id
         return (
             f"{name}: {self.previous_port.locode} -> {self.destination_port.locode} "
-            f"({self.destination_port.name or ''}), ETA {self.eta}, "
+            f"({self.destination_port.name or ''}), ETA {self.eta} "
+            f"(P10 {self.eta_p10}, P90 {self.eta_p90}){self._speed()}, "
             f"{self.distance_remaining_nm:,.1f} nm to go; {self.track_points} of "
             f"{self.positions_total} positions (one per minute) in the track."
         )
+
+    def _speed(self) -> str:
+        if self.speed is None:
+            return ""
+        return f" at {self.speed.knots:g} kn ({self.speed.source})"
 
 
 class Place(Output):

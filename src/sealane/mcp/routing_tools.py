@@ -15,6 +15,7 @@ from .. import Location, Port
 from ..service.core.engine import VesselSize
 from ..service.core.errors import InvalidInput, ServiceError
 from ..service.reference.ports import known_port
+from ..service.reference.vessels import check_speed
 from ..service.sea_routes import plan_sea_route as plan
 from ..service.sea_routes import sea_route_options, track_length_nm
 from .arguments import parse_text
@@ -28,6 +29,7 @@ from .routing_outputs import (
     SeaRoute,
     SeaRouteOption,
     SeaRouteOptions,
+    SpeedUsed,
     TrackPoint,
     Vessel,
     VesselDimensions,
@@ -81,9 +83,19 @@ async def get_vessel_future_positions(
     beam_m: Metres = None,
     length_m: Metres = None,
     air_draft_m: Metres = None,
+    speed_kn: Annotated[
+        float | None,
+        Field(
+            description="speed in knots, 1 to 60 (default: the vessel's own, observed at sea "
+            "over the last 6 hours, else its last reported speed, else 14; the answer's speed "
+            "says which)"
+        ),
+    ] = None,
 ) -> Annotated[CallToolResult, FuturePositions]:
     """Estimate a vessel's voyage from its last reported position (or the start coordinate) to
-    the destination port along sea lanes: ETA, remaining distance and a sampled track. Ports
+    the destination port along sea lanes: ETA with its range (P10, P90: the arrival falls between
+    them 8 times in 10), the speed sailed at and where it came from, remaining distance and a
+    sampled track. Ports
     left out are taken from what sealane knows of the vessel's voyage; dimensions (metres) close
     the passages the vessel does not fit, and a destination whose channel is shallower than its
     draft is refused."""
@@ -94,6 +106,7 @@ async def get_vessel_future_positions(
         points = _points(track_points, all_positions)
         size = VesselSize(draft_m, beam_m, length_m, air_draft_m)
         size.vessel()  # a bad dimension is the tool's invalid argument, before any call
+        check_speed(speed_kn)  # so is a bad speed
         try:
             found = await account.future_positions(
                 _text(vessel, "vessel"),
@@ -101,6 +114,7 @@ async def get_vessel_future_positions(
                 destination_port=_optional(destination_port, "destination_port"),
                 start=start,
                 size=size,
+                speed_kn=speed_kn,
             )
         except ServiceError as error:  # the service names the API's parameters: name ours
             error.field = _PORT_ARGUMENTS.get(error.field or "", error.field)
@@ -137,6 +151,9 @@ def future_positions(
         previous_port=previous,
         destination_port=destination,
         eta=found.times[-1] if count else None,
+        eta_p10=found.meta.get("eta_p10"),
+        eta_p90=found.meta.get("eta_p90"),
+        speed=SpeedUsed.model_validate(found.meta["speed"]) if "speed" in found.meta else None,
         distance_remaining_nm=round(track_length_nm(found.lons, found.lats), 1),
         positions_total=count,
         track_points=len(chosen),

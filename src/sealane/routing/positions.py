@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import numpy.typing as npt
 
+from .eta_range import eta_model
 from .geodesy import METRES_PER_NM, SECONDS_PER_HOUR, FloatArray, split_at_antimeridian
 from .interop import lines_to_shapely
 from .placement import Track
@@ -38,6 +39,12 @@ class Positions:
     route: Route
     speed_kn: float
     step_s: float
+    #: Where ``speed_kn`` came from: ``given`` by the caller, the engine's ``default``, or (set
+    #: by the service) the vessel's ``observed`` speed at sea or its last ``reported`` one.
+    speed_source: str = "given"
+    #: The spread (standard deviation over mean) of the vessel's observed speeds, when known:
+    #: a feature of the ETA range.
+    speed_variability: float | None = None
 
     @classmethod
     def from_track(
@@ -49,6 +56,7 @@ class Positions:
         step_s: float,
         start_time: datetime,
         arrival_ms: int | None = None,
+        speed_source: str = "given",
     ) -> Positions:
         """Attach times to a placed track: ``step_s`` apart, the arrival at most one step later,
         or ``arrival_ms`` after the start on a speed profile."""
@@ -69,7 +77,9 @@ class Positions:
         times = offsets_ms.view("timedelta64[ms]") + start
         for column in (track.lons, track.lats, track.headings_deg, times):
             column.setflags(write=False)
-        return cls(track.lons, track.lats, track.headings_deg, times, route, speed_kn, step_s)
+        return cls(
+            track.lons, track.lats, track.headings_deg, times, route, speed_kn, step_s, speed_source
+        )
 
     def __len__(self) -> int:
         return int(self.lons.size)
@@ -78,6 +88,18 @@ class Positions:
     def eta(self) -> datetime:
         """Arrival time at the destination port (UTC)."""
         return _to_datetime(self.times[-1])
+
+    @property
+    def eta_range(self) -> tuple[datetime, datetime]:
+        """(P10, P90): the arrival lies between them 8 times in 10, by the model of ETA error
+        fitted on real voyages (:mod:`.eta_range`); ``p10 <= eta <= p90``."""
+        return eta_model().eta_range(
+            self.start_time,
+            self.eta,
+            distance_nm=self.distance_remaining_nm,
+            passages=len(self.route.passages),
+            speed_cv=self.speed_variability,
+        )
 
     @property
     def start_time(self) -> datetime:
@@ -129,9 +151,13 @@ class Positions:
             geometry: dict[str, Any] = {"type": "LineString", "coordinates": parts[0]}
         else:
             geometry = {"type": "MultiLineString", "coordinates": parts}
+        p10, p90 = self.eta_range
         properties = {
             "start_time": self.timestamps()[0],
             "eta": self.timestamps()[-1],
+            "eta_p10": _iso(p10),
+            "eta_p90": _iso(p90),
+            "speed_source": self.speed_source,
             "speed_kn": self.speed_kn,
             "step_s": self.step_s,
             "positions": len(self),
@@ -149,3 +175,8 @@ class Positions:
 def _to_datetime(moment: np.datetime64) -> datetime:
     millis = int(moment.astype("datetime64[ms]").astype(np.int64))
     return datetime.fromtimestamp(millis / 1000, tz=UTC)
+
+
+def _iso(moment: datetime) -> str:
+    """ISO 8601 UTC to the second, as the timestamps are written."""
+    return moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")

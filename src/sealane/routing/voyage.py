@@ -89,6 +89,9 @@ def future_positions(
     ('babalmandab', 'suez', 'gibraltar', 'dover', 'maas')
     >>> round(p.distance_remaining_nm)
     5661
+    >>> p10, p90 = p.eta_range  # the arrival's P10 and P90 (see :mod:`.eta_range`)
+    >>> p10 <= p.eta <= p90, p.speed_source
+    (True, 'given')
     >>> future_positions((60.1, 12.3), "CNSHA", "NLRTM", draft_m=21.0).route.passages
     ('good_hope', 'dover', 'maas')
     """
@@ -132,6 +135,7 @@ def future_positions(
         step_s=float(step_s),
         start_time=begin,
         arrival_ms=round((arrival_s + profile.extra_s) * 1000),
+        speed_source=speed_source(speed_kn),
     )
 
 
@@ -144,6 +148,12 @@ def service_speed(speed_kn: float | None) -> float:
     if not math.isfinite(speed_kn):
         raise InvalidSpeedError(f"speed must be finite, got {speed_kn!r}")
     return float(speed_kn) if speed_kn >= MIN_SPEED_KN else DEFAULT_SPEED_KN
+
+
+def speed_source(speed_kn: float | None) -> str:
+    """``given`` when ``speed_kn`` is sailed at, ``default`` when :func:`service_speed` replaces
+    it (missing or below 1 knot)."""
+    return "given" if speed_kn is not None and speed_kn >= MIN_SPEED_KN else "default"
 
 
 def remaining_route(

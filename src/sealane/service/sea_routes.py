@@ -19,12 +19,10 @@ from ..routing.geodesy import METRES_PER_NM, segment_lengths_m
 from ..routing.options import RouteOption, route_options
 from ..routing.routes import Route, route
 from ..routing.voyage import DEFAULT_SPEED_KN
-from .core.engine import NO_SIZE, VesselSize, engine_errors
+from .core.engine import MAX_SPEED_KN, NO_SIZE, VesselSize, engine_errors
 from .core.errors import InvalidInput
 
 Place = str | tuple[float, float]
-#: Fastest speed accepted, knots (no merchant ship sails faster).
-MAX_SPEED_KN = 60.0
 
 
 @dataclass(frozen=True, slots=True)

@@ -10,7 +10,8 @@ from fastapi import APIRouter, Depends, Query, Request
 
 from ...jsonapi.sea_routes import sea_route_options_document
 from ...service.access.gatekeeper import Caller
-from ...service.sea_routes import MAX_SPEED_KN, sea_route_options
+from ...service.core.engine import MAX_SPEED_KN
+from ...service.sea_routes import sea_route_options
 from ..jsonapi import JsonApiResponse
 from ..listing import DECIMAL, required_text, text
 from ..operations import ApiRoute

@@ -52,6 +52,17 @@ PreviousPortId = Annotated[
         "from a shipment you track, else from AIS; see meta.previous_port)",
     ),
 ]
+SpeedKn = Annotated[
+    float | None,
+    Query(
+        description="sealane's own: the speed to sail at, knots (default: the vessel's own, "
+        "observed at sea over the last 6 hours, else its last reported speed, else 14 kn; "
+        "meta.speed says which and where it came from)",
+        ge=1.0,
+        le=60.0,
+    ),
+    DECIMAL,
+]
 #: Placeholder in the serialised document where the positions' own JSON is spliced in.
 _POSITIONS_SLOT = "__sealane_positions__"
 
@@ -136,10 +147,13 @@ async def future_positions_with_coordinates(
     ],
     port_id: PortId = None,
     previous_port_id: PreviousPortId = None,
+    speed_kn: SpeedKn = None,
 ) -> OffloadedResponse:
-    """Estimated positions one minute apart from the given coordinates to the destination port."""
+    """Estimated positions one minute apart from the given coordinates to the destination port;
+    ``meta`` carries the ETA, its range (``eta_p10``, ``eta_p90``) and the speed sailed at."""
     ports = (blank_none(previous_port_id), blank_none(port_id))
-    return await _positions_response(request, caller, vessel_id, (longitude, latitude), ports, size)
+    start = (longitude, latitude)
+    return await _positions_response(request, caller, vessel_id, start, ports, size, speed_kn)
 
 
 @router.get(
@@ -152,10 +166,12 @@ async def future_positions_from_last_position(
     size: Size,
     port_id: PortId = None,
     previous_port_id: PreviousPortId = None,
+    speed_kn: SpeedKn = None,
 ) -> OffloadedResponse:
-    """Estimated positions one minute apart from the vessel's last known position."""
+    """Estimated positions one minute apart from the vessel's last known position; ``meta``
+    carries the ETA, its range (``eta_p10``, ``eta_p90``) and the speed sailed at."""
     ports = (blank_none(previous_port_id), blank_none(port_id))
-    return await _positions_response(request, caller, vessel_id, None, ports, size)
+    return await _positions_response(request, caller, vessel_id, None, ports, size, speed_kn)
 
 
 async def _positions_response(
@@ -165,6 +181,7 @@ async def _positions_response(
     start: tuple[float, float] | None,
     ports: tuple[str | None, str | None],
     size: VesselSize,
+    speed_kn: float | None = None,
 ) -> OffloadedResponse:
     """The vessel document with its positions from ``start`` (None: its last known position)
     between ``ports`` (previous, destination; None: what sealane knows of the voyage); ``meta``
@@ -183,6 +200,7 @@ async def _positions_response(
             destination_port=ports[1],
             start=start,
             size=size,
+            speed_kn=speed_kn,
         )
         return _document(found, self_link)
 

@@ -20,6 +20,8 @@ from .errors import CannotRoute, InvalidInput
 
 T = TypeVar("T")
 
+#: Fastest speed a caller may give, knots (no merchant ship sails faster).
+MAX_SPEED_KN = 60.0
 #: The largest value the engine accepts for each dimension, metres, by name (``draft_m``, ...).
 DIMENSION_BOUNDS_M: dict[str, float] = dict(BOUNDS_M)
 

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
 from functools import partial
 from typing import Any
 
 from sqlalchemy import select
 
+from ...clock import utc_iso
 from ...routing.ports import Port
 from ...routing.positions import Positions
 from ...routing.voyage import future_positions
@@ -18,13 +19,14 @@ from ...store.vessels import find_vessel
 from ...vocabulary.vessels import VesselRecord
 from ..access.gatekeeper import Caller
 from ..core.context import ServiceContext
-from ..core.engine import NO_SIZE, VesselSize, sized_call
+from ..core.engine import MAX_SPEED_KN, NO_SIZE, VesselSize, sized_call
 from ..core.errors import InvalidInput, ObjectNotFound, Unprocessable
 from ..core.paging import Page, PageRequest
 from ..core.queries import contains_text, fetch_page, plausible_key
 from .convert import vessel_record
 from .ports import port_by_key
 from .records import RecordedPosition
+from .vessel_speed import SpeedChoice, choose_speed
 from .voyages import GIVEN, known_voyage
 
 #: Recorded positions shown when no window is given, and the longest window served.
@@ -113,10 +115,13 @@ class FutureVoyage:
     sources: dict[str, str]
     shipment_id: str | None
     size: VesselSize
+    #: The speed sailed at and where it came from.
+    speed: SpeedChoice
 
     def meta(self) -> dict[str, Any]:
-        """What the answer's ``meta`` says: the ports used and where they came from, and the
-        vessel dimensions the route was computed for."""
+        """What the answer's ``meta`` says: the ports used and where they came from, the
+        vessel dimensions the route was computed for, the speed sailed at and its source, and
+        the ETA with its range (P10, P90)."""
         found = set(self.sources.values())
         meta: dict[str, Any] = {
             "ports_source": found.pop() if len(found) == 1 else "mixed",
@@ -126,7 +131,20 @@ class FutureVoyage:
         if self.shipment_id is not None:
             meta["shipment_id"] = self.shipment_id
         meta["vessel_dimensions"] = self.size.meta()
+        meta["speed"] = self.speed.meta()
+        meta |= eta_meta(self.positions)
         return meta
+
+
+def eta_meta(positions: Positions) -> dict[str, str]:
+    """The ETA and its range (P10, P90) as an answer's ``meta`` carries them, ISO 8601 UTC to
+    the second (the ETA as the last position's timestamp reads)."""
+    p10, p90 = positions.eta_range
+    return {
+        "eta": positions.timestamps()[-1],
+        "eta_p10": utc_iso(p10),
+        "eta_p90": utc_iso(p90),
+    }
 
 
 def vessel_future_positions(
@@ -138,17 +156,21 @@ def vessel_future_positions(
     destination_port: str | None = None,
     start: tuple[float, float] | None = None,
     size: VesselSize = NO_SIZE,
+    speed_kn: float | None = None,
 ) -> FutureVoyage:
     """The vessel and its positions one minute apart from ``start`` (lon, lat; None: its last
-    known position) to the destination, at its reported speed (blocking: database and CPU).
+    known position) to the destination, at ``speed_kn`` or, when not given, at its own speed
+    (:func:`.vessel_speed.choose_speed`: observed at sea, else reported, else the default;
+    blocking: database and CPU).
 
     A port not given is the one sealane knows of the vessel's voyage (see :mod:`.voyages`); a
     dimension not given in ``size`` is the one the vessel reported, if any (set aside when no
     route takes it: :func:`~..core.engine.sized_call`). Checked in this order: routing feature
     (403), unknown vessel (404), no known position (422), a bad dimension (400 naming it), a
     port neither given nor known (422), an unknown port (422, naming ``previous_port_id`` or
-    ``port_id``), then the engine's own refusals (422 :class:`~..core.errors.CannotRoute`: a
-    start on land, no sea route, a passage too small).
+    ``port_id``), a speed out of 1-60 kn (400 naming ``speed_kn``), then the engine's own
+    refusals (422 :class:`~..core.errors.CannotRoute`: a start on land, no sea route, a passage
+    too small).
     """
     caller.require_routing()
     vessel = get_vessel(ctx, vessel_key)
@@ -175,18 +197,33 @@ def vessel_future_positions(
         shipment_id = voyage.shipment_id if voyage else None
     previous = port_by_key(str(keys["previous_port_id"]), field="previous_port_id")
     destination = port_by_key(str(keys["port_id"]), field="port_id")
-    speed = vessel.nautical_speed_knots
-    usable = speed is not None and math.isfinite(speed) and speed >= 0
+    check_speed(speed_kn)
+    now = ctx.clock.now()
+    with ctx.reading() as session:
+        speed = choose_speed(
+            session,
+            vessel.id,
+            now=now,
+            given_kn=speed_kn,
+            reported_kn=vessel.nautical_speed_knots,
+        )
     sail = partial(
-        future_positions,
-        start,
-        previous,
-        destination,
-        speed_kn=speed if usable else None,  # a bad stored speed is no speed: use the default
-        start_time=ctx.clock.now(),
+        future_positions, start, previous, destination, speed_kn=speed.knots, start_time=now
     )
     positions, size = sized_call(sail, size)
-    return FutureVoyage(vessel, positions, previous, destination, sources, shipment_id, size)
+    positions = replace(positions, speed_source=speed.source, speed_variability=speed.variability)
+    return FutureVoyage(vessel, positions, previous, destination, sources, shipment_id, size, speed)
+
+
+def check_speed(speed_kn: float | None) -> None:
+    """A caller's speed is a finite number of knots from 1 to :data:`MAX_SPEED_KN`, or none."""
+    if speed_kn is None:
+        return
+    if not (math.isfinite(speed_kn) and 1.0 <= speed_kn <= MAX_SPEED_KN):
+        raise InvalidInput(
+            f"speed_kn must be from 1 to {MAX_SPEED_KN:g} knots, got {speed_kn!r}",
+            field="speed_kn",
+        )
 
 
 def reported_size(size: VesselSize, vessel: VesselRecord) -> VesselSize:
