@@ -1,5 +1,12 @@
-"""Port registry: searoute's port list with the official UN/LOCODEs it lacks, berth positions,
-approach status, IANA time zones and stable ids.
+"""Port registry: the official seaports of the UN/LOCODE code list, berth positions, approach
+status, IANA time zones and stable ids.
+
+``data/ports.csv`` holds the ports the network build joined (searoute's list, corrected, with
+the official codes it lacked); ``data/official_ports.csv`` the code list's other seaports
+(function 1), placed from NGA's World Port Index or the list's coordinates and reached by the
+engine's join to the nearest lane. A code in both is the first file's. ``data/official_aliases.csv``
+adds the codes that stand for one of them (searoute's own codes, the official seaport code of a
+port carriers name by another, ``CNSGH`` for ``CNSHA``).
 
 A port's ``id`` is the uuid5 of its UN/LOCODE in a fixed namespace, so every install gives the same
 id. Lookups accept a LOCODE (any case) or an id; name search and nearest-port queries serve the
@@ -47,15 +54,19 @@ class Port:
     lat: float
     time_zone: str
     #: How the port meets the sea: ``water`` (listed position at sea), ``moved`` (moved onto
-    #: navigable water nearby) or ``inland`` (no water approach; routes to it are refused).
+    #: navigable water nearby), ``inland`` (no water approach; routes to it are refused) or
+    #: ``unjoined`` (on water, but the network does not reach it yet: its straight join to the
+    #: lanes would cross land; refused like an inland port).
     approach: str = "water"
-    #: Metres the position was moved (``moved``), or the least distance to water (``inland``).
+    #: Metres the position was moved (``moved``), the least distance to water (``inland``), or
+    #: the length of the join that would cross land (``unjoined``).
     approach_m: float = 0.0
 
     @property
     def inland(self) -> bool:
-        """Whether the port has no water approach (flagged by the network build)."""
-        return self.approach == "inland"
+        """Whether routes to the port are refused: it has no water approach (``inland``) or
+        none the network reaches (``unjoined``)."""
+        return self.approach in ("inland", "unjoined")
 
     @property
     def coordinates(self) -> tuple[float, float]:
@@ -67,12 +78,15 @@ class PortRegistry:
     """All known ports, indexed by LOCODE and id, with a vectorised nearest-port search.
 
     Built from the CSV's lines; a :class:`Port` object is made when a port is first asked for, so
-    loading the registry costs a split of the file, not 3,900 object constructions.
+    loading the registry costs a split of the files, not 14,000 object constructions. A code
+    listed twice keeps its first line.
     """
 
     def __init__(self, lines: list[str], aliases: dict[str, str] | None = None) -> None:
-        self._lines = {line[:5]: line for line in lines}
-        self._id_to_locode = {line[6:42]: line[:5] for line in lines}
+        self._lines: dict[str, str] = {}
+        for line in lines:
+            self._lines.setdefault(line[:5], line)
+        self._id_to_locode = {line[6:42]: code for code, line in self._lines.items()}
         #: Alias code -> official LOCODE (of a listed port, for a code not itself listed), and the
         #: alias's own id -> official LOCODE.
         self._aliases = {
@@ -157,16 +171,22 @@ class PortRegistry:
 
 @cache
 def registry() -> PortRegistry:
-    """The shipped port registry, loaded once."""
-    text = (data_dir() / "ports.csv").read_text(encoding="utf-8")
-    aliases = (data_dir() / "port_aliases.csv").read_text(encoding="utf-8")
-    return PortRegistry(text.splitlines()[1:], _aliases(aliases.splitlines()))
+    """The shipped port registry (the network's ports, then the other official ones), loaded
+    once."""
+    lines: list[str] = []
+    aliases: dict[str, str] = {}
+    for name in ("ports.csv", "official_ports.csv"):
+        lines += (data_dir() / name).read_text(encoding="utf-8").splitlines()[1:]
+    for name in ("port_aliases.csv", "official_aliases.csv"):
+        aliases |= _aliases((data_dir() / name).read_text(encoding="utf-8").splitlines())
+    return PortRegistry(lines, aliases)
 
 
 def _aliases(lines: list[str]) -> dict[str, str]:
-    """Alias -> official LOCODE from the lines of ``port_aliases.csv`` (its first two columns,
-    five-letter codes, so a split on the first commas reads them without the csv module)."""
-    return {line[:5]: line[6:11] for line in lines[1:] if line.strip()}
+    """Alias -> official LOCODE from the lines of ``port_aliases.csv`` or
+    ``official_aliases.csv`` (their first two columns, five-letter codes, so a split on the
+    first commas reads them without the csv module; a row naming no port is skipped)."""
+    return {line[:5]: line[6:11] for line in lines[1:] if line[5:6] == line[11:12] == ","}
 
 
 def get_port(key: str) -> Port:

@@ -158,6 +158,11 @@ def check_sea_approach(stop: Location) -> None:
     """:class:`~sealane.routing.errors.NoRouteError` when ``stop`` is a port flagged inland:
     no sea-going ship reaches it, so nothing is routed to or from it."""
     port = stop.port
+    if port is not None and port.approach == "unjoined":
+        raise NoRouteError(
+            f"port {port.locode} ({port.name}) is not reached by the sea-lane network yet: "
+            f"its {port.approach_m / 1000.0:.0f} km join to the nearest lane would cross land"
+        )
     if port is not None and port.inland:
         raise NoRouteError(
             f"port {port.locode} ({port.name}) lies inland, "
