@@ -27,13 +27,15 @@ def main(argv: list[str] | None = None) -> None:
         default=None,
         help="retag: re-derive passage tags and search tables of the marnet.npz in --out; "
         "shortcuts: re-derive its shortcuts from its other edges; "
-        "registry: write official_ports.csv (needs --code-list, --port-index, --countries)",
+        "registry: write official_ports.csv and official_aliases.csv (needs --code-list, "
+        "--port-index, --countries, --terminal-codes)",
     )
     parser.add_argument(
         "--code-list", type=Path, help="folder of the UN/LOCODE code list, one YAML per country"
     )
     parser.add_argument("--port-index", type=Path, help="NGA World Port Index CSV (Pub. 150)")
     parser.add_argument("--countries", type=Path, help="UN/LOCODE country codes CSV")
+    parser.add_argument("--terminal-codes", type=Path, help="SMDG Terminal Code List CSV")
     parser.add_argument(
         "--checkpoint",
         type=Path,
@@ -53,9 +55,12 @@ def main(argv: list[str] | None = None) -> None:
     if args.only in (None, "watercells"):
         write_water_cells(args.out)
     if args.only == "registry":
-        if not (args.code_list and args.port_index and args.countries):
-            parser.error("--only registry needs --code-list, --port-index and --countries")
-        build_registry(args.out, args.code_list, args.port_index, args.countries)
+        sources = (args.code_list, args.port_index, args.countries, args.terminal_codes)
+        if not all(sources):
+            parser.error(
+                "--only registry needs --code-list, --port-index, --countries, --terminal-codes"
+            )
+        build_registry(args.out, *sources)
 
 
 if __name__ == "__main__":

@@ -336,6 +336,46 @@ def replaced(
     return out
 
 
+def read_terminal_codes(path: Path) -> dict[str, tuple[float, float]]:
+    """The SMDG Terminal Code List's port codes (``UNLOCODE`` and ``Alternative UNLOCODE``,
+    the codes carriers name ports by), each with the mean position of its terminals."""
+    sums: dict[str, list[float]] = {}
+    with path.open(encoding="utf-8-sig", newline="") as handle:
+        for row in csv.DictReader(handle):
+            if not (row["Latitude"].strip() and row["Longitude"].strip()):
+                continue
+            for column in ("UNLOCODE", "Alternative UNLOCODE"):
+                code = row[column].strip().upper()
+                if LOCODE.fullmatch(code):
+                    total = sums.setdefault(code, [0.0, 0.0, 0.0])
+                    total[0] += float(row["Longitude"])
+                    total[1] += float(row["Latitude"])
+                    total[2] += 1.0
+    return {code: (t[0] / t[2], t[1] / t[2]) for code, t in sums.items()}
+
+
+def carriers_codes(
+    terminals: dict[str, tuple[float, float]], ports: list[PortSite], known: set[str]
+) -> list[Alias]:
+    """Aliases for the SMDG codes the registry does not know (``known``: its codes and
+    aliases): the nearest port ships reach within :data:`SAME_PORT_M` of the code's
+    terminals (``CNQDG``, a carriers' Qingdao, for ``CNTAO``)."""
+    reached = [p for p in ports if p.status not in ("inland", "unjoined")]
+    out = []
+    for code, (lon, lat) in sorted(terminals.items()):
+        if code in known:
+            continue
+        near = [
+            (distance_m(lon, lat, p.lon, p.lat), p.locode)
+            for p in reached
+            if p.locode[:2] == code[:2]
+        ]
+        best = min(near, default=None)
+        if best is not None and best[0] <= SAME_PORT_M:
+            out.append(Alias(code, best[1], "smdg", best[0]))
+    return out
+
+
 def write_aliases(out: Path, aliases: list[Alias]) -> None:
     """Write ``official_aliases.csv``: alias, the registry's code, kind, distance (km) and the
     renamed port's official name."""
@@ -450,10 +490,13 @@ def rename_rows(source: Path, target: Path, aliases: list[Alias]) -> None:
         csv.writer(handle).writerows(rows)  # the line ends portfile.write_ports writes
 
 
-def build_registry(out: Path, code_list: Path, world_port_index: Path, countries: Path) -> None:
+def build_registry(
+    out: Path, code_list: Path, world_port_index: Path, countries: Path, terminal_codes: Path
+) -> None:
     """Write ``official_ports.csv`` and ``official_aliases.csv`` into ``out``, and ``ports.csv``
-    with the renamed ports, from the code list's YAML folder, the World Port Index's CSV and
-    the list's country names, against the shipped network. Renames made before are kept."""
+    with the renamed ports, from the code list's YAML folder, the World Port Index's CSV, the
+    list's country names and the SMDG Terminal Code List, against the shipped network.
+    Renames made before are kept."""
     with (data_dir() / "port_aliases.csv").open(encoding="utf-8") as handle:
         aliases = {row["alias"] for row in csv.DictReader(handle)}
     entries = read_code_list(code_list)
@@ -490,6 +533,14 @@ def build_registry(out: Path, code_list: Path, world_port_index: Path, countries
     statuses = {s: sum(p.status == s for p in sites) for s in ("water", "moved", "inland")}
     unjoined = sum(p.status == "unjoined" for p in sites)
     log(f"official ports: {len(sites)} written, {statuses}, unjoined {unjoined}")
+    known = set(network) | {s.locode for s in sites} | {a.alias for a in matches}
+    known |= {a.locode for a in matches if a.kind == "renamed"}
+    with (data_dir() / "port_aliases.csv").open(encoding="utf-8") as handle:
+        known |= {row["alias"] for row in csv.DictReader(handle)}
+    every = [*renamed(list(network.values()), matches), *sites]
+    smdg = carriers_codes(read_terminal_codes(terminal_codes), every, known)
+    log(f"official ports: {len(smdg)} SMDG codes made aliases")
+    matches += smdg
     rename_rows(data_dir() / "ports.csv", out / "ports.csv", matches)
     write_official_ports(out, sites)
     write_aliases(out, matches)
