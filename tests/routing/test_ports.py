@@ -233,3 +233,62 @@ def test_inland_ports__no_sea_going_ship_reaches_them_refused_with_the_reason(
     assert sealane.get_port(locode).inland
     with pytest.raises(sealane.NoRouteError, match="inland"):
         sealane.route("NLRTM", locode)
+
+
+#: Busy container ports' other codes (golden): the code list's own seaport code of a port that
+#: carriers and searoute name by another official code, and carriers' SMDG codes.
+OTHER_CODES = [
+    ("CNSGH", "CNSHA"),  # the list's Shanghai seaport; CNSHA is Hongqiao airport there
+    ("CNQIN", "CNTAO"),  # the list's Qingdao seaport; searoute's CNQIN was Qingxi, inland
+    ("CNNBG", "CNNGB"),
+    ("CNYTG", "CNYNT"),
+    ("DEHTJ", "DEHAM"),
+    ("USBOY", "USNYC"),
+    ("CNNJG", "CNNKG"),  # SMDG's Nanjing
+    ("CNDAG", "CNDLC"),  # SMDG's Dalian Dayaowan
+]
+
+
+@pytest.mark.parametrize(("code", "port"), OTHER_CODES)
+def test_busiest_container_ports__their_other_codes_resolve_and_route_at_7_m(
+    ports: PortRegistry, code: str, port: str
+) -> None:
+    for key in (code, code.lower(), sealane.port_id(code)):
+        assert ports.get(key).locode == port
+    assert sealane.route("NLRTM", code, draft_m=7.0).distance_m > 0
+
+
+#: searoute's codes the code list lacks, renamed to the official code of the same port.
+RENAMED = [("AUPTH", "AUPER"), ("ILTAV", "ILTLV"), ("LCPCS", "LCCAS"), ("TNRAD", "TNRDS")]
+
+
+@pytest.mark.parametrize(("old", "official"), RENAMED)
+def test_renamed_ports__old_code_and_old_id_resolve_to_the_official_port_at_the_same_berth(
+    ports: PortRegistry, old: str, official: str
+) -> None:
+    port = ports.get(official)
+    assert port.id == sealane.port_id(official)
+    assert old not in {p.locode for p in ports.ports}
+    assert ports.get(old) == port == ports.get(sealane.port_id(old))
+    assert not port.inland
+
+
+def test_registry__the_official_seaports_the_network_lacks_are_ports_too(
+    ports: PortRegistry,
+) -> None:
+    with (data_dir() / "official_ports.csv").open(encoding="utf-8") as handle:
+        rows = list(csv.DictReader(handle))
+    assert len(rows) >= 10_000
+    assert {row["source"] for row in rows} == {"wpi", "unlocode"}
+    assert {row["approach"] for row in rows} == {"water", "moved", "inland", "unjoined"}
+    assert len(ports) >= 13_800
+    for row in rows[::97]:
+        port = ports.get(row["locode"])
+        assert (port.name, port.approach) == (row["name"], row["approach"])
+
+
+def test_registry__an_official_seaport_on_water_is_routed_from_its_own_berth() -> None:
+    port = sealane.get_port("AEHTL")  # Hulaylah Terminal, placed by the World Port Index
+    assert not port.inland
+    route = sealane.route(port, "NLRTM", draft_m=7.0)
+    assert tuple(route.coordinates[0]) == port.coordinates
