@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import csv
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
 
@@ -28,6 +29,8 @@ from .data import data_dir
 from .errors import UnknownPortError
 from .geodesy import FloatArray, unit_vector, unit_vectors
 
+#: Approaches of the ports routes are refused to (:attr:`Port.inland`).
+REFUSED_APPROACHES = ("inland", "unjoined")
 #: Namespace of port ids: ``uuid5(PORT_NAMESPACE, LOCODE)``. Never change it: ids are public.
 PORT_NAMESPACE = uuid.UUID("6f1f1f52-2c4e-5b8e-9a57-5ea1a4e5ea1a")
 
@@ -66,7 +69,7 @@ class Port:
     def inland(self) -> bool:
         """Whether routes to the port are refused: it has no water approach (``inland``) or
         none the network reaches (``unjoined``)."""
-        return self.approach in ("inland", "unjoined")
+        return self.approach in REFUSED_APPROACHES
 
     @property
     def coordinates(self) -> tuple[float, float]:
@@ -75,42 +78,85 @@ class Port:
 
 
 class PortRegistry:
-    """All known ports, indexed by LOCODE and id, with a vectorised nearest-port search.
+    """All known ports, indexed by LOCODE and id, with name search and a nearest-port search.
 
     Built from the CSV's lines; a :class:`Port` object is made when a port is first asked for, so
     loading the registry costs a split of the files, not 14,000 object constructions. A code
-    listed twice keeps its first line.
+    listed twice keeps its first line. ``more`` gives further lines read only when a lookup
+    misses the first ones (the official ports the network lacks: a route between the network's
+    ports never reads them); aliases resolve once every line is read.
     """
 
-    def __init__(self, lines: list[str], aliases: dict[str, str] | None = None) -> None:
+    def __init__(
+        self,
+        lines: list[str],
+        aliases: dict[str, str] | None = None,
+        more: Callable[[], list[str]] | None = None,
+    ) -> None:
         self._lines: dict[str, str] = {}
         for line in lines:
             self._lines.setdefault(line[:5], line)
         self._id_to_locode = {line[6:42]: code for code, line in self._lines.items()}
-        #: Alias code -> official LOCODE (of a listed port, for a code not itself listed), and the
-        #: alias's own id -> official LOCODE.
-        self._aliases = {
-            a: c for a, c in (aliases or {}).items() if c in self._lines and a not in self._lines
-        }
-        self._id_to_locode.update({port_id(a): c for a, c in self._aliases.items()})
+        self._given_aliases = aliases or {}
+        self._aliases: dict[str, str] = {}
+        self._more = more
         self._made: dict[str, Port] = {}
         self._all: tuple[Port, ...] | None = None
+        self._rows: dict[str, list[str]] | None = None
         self._xyz: FloatArray | None = None
+        if more is None:
+            self._complete()
+
+    def _complete(self) -> None:
+        """Read the further lines (once) and resolve the aliases against every line: an alias
+        names a listed port and is not itself listed; its own id resolves too."""
+        if self._more is not None:
+            for line in self._more():
+                code = line[:5]
+                if code not in self._lines:
+                    self._lines[code] = line
+                    self._id_to_locode[line[6:42]] = code
+            self._more = None
+        self._aliases = {
+            a: c
+            for a, c in self._given_aliases.items()
+            if c in self._lines and a not in self._lines
+        }
+        self._id_to_locode.update({port_id(a): c for a, c in self._aliases.items()})
 
     def __len__(self) -> int:
+        self._complete_once()
         return len(self._lines)
+
+    def _complete_once(self) -> None:
+        if self._more is not None:
+            self._complete()
 
     @property
     def ports(self) -> tuple[Port, ...]:
         """Every port, sorted by LOCODE."""
         if self._all is None:
+            self._complete_once()
             self._all = tuple(self._port(code) for code in sorted(self._lines))
         return self._all
+
+    def _parsed(self) -> dict[str, list[str]]:
+        """Every line's fields (one pass of the csv module over them all), by LOCODE."""
+        if self._rows is None:
+            self._complete_once()
+            codes = sorted(self._lines)
+            rows = csv.reader([self._lines[code] for code in codes])
+            self._rows = dict(zip(codes, rows, strict=True))
+        return self._rows
 
     def _port(self, locode: str) -> Port:
         port = self._made.get(locode)
         if port is None:
-            row = next(csv.reader([self._lines[locode]]))
+            row = (
+                self._rows[locode]
+                if self._rows is not None
+                else next(csv.reader([self._lines[locode]]))
+            )
             port = Port(
                 row[0],
                 row[1],
@@ -135,21 +181,26 @@ class PortRegistry:
         if not isinstance(key, str):
             raise UnknownPortError(f"a port is named by its UN/LOCODE or id, got {key!r}")
         text = key.strip()
-        code = text.upper() if text.upper() in self._lines else self._aliases.get(text.upper())
+        code = text.upper() if text.upper() in self._lines else None
         code = code or self._id_to_locode.get(text.lower())
+        if code is None:
+            self._complete_once()
+            code = text.upper() if text.upper() in self._lines else self._aliases.get(text.upper())
+            code = code or self._id_to_locode.get(text.lower())
         if code is None:
             raise UnknownPortError(f"unknown port {key!r}: not a known UN/LOCODE or port id")
         return self._port(code)
 
     def find(self, query: str, *, limit: int = 10) -> list[Port]:
-        """Ports matching ``query`` by name or LOCODE: exact first, then prefix, then substring."""
+        """Ports matching ``query`` by name or LOCODE: exact first, then prefix, then substring
+        (names compared from the parsed lines; a :class:`Port` is made only for a match)."""
         needle = query.strip().lower()
         if not needle:
             return []
-        ranked: list[tuple[int, str, Port]] = []
-        for port in self.ports:
-            name = port.name.lower()
-            if port.locode.lower() == needle or name == needle:
+        ranked: list[tuple[int, str, str]] = []
+        for code, row in self._parsed().items():
+            name = row[2].lower()
+            if code.lower() == needle or name == needle:
                 rank = 0
             elif name.startswith(needle):
                 rank = 1
@@ -157,29 +208,38 @@ class PortRegistry:
                 rank = 2
             else:
                 continue
-            ranked.append((rank, name, port))
+            ranked.append((rank, name, code))
         ranked.sort(key=lambda item: (item[0], item[1]))
-        return [port for _, _, port in ranked[:limit]]
+        return [self._port(code) for _, _, code in ranked[:limit]]
+
+    def positions(self, *, reached: bool = False) -> FloatArray:
+        """Every port's (lon, lat) in LOCODE order, as an (N, 2) array; only the ports routes
+        are not refused to (not ``inland`` nor ``unjoined``) when ``reached``."""
+        rows = self._parsed().values()
+        kept = [r for r in rows if not reached or len(r) < 9 or r[8] not in REFUSED_APPROACHES]
+        return np.array([(float(r[5]), float(r[6])) for r in kept]).reshape(-1, 2)
 
     def nearest(self, lon: float, lat: float) -> Port:
         """The port closest to (lon, lat) on the sphere."""
-        ports = self.ports
         if self._xyz is None:
-            self._xyz = unit_vectors([p.lon for p in ports], [p.lat for p in ports])
-        return ports[int(np.argmax(self._xyz @ unit_vector(lon, lat)))]
+            at = self.positions()
+            self._xyz = unit_vectors(at[:, 0], at[:, 1])
+        return self._port(list(self._parsed())[int(np.argmax(self._xyz @ unit_vector(lon, lat)))])
 
 
 @cache
 def registry() -> PortRegistry:
     """The shipped port registry (the network's ports, then the other official ones), loaded
     once."""
-    lines: list[str] = []
     aliases: dict[str, str] = {}
-    for name in ("ports.csv", "official_ports.csv"):
-        lines += (data_dir() / name).read_text(encoding="utf-8").splitlines()[1:]
     for name in ("port_aliases.csv", "official_aliases.csv"):
         aliases |= _aliases((data_dir() / name).read_text(encoding="utf-8").splitlines())
-    return PortRegistry(lines, aliases)
+    return PortRegistry(_lines("ports.csv"), aliases, lambda: _lines("official_ports.csv"))
+
+
+def _lines(name: str) -> list[str]:
+    """The lines of a shipped port table, less its header."""
+    return (data_dir() / name).read_text(encoding="utf-8").splitlines()[1:]
 
 
 def _aliases(lines: list[str]) -> dict[str, str]:
