@@ -16,7 +16,14 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import numpy.typing as npt
 
-from .closures import NOTHING_REFUSED, check_within_reach, closed_for, refused_for, vessel_cause
+from .closures import (
+    NOTHING_REFUSED,
+    check_within_reach,
+    closed_for,
+    held_for,
+    refused_for,
+    vessel_cause,
+)
 from .errors import InvalidSpeedError, NoRouteError
 from .geodesy import (
     METRES_PER_KM,
@@ -29,7 +36,7 @@ from .geodesy import (
 )
 from .graph import SeaGraph, default_graph
 from .interop import lines_to_shapely
-from .legs import LegPath, sail_trimmed, trim
+from .legs import LegPath, sail_held, sail_trimmed, trim
 from .locations import Location as Location
 from .locations import LocationLike as LocationLike
 from .locations import resolve_location as resolve_location
@@ -218,6 +225,7 @@ def route(
     avoided, allowed = parse_passages(avoid, "avoid"), parse_passages(allow, "allow")
     closed, blocked = closed_for(avoided, allow_arctic, allowed, names)
     refused, why = refused_for(ship, names) if ship.known else NOTHING_REFUSED
+    held = held_for(ship, names) if ship.known else None
     stops = [resolve_location(origin, "origin")]
     stops += [resolve_location(point, f"via[{i}]") for i, point in enumerate(via)]
     stops.append(resolve_location(destination, "destination"))
@@ -232,7 +240,11 @@ def route(
     legs: list[LegPath] = []
     for start, end in pairwise(stops):
         try:
-            leg = sail_trimmed(network, start, end, blocked | refused)
+            leg = (
+                sail_trimmed(network, start, end, blocked | refused)
+                if held is None
+                else sail_held(network, start, end, blocked | refused, blocked | held[0], held[1])
+            )
             if len(stops) == 2:  # one leg: its ends are the route's
                 return _frozen(*leg, network.passage_names, start, end)
             legs.append(leg)
