@@ -12,19 +12,14 @@ from pathlib import Path
 import pytest
 
 from sealane.routing.build.berths import Alias, PortSite, renamed
-from sealane.routing.build.registry import (
+from sealane.routing.build.codelist import (
     CodeEntry,
-    JoinCheck,
-    candidates,
-    carriers_codes,
-    duplicates,
     read_code_list,
     read_terminal_codes,
     read_world_port_index,
-    rename_rows,
-    replaced,
-    same_ports,
 )
+from sealane.routing.build.registry import JoinCheck, candidates, rename_rows
+from sealane.routing.build.sameports import carriers_codes, duplicates, replaced, same_ports
 from sealane.routing.graph import default_graph
 from sealane.routing.landmask import default_landmask
 
