@@ -279,7 +279,7 @@ def test_registry__the_official_seaports_the_network_lacks_are_ports_too(
     with (data_dir() / "official_ports.csv").open(encoding="utf-8") as handle:
         rows = list(csv.DictReader(handle))
     assert len(rows) >= 10_000
-    assert {row["source"] for row in rows} == {"wpi", "unlocode"}
+    assert {row["source"] for row in rows} == {"wpi", "smdg", "unlocode"}
     assert {row["approach"] for row in rows} == {"water", "moved", "inland", "unjoined"}
     assert len(ports) >= 13_800
     for row in rows[::97]:
@@ -292,3 +292,12 @@ def test_registry__an_official_seaport_on_water_is_routed_from_its_own_berth() -
     assert not port.inland
     route = sealane.route(port, "NLRTM", draft_m=7.0)
     assert tuple(route.coordinates[0]) == port.coordinates
+
+
+def test_registry__a_container_port_only_smdg_places_is_a_port_at_its_terminals() -> None:
+    lekki = sealane.get_port("NGLKK")  # Lekki Deep Sea Port: in the code list, not as a seaport
+    assert distance_m(lekki.lon, lekki.lat, 4.006, 6.427) < 5_000.0  # its terminal, not the town
+    assert sealane.route("NLRTM", "NGLKK", draft_m=7.0).distance_m > 0
+    # SMDG's Staten Island code: its terminal's straight join would cross land, so the code
+    # names the port ships reach beside it.
+    assert sealane.get_port("USUYU").locode == "USGUP"

@@ -71,7 +71,7 @@ def test_read_code_list__entries_with_codes_names_functions_and_positions(tmp_pa
     assert entries["CNXXX"].name.startswith("Gone 'Pt'")  # quotes undone, odd bytes kept
 
 
-def test_candidates__index_position_first_then_the_list_s_none_left_out() -> None:
+def test_candidates__index_position_first_then_smdg_s_terminals_then_the_list_s() -> None:
     code_list = {
         "AAONE": entry("AAONE", "One", (1.0, 1.0)),
         "AATWO": entry("AATWO", "Two", (2.0, 2.0)),
@@ -81,13 +81,17 @@ def test_candidates__index_position_first_then_the_list_s_none_left_out() -> Non
         "AAALI": entry("AAALI", "Aliased", (5.0, 5.0)),
     }
     index = {"AATWO": ("TWO HARBOUR", 2.1, 2.0), "AAKNO": ("KNOWN", 4.0, 4.2)}
-    sites, counts = candidates(code_list, index, {"AAKNO": (4.0, 4.0)}, {"AAALI"}, {"AA": "Aland"})
+    terminals = {"AATWO": (2.2, 2.0), "AAONE": (1.1, 1.0), "AAAPT": (3.1, 3.0)}
+    known, aliases = {"AAKNO": (4.0, 4.0)}, {"AAALI"}
+    sites, counts = candidates(code_list, index, terminals, known, aliases, {"AA": "Aland"})
     assert [(s.locode, s.lon, s.lat, s.source) for s in sites] == [
-        ("AAONE", 1.0, 1.0, "unlocode"),
-        ("AATWO", 2.1, 2.0, "wpi"),
+        ("AAAPT", 3.1, 3.0, "smdg"),  # not a seaport by the list, but container terminals
+        ("AAONE", 1.1, 1.0, "smdg"),  # the terminals before the list's town
+        ("AATWO", 2.1, 2.0, "wpi"),  # the index before the terminals
     ]
-    assert sites[0].country_name == "Aland"
-    assert (counts.seaports, counts.in_network, counts.without_position) == (5, 1, 1)
+    assert sites[1].country_name == "Aland"
+    assert (counts.seaports, counts.in_network, counts.without_position) == (6, 1, 1)
+    assert (counts.from_index, counts.from_terminals, counts.from_code_list) == (1, 2, 0)
     assert (counts.checked, counts.index_moved) == (1, 1)  # AAKNO: 22 km from the index
 
 

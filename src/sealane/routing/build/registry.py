@@ -4,13 +4,15 @@ lacks, with ``official_aliases.csv`` (:mod:`.sameports`) and ``ports.csv``'s ren
 Rows are the UN/LOCODE code list's entries with the port function (function code 1), less
 those ``ports.csv`` already holds (the ports the network build joined) and the codes of
 ``port_aliases.csv``. A port's position is its entry in NGA's World Port Index (Pub. 150) where
-the index names its UN/LOCODE (a harbour, not the town), else the code list's own coordinates
-(the place, to the minute); entries with neither are left out. Each is placed as the network
-build places its ports (moved onto water within 5 km, else ``inland``), then checked for the
-way the engine reaches a port that is not a node of the network: the straight join from the
-berth to the nearest lane must cross no land cell of the land mask outside the corridors and
-the mapped water; a port whose join would is ``unjoined`` (refused, like an inland port, until
-a network rebuild joins it). Build-time only.
+the index names its UN/LOCODE (a harbour, not the town), else the mean position of the container
+terminals the SMDG Terminal Code List gives under the code, else the code list's own coordinates
+(the place, to the minute); entries with none are left out. A code the code list holds with
+another function is a port too when SMDG lists terminals under it (Lekki, ``NGLKK``). Each is
+placed as the network build places its ports (moved onto water within 5 km, else ``inland``),
+then checked for the way the engine reaches a port that is not a node of the network: the
+straight join from the berth to the nearest lane must cross no land cell of the land mask
+outside the corridors and the mapped water; a port whose join would is ``unjoined`` (refused,
+like an inland port, until a network rebuild joins it). Build-time only.
 """
 
 from __future__ import annotations
@@ -74,6 +76,7 @@ class Counts:
     in_network: int
     without_position: int
     from_index: int
+    from_terminals: int
     from_code_list: int
     index_moved: int
     checked: int
@@ -81,41 +84,47 @@ class Counts:
     def line(self) -> str:
         """The counts as the log and ``data/README.md`` give them."""
         return (
-            f"{self.seaports} seaports in the code list, {self.in_network} in ports.csv, "
-            f"{self.without_position} without a position; added from the World Port Index "
-            f"{self.from_index}, from the code list {self.from_code_list}; of {self.checked} "
-            f"ports.csv ports the index places, {self.index_moved} more than 5 km away"
+            f"{self.seaports} seaports in the code list (or SMDG terminal codes), "
+            f"{self.in_network} in ports.csv, {self.without_position} without a position; "
+            f"added from the World Port Index {self.from_index}, from SMDG's terminals "
+            f"{self.from_terminals}, from the code list {self.from_code_list}; of "
+            f"{self.checked} ports.csv ports the index places, {self.index_moved} more than "
+            "5 km away"
         )
 
 
 def candidates(
     code_list: dict[str, CodeEntry],
     index: dict[str, tuple[str, float, float]],
+    terminals: dict[str, tuple[float, float]],
     known: dict[str, tuple[float, float]],
     aliases: set[str],
     countries: dict[str, str],
 ) -> tuple[list[PortSite], Counts]:
     """The official seaports ``known`` (the codes of ``ports.csv`` with their positions) lacks,
-    positioned by the World Port Index or the code list, with the counts, among them: of
-    ``known``'s ports the index names (``checked``), how many it places more than
-    :data:`MOVED_M` away (``index_moved``)."""
-    seaports = {code: e for code, e in code_list.items() if is_seaport(e)}
+    with the code list's codes that SMDG lists container terminals under whatever their
+    function, each positioned by the World Port Index, else its SMDG terminals' mean position
+    (a berth, not the town), else the code list; with the counts, among them: of ``known``'s
+    ports the index names (``checked``), how many it places more than :data:`MOVED_M` away
+    (``index_moved``)."""
+    seaports = {c: e for c, e in code_list.items() if is_seaport(e) or c in terminals}
     sites: list[PortSite] = []
-    without, from_index, moved = 0, 0, 0
+    without, moved = 0, 0
+    sources = {"wpi": 0, "smdg": 0, "unlocode": 0}
     for code, entry in sorted(seaports.items()):
         if code in known or code in aliases:
             continue
-        listed = index.get(code)
+        listed, berths = index.get(code), terminals.get(code)
         if listed is not None:
-            lon, lat = listed[1], listed[2]
-            source = "wpi"
-            from_index += 1
+            (lon, lat), source = (listed[1], listed[2]), "wpi"
+        elif berths is not None:
+            (lon, lat), source = berths, "smdg"
         elif entry.position is not None:
-            lon, lat = entry.position
-            source = "unlocode"
+            (lon, lat), source = entry.position, "unlocode"
         else:
             without += 1
             continue
+        sources[source] += 1
         country = countries.get(code[:2], code[:2])
         sites.append(PortSite(code, entry.name, country, lon, lat, source=source))
     checked = 0
@@ -128,8 +137,9 @@ def candidates(
         seaports=len(seaports),
         in_network=sum(code in known for code in seaports),
         without_position=without,
-        from_index=from_index,
-        from_code_list=len(sites) - from_index,
+        from_index=sources["wpi"],
+        from_terminals=sources["smdg"],
+        from_code_list=sources["unlocode"],
         index_moved=moved,
         checked=checked,
     )
@@ -259,12 +269,14 @@ def build_registry(
         s.locode: s for s in renamed(list(network_ports(data_dir() / "ports.csv").values()), before)
     }
     index = read_world_port_index(world_port_index)
+    terminals = read_terminal_codes(terminal_codes)
     before += [a for a in replaced(network, entries, index) if a not in before]
     gone = {a.alias for a in before if a.kind in ("duplicate", "replaced")}
     network = {code: site for code, site in network.items() if code not in gone}
     sites, counts = candidates(
         entries,
         index,
+        terminals,
         {code: (s.lon, s.lat) for code, s in network.items()},
         aliases,
         read_countries(countries),
@@ -280,6 +292,9 @@ def build_registry(
     corridor_lines = read_geojson(data_dir() / "corridors.geojson")
     navigable = Navigable(coastline(), corridor_lines)
     sites = placed(sites, navigable, JoinCheck(default_graph(), default_landmask()))
+    # A code that is a port only by SMDG's terminals, and that routes would be refused to, is
+    # better an alias of the port ships reach beside it (carriers_codes below).
+    sites = [s for s in sites if is_seaport(entries[s.locode]) or s.status in ("water", "moved")]
     statuses = {s: sum(p.status == s for p in sites) for s in ("water", "moved", "inland")}
     unjoined = sum(p.status == "unjoined" for p in sites)
     log(f"official ports: {len(sites)} written, {statuses}, unjoined {unjoined}")
@@ -288,7 +303,7 @@ def build_registry(
     with (data_dir() / "port_aliases.csv").open(encoding="utf-8") as handle:
         known |= {row["alias"] for row in csv.DictReader(handle)}
     every = [*renamed(list(network.values()), matches), *sites]
-    smdg = carriers_codes(read_terminal_codes(terminal_codes), every, known)
+    smdg = carriers_codes(terminals, every, known)
     log(f"official ports: {len(smdg)} SMDG codes made aliases")
     matches += smdg
     rename_rows(data_dir() / "ports.csv", out / "ports.csv", matches)

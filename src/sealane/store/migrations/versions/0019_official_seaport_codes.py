@@ -1,7 +1,7 @@
 """official seaport codes: stored references to a port by a code the UN/LOCODE list lacks
 
 The port registry is now the code list's seaports (``data/official_ports.csv``,
-``data/official_aliases.csv``): 57 of searoute's codes that the list lacks either name a
+``data/official_aliases.csv``): 58 of searoute's codes that the list lacks either name a
 port the list knows by an official code (the network's port took that code, ``renamed``) or
 stand beside another port of the network with an official code (``duplicate``). Both resolve
 to the official port, with their old ids; every column that stores a port's code gets the
@@ -34,6 +34,7 @@ ALIASES = {
     "CLCBO": "CLBAR",
     "CNCGU": "CNCGS",
     "CNCMG": "CNCGM",
+    "CNDFE": "CNDFG",
     "CNHHA": "CNHUH",
     "CNLAI": "CNLZO",
     "CNSNG": "CNSGJ",
