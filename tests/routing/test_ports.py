@@ -301,3 +301,19 @@ def test_registry__a_container_port_only_smdg_places_is_a_port_at_its_terminals(
     # SMDG's Staten Island code: its terminal's straight join would cross land, so the code
     # names the port ships reach beside it.
     assert sealane.get_port("USUYU").locode == "USGUP"
+
+
+@pytest.mark.parametrize(
+    ("locode", "lon", "lat"),
+    [
+        ("SEVBY", 18.28, 57.63),  # Visby on Gotland, not the Swedish west coast
+        ("CASJF", -52.70, 47.57),  # St John's, Newfoundland, not Saint John, New Brunswick
+        ("GBKLK", -5.98, 54.05),  # Kilkeel, County Down
+        ("RULED", 30.21, 59.96),  # kept: the index's RU LED lies in Florida, the list agrees here
+    ],
+)
+def test_positions__the_index_and_the_list_agreeing_place_a_misplaced_port(
+    locode: str, lon: float, lat: float
+) -> None:
+    port = sealane.get_port(locode)
+    assert distance_m(port.lon, port.lat, lon, lat) < 5_000.0, port

@@ -18,7 +18,7 @@ from sealane.routing.build.codelist import (
     read_terminal_codes,
     read_world_port_index,
 )
-from sealane.routing.build.registry import JoinCheck, candidates, rename_rows
+from sealane.routing.build.registry import JoinCheck, candidates, misplaced, rename_rows, stale
 from sealane.routing.build.sameports import carriers_codes, duplicates, replaced, same_ports
 from sealane.routing.graph import default_graph
 from sealane.routing.landmask import default_landmask
@@ -208,3 +208,29 @@ def test_join_check__a_berth_joins_the_lanes_only_over_water(
     check: JoinCheck, where: str, lon: float, lat: float, joined: bool
 ) -> None:
     assert check.joined(lon, lat) is joined, where
+
+
+def test_misplaced__moved_where_the_index_and_the_list_agree_and_not_otherwise() -> None:
+    network = {
+        "SEVBY": site("SEVBY", "Visby", 11.59, 57.63),  # 400 km off
+        "RULED": site("RULED", "Saint Petersburg", 30.21, 59.96),
+        "GBKLK": site("GBKLK", "Kilkeel", -5.98, 54.05),  # in place
+        "AAFIX": site("AAFIX", "Fixed", 0.0, 0.0),
+    }
+    code_list = {
+        "SEVBY": entry("SEVBY", "Visby", (18.3, 57.65)),
+        "RULED": entry("RULED", "Saint Petersburg", (30.2, 59.9)),
+        "GBKLK": entry("GBKLK", "Kilkeel", (-5.98, 54.05)),
+        "AAFIX": entry("AAFIX", "Fixed", (1.0, 1.0)),
+    }
+    index = {
+        "SEVBY": ("Visby", 18.283333, 57.633333),
+        "RULED": ("St Petersburg", -82.63, 27.77),  # the index's own mistake
+        "GBKLK": ("Kilkeel", -5.983333, 54.05),
+        "AAFIX": ("Fixed", 1.0, 1.0),
+    }
+    rows = misplaced(network, code_list, index, {"AAFIX"})
+    assert [row[:4] for row in rows] == [["SEVBY", "", "18.283333", "57.633333"]]
+    assert "World Port Index" in rows[0][4]
+    fixes = {"SEVBY": (18.283333, 57.633333), "GBKLK": (-5.98, 54.05)}
+    assert stale(network, fixes) == {"SEVBY"}

@@ -18,6 +18,7 @@ like an inland port, until a network rebuild joins it). Build-time only.
 from __future__ import annotations
 
 import csv
+import re
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -42,7 +43,15 @@ from .codelist import (
 from .corridors import read_geojson
 from .joins import log
 from .portfile import time_zone
-from .sameports import carriers_codes, duplicates, replaced, same_ports, write_aliases
+from .sameports import (
+    carriers_codes,
+    duplicates,
+    name_key,
+    replaced,
+    same_name,
+    same_ports,
+    write_aliases,
+)
 
 #: Join samples this close to the berth are not tested: a berth in a harbour lies in the land
 #: mask's coastal cells (one arc minute, about 1.8 km).
@@ -52,6 +61,12 @@ JOIN_SAMPLE_M = 500.0
 #: A position from the World Port Index and the code list's farther apart than this, metres,
 #: is counted as moved (the README's figure).
 MOVED_M = 5_000.0
+#: A network port farther than this from the World Port Index's position of its code (the code
+#: list agreeing with the index) is misplaced, metres.
+MISPLACED_M = 20_000.0
+#: A network port farther than this from its ``port_positions.csv`` correction was corrected
+#: after the network was built (a correction places a berth within 5 km of it), metres.
+STALE_M = 6_000.0
 #: Columns of ``official_ports.csv``: those of ``ports.csv`` and where the position comes from.
 COLUMNS = (
     "locode",
@@ -234,12 +249,14 @@ def network_ports(path: Path) -> dict[str, PortSite]:
         }
 
 
-def rename_rows(source: Path, target: Path, aliases: list[Alias]) -> None:
+def rename_rows(
+    source: Path, target: Path, aliases: list[Alias], drop: frozenset[str] = frozenset()
+) -> None:
     """Copy ``ports.csv`` from ``source`` to ``target`` with the renamed ports' code, id and
-    name replaced (position, time zone and approach kept: the network joined that berth) and
-    the duplicates left out."""
+    name replaced (position, time zone and approach kept: the network joined that berth), and
+    the duplicates, replaced rows and ``drop`` left out."""
     to = {a.alias: a for a in aliases if a.kind == "renamed"}
-    gone = {a.alias for a in aliases if a.kind in ("duplicate", "replaced")}
+    gone = {a.alias for a in aliases if a.kind in ("duplicate", "replaced")} | drop
     with source.open(encoding="utf-8", newline="") as handle:
         rows = [row for row in csv.reader(handle) if row[0] not in gone]
     for row in rows[1:]:
@@ -248,6 +265,61 @@ def rename_rows(source: Path, target: Path, aliases: list[Alias]) -> None:
     rows[1:] = sorted(rows[1:], key=lambda row: row[0])
     with target.open("w", newline="", encoding="utf-8") as handle:
         csv.writer(handle).writerows(rows)  # the line ends portfile.write_ports writes
+
+
+def misplaced(
+    network: dict[str, PortSite],
+    code_list: dict[str, CodeEntry],
+    index: dict[str, tuple[str, float, float]],
+    fixed: set[str],
+) -> list[list[str]]:
+    """``port_positions.csv`` rows for the network's seaports placed far from their own code:
+    the World Port Index names the port (same folded name, "Saint" read as "St") more than
+    :data:`MISPLACED_M` from the row, and the code list's own position agrees with the index
+    within that distance (the index alone is wrong at times: its ``RULED`` lies in Florida).
+    Codes ``fixed`` (corrected by hand before) are left alone."""
+    out = []
+    for code, site in sorted(network.items()):
+        entry, listed = code_list.get(code), index.get(code)
+        if code in fixed or entry is None or listed is None or entry.position is None:
+            continue
+        if not is_seaport(entry) or not same_name(saints(site.name), saints(listed[0])):
+            continue
+        _, lon, lat = listed
+        off = distance_m(site.lon, site.lat, lon, lat)
+        agree = distance_m(*entry.position, lon, lat)
+        if off > MISPLACED_M and agree <= MISPLACED_M:
+            source = (
+                f"NGA World Port Index (Pub. 150) '{listed[0]}', {agree / 1000:.0f} km from the "
+                f"UN/LOCODE list's position of {code}; searoute's {off / 1000:.0f} km away "
+                "(issue 38's registry step)"
+            )
+            out.append([code, "", f"{lon:.6f}", f"{lat:.6f}", source])
+    return out
+
+
+def saints(name: str) -> str:
+    """:func:`~.sameports.name_key` with "Saint" read as "St" (St Petersburg's two spellings)."""
+    return name_key(re.sub(r"(?i)\bsaint\b", "St", name))
+
+
+def write_positions(source: Path, target: Path, added: list[list[str]]) -> None:
+    """Copy ``port_positions.csv`` from ``source`` to ``target`` with ``added`` rows after it."""
+    with source.open(encoding="utf-8", newline="") as handle:
+        rows = list(csv.reader(handle))
+    with target.open("w", newline="", encoding="utf-8") as handle:
+        csv.writer(handle, lineterminator="\n").writerows(rows + added)
+
+
+def stale(network: dict[str, PortSite], fixes: dict[str, tuple[float, float]]) -> set[str]:
+    """The network's ports whose row lies farther than :data:`STALE_M` from the position
+    ``port_positions.csv`` gives them: corrected since the network was built, they are placed
+    and joined as the official ports are until a network rebuild joins their new berth."""
+    return {
+        code
+        for code, site in network.items()
+        if code in fixes and distance_m(site.lon, site.lat, *fixes[code]) > STALE_M
+    }
 
 
 def build_registry(
@@ -273,6 +345,15 @@ def build_registry(
     before += [a for a in replaced(network, entries, index) if a not in before]
     gone = {a.alias for a in before if a.kind in ("duplicate", "replaced")}
     network = {code: site for code, site in network.items() if code not in gone}
+    with (data_dir() / "port_positions.csv").open(encoding="utf-8") as handle:
+        fixes = {r["locode"]: (float(r["lon"]), float(r["lat"])) for r in csv.DictReader(handle)}
+    # A renamed port took its code by name and distance already: it is not checked again.
+    renamed_to = {a.locode for a in before if a.kind == "renamed"}
+    corrections = misplaced(network, entries, index, set(fixes) | renamed_to)
+    fixes |= {row[0]: (float(row[2]), float(row[3])) for row in corrections}
+    moved_since = frozenset(stale(network, fixes))
+    network = {code: site for code, site in network.items() if code not in moved_since}
+    log(f"official ports: {len(corrections)} misplaced, {len(moved_since)} to place anew")
     sites, counts = candidates(
         entries,
         index,
@@ -306,6 +387,7 @@ def build_registry(
     smdg = carriers_codes(terminals, every, known)
     log(f"official ports: {len(smdg)} SMDG codes made aliases")
     matches += smdg
-    rename_rows(data_dir() / "ports.csv", out / "ports.csv", matches)
+    rename_rows(data_dir() / "ports.csv", out / "ports.csv", matches, moved_since)
+    write_positions(data_dir() / "port_positions.csv", out / "port_positions.csv", corrections)
     write_official_ports(out, sites)
     write_aliases(out, matches)

@@ -38,7 +38,7 @@ def name_key(name: str) -> str:
     return re.sub(r"[^a-z]", "", PORT_WORDS.sub(" ", ascii_name.lower()))
 
 
-def _same_name(a: str, b: str) -> bool:
+def same_name(a: str, b: str) -> bool:
     """Equal folded names, or one holding the other when the shorter has five letters or more
     ("Bahia Blanca" in "Ingeniero White/Bahia Blanca")."""
     if not a or not b:
@@ -50,7 +50,7 @@ def same_ports(
     sites: list[PortSite], network: dict[str, PortSite], code_list: dict[str, CodeEntry]
 ) -> list[Alias]:
     """The official seaports (``sites``) that are a network port already: same country, same
-    name (:func:`_same_name`), within :data:`SAME_PORT_M`; the nearest such port wins. A network
+    name (:func:`same_name`), within :data:`SAME_PORT_M`; the nearest such port wins. A network
     port whose code the code list lacks is renamed to the official code (once); one with an
     official code of its own (``CNSHA``, the code carriers use for Shanghai, whose seaport code
     is ``CNSGH``) keeps it, and the official seaport code becomes its alias."""
@@ -63,7 +63,7 @@ def same_ports(
         key = name_key(site.name)
         best: tuple[float, str] | None = None
         for other_key, other in by_country.get(site.locode[:2], ()):
-            if _same_name(key, other_key):
+            if same_name(key, other_key):
                 d = distance_m(site.lon, site.lat, other.lon, other.lat)
                 if d <= SAME_PORT_M and (best is None or d < best[0]):
                     best = (d, other.locode)
@@ -91,7 +91,7 @@ def duplicates(network: dict[str, PortSite], code_list: dict[str, CodeEntry]) ->
         for other in network.values():
             if other.locode[:2] != code[:2] or other.locode not in code_list:
                 continue
-            if _same_name(key, name_key(other.name)):
+            if same_name(key, name_key(other.name)):
                 d = distance_m(site.lon, site.lat, other.lon, other.lat)
                 if d <= SAME_PORT_M and (best is None or d < best[0]):
                     best = (d, other.locode)
@@ -115,7 +115,7 @@ def replaced(
             continue
         listed = index.get(code)
         position = (listed[1], listed[2]) if listed is not None else entry.position
-        if position is None or _same_name(name_key(site.name), name_key(entry.name)):
+        if position is None or same_name(name_key(site.name), name_key(entry.name)):
             continue
         if distance_m(site.lon, site.lat, *position) > OTHER_PLACE_M:
             out.append(Alias(code, "", "replaced", 0.0, site.name))
