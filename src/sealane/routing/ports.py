@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from functools import cache
 
 import numpy as np
+import numpy.typing as npt
 
 from .data import data_dir
 from .errors import UnknownPortError
@@ -102,7 +103,7 @@ class PortRegistry:
         self._more = more
         self._made: dict[str, Port] = {}
         self._all: tuple[Port, ...] | None = None
-        self._rows: dict[str, list[str]] | None = None
+        self._columns: tuple[list[str], list[str], FloatArray, npt.NDArray[np.bool_]] | None = None
         self._xyz: FloatArray | None = None
         if more is None:
             self._complete()
@@ -140,23 +141,29 @@ class PortRegistry:
             self._all = tuple(self._port(code) for code in sorted(self._lines))
         return self._all
 
-    def _parsed(self) -> dict[str, list[str]]:
-        """Every line's fields (one pass of the csv module over them all), by LOCODE."""
-        if self._rows is None:
+    def _table(self) -> tuple[list[str], list[str], FloatArray, npt.NDArray[np.bool_]]:
+        """Every port's LOCODE (sorted), lower-case name, (lon, lat) and whether routes to it
+        are refused, from one pass of the csv module over the lines (kept, not the rows)."""
+        if self._columns is None:
             self._complete_once()
             codes = sorted(self._lines)
-            rows = csv.reader([self._lines[code] for code in codes])
-            self._rows = dict(zip(codes, rows, strict=True))
-        return self._rows
+            names, lonlat, refused = [], [], []
+            for row in csv.reader([self._lines[code] for code in codes]):
+                names.append(row[2].lower())
+                lonlat.append((float(row[5]), float(row[6])))
+                refused.append(len(row) > 8 and row[8] in REFUSED_APPROACHES)
+            self._columns = (
+                codes,
+                names,
+                np.array(lonlat, dtype=np.float64).reshape(-1, 2),
+                np.array(refused, dtype=np.bool_),
+            )
+        return self._columns
 
     def _port(self, locode: str) -> Port:
         port = self._made.get(locode)
         if port is None:
-            row = (
-                self._rows[locode]
-                if self._rows is not None
-                else next(csv.reader([self._lines[locode]]))
-            )
+            row = next(csv.reader([self._lines[locode]]))
             port = Port(
                 row[0],
                 row[1],
@@ -198,8 +205,8 @@ class PortRegistry:
         if not needle:
             return []
         ranked: list[tuple[int, str, str]] = []
-        for code, row in self._parsed().items():
-            name = row[2].lower()
+        codes, names, _, _ = self._table()
+        for code, name in zip(codes, names, strict=True):
             if code.lower() == needle or name == needle:
                 rank = 0
             elif name.startswith(needle):
@@ -215,16 +222,15 @@ class PortRegistry:
     def positions(self, *, reached: bool = False) -> FloatArray:
         """Every port's (lon, lat) in LOCODE order, as an (N, 2) array; only the ports routes
         are not refused to (not ``inland`` nor ``unjoined``) when ``reached``."""
-        rows = self._parsed().values()
-        kept = [r for r in rows if not reached or len(r) < 9 or r[8] not in REFUSED_APPROACHES]
-        return np.array([(float(r[5]), float(r[6])) for r in kept]).reshape(-1, 2)
+        _, _, lonlat, refused = self._table()
+        return lonlat[~refused] if reached else lonlat
 
     def nearest(self, lon: float, lat: float) -> Port:
         """The port closest to (lon, lat) on the sphere."""
+        codes, _, lonlat, _ = self._table()
         if self._xyz is None:
-            at = self.positions()
-            self._xyz = unit_vectors(at[:, 0], at[:, 1])
-        return self._port(list(self._parsed())[int(np.argmax(self._xyz @ unit_vector(lon, lat)))])
+            self._xyz = unit_vectors(lonlat[:, 0], lonlat[:, 1])
+        return self._port(codes[int(np.argmax(self._xyz @ unit_vector(lon, lat)))])
 
 
 @cache
