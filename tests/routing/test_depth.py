@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 import sealane
-from sealane.routing.depth import BAND_NAMES, band_closed, band_mask, needed_depth_m
+from sealane.routing.depth import BAND_NAMES, band_below, band_closed, band_mask, needed_depth_m
 from sealane.routing.graph import default_graph
 from sealane.routing.passages import names_from_mask
 from sealane.routing.port_limits import port_limits
@@ -165,3 +165,43 @@ def test_top100_routes_at_12m__no_edge_shallower_than_the_clearance() -> None:
         (graph.node_lonlat[graph.edge_u[k]].tolist(), float(graph.edge_depth_m[k])) for k in shallow
     ]
     assert not shallow, f"{len(shallow)} edges under {need} m: {where[:10]}"
+
+
+def test_route__qingdao_yantai_below_the_band_takes_its_13_m_leg_and_12_m_does_not() -> None:
+    # The leg off Qingdao (121.0, 35.9 to 122.57, 36.76) measures 13.0 m: a vessel of 9 to 11.5
+    # m needs at most 13.0 m and sails it, as the default vessel does; a 12 m one needs 13.5 m.
+    default = sealane.route("CNTAO", "CNYNT").distance_nm
+    for draft in (9.0, 10.5, 11.5):
+        assert sealane.route("CNTAO", "CNYNT", draft_m=draft).distance_nm == pytest.approx(default)
+    assert sealane.route("CNTAO", "CNYNT", draft_m=12.0).distance_nm > default + 100.0
+
+
+@pytest.mark.parametrize("draft", [10.5, 14.0])
+def test_top_routes_between_band_bounds__no_edge_shallower_than_the_need(draft: float) -> None:
+    graph = default_graph()
+    node_of = {(lon, lat): k for k, (lon, lat) in enumerate(graph.node_lonlat.tolist())}
+    edge_of = {
+        (min(a, b), max(a, b)): k
+        for k, (a, b) in enumerate(zip(graph.edge_u.tolist(), graph.edge_v.tolist(), strict=True))
+    }
+    need = needed_depth_m(draft)
+    limits = port_limits()
+    ports = [c for c in top100() if c not in limits or limits[c].draft_m >= draft][:25]
+    shallow: set[int] = set()
+    for origin, destination in permutations(ports, 2):
+        try:
+            found = sealane.route(origin, destination, draft_m=draft)
+        except sealane.NoRouteError:  # a river port whose channel takes less
+            continue
+        for a, b in edges_sailed(found, node_of):
+            edge = edge_of[(min(a, b), max(a, b))]
+            if graph.edge_depth_m[edge] < need - 1e-3:
+                shallow.add(edge)
+    assert not shallow, f"{len(shallow)} edges under {need} m"
+
+
+def test_band_below__only_between_two_bounds() -> None:
+    assert band_below(10.0) == band_closed(7.7)  # needs 11.5 m: 9.2 m is safe to close
+    assert band_below(12.0) is None  # needs 13.5 m, a bound
+    assert band_below(5.0) is None  # the default band is closed anyway
+    assert band_below(16.5) == "depth<17.6m"  # needs 18.15 m, past 17.6 m

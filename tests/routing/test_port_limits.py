@@ -118,6 +118,7 @@ RIVER_PORTS = [
     ("CAMTR", "St. Lawrence", 11.3),
     ("THBKK", "Chao Phraya", 8.2),
     ("VNSGN", "Saigon", 11.0),
+    ("GBLON", "Thames", 15.1),
 ]
 
 

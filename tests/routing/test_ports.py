@@ -233,3 +233,87 @@ def test_inland_ports__no_sea_going_ship_reaches_them_refused_with_the_reason(
     assert sealane.get_port(locode).inland
     with pytest.raises(sealane.NoRouteError, match="inland"):
         sealane.route("NLRTM", locode)
+
+
+#: Busy container ports' other codes (golden): the code list's own seaport code of a port that
+#: carriers and searoute name by another official code, and carriers' SMDG codes.
+OTHER_CODES = [
+    ("CNSGH", "CNSHA"),  # the list's Shanghai seaport; CNSHA is Hongqiao airport there
+    ("CNQIN", "CNTAO"),  # the list's Qingdao seaport; searoute's CNQIN was Qingxi, inland
+    ("CNNBG", "CNNGB"),
+    ("CNYTG", "CNYNT"),
+    ("DEHTJ", "DEHAM"),
+    ("USBOY", "USNYC"),
+    ("CNNJG", "CNNKG"),  # SMDG's Nanjing
+    ("CNDAG", "CNDLC"),  # SMDG's Dalian Dayaowan
+]
+
+
+@pytest.mark.parametrize(("code", "port"), OTHER_CODES)
+def test_busiest_container_ports__their_other_codes_resolve_and_route_at_7_m(
+    ports: PortRegistry, code: str, port: str
+) -> None:
+    for key in (code, code.lower(), sealane.port_id(code)):
+        assert ports.get(key).locode == port
+    assert sealane.route("NLRTM", code, draft_m=7.0).distance_m > 0
+
+
+#: searoute's codes the code list lacks, renamed to the official code of the same port.
+RENAMED = [("AUPTH", "AUPER"), ("ILTAV", "ILTLV"), ("LCPCS", "LCCAS"), ("TNRAD", "TNRDS")]
+
+
+@pytest.mark.parametrize(("old", "official"), RENAMED)
+def test_renamed_ports__old_code_and_old_id_resolve_to_the_official_port_at_the_same_berth(
+    ports: PortRegistry, old: str, official: str
+) -> None:
+    port = ports.get(official)
+    assert port.id == sealane.port_id(official)
+    assert old not in {p.locode for p in ports.ports}
+    assert ports.get(old) == port == ports.get(sealane.port_id(old))
+    assert not port.inland
+
+
+def test_registry__the_official_seaports_the_network_lacks_are_ports_too(
+    ports: PortRegistry,
+) -> None:
+    with (data_dir() / "official_ports.csv").open(encoding="utf-8") as handle:
+        rows = list(csv.DictReader(handle))
+    assert len(rows) >= 10_000
+    assert {row["source"] for row in rows} == {"wpi", "smdg", "unlocode"}
+    assert {row["approach"] for row in rows} == {"water", "moved", "inland", "unjoined"}
+    assert len(ports) >= 13_800
+    for row in rows[::97]:
+        port = ports.get(row["locode"])
+        assert (port.name, port.approach) == (row["name"], row["approach"])
+
+
+def test_registry__an_official_seaport_on_water_is_routed_from_its_own_berth() -> None:
+    port = sealane.get_port("AEHTL")  # Hulaylah Terminal, placed by the World Port Index
+    assert not port.inland
+    route = sealane.route(port, "NLRTM", draft_m=7.0)
+    assert tuple(route.coordinates[0]) == port.coordinates
+
+
+def test_registry__a_container_port_only_smdg_places_is_a_port_at_its_terminals() -> None:
+    lekki = sealane.get_port("NGLKK")  # Lekki Deep Sea Port: in the code list, not as a seaport
+    assert distance_m(lekki.lon, lekki.lat, 4.006, 6.427) < 5_000.0  # its terminal, not the town
+    assert sealane.route("NLRTM", "NGLKK", draft_m=7.0).distance_m > 0
+    # SMDG's Staten Island code: its terminal's straight join would cross land, so the code
+    # names the port ships reach beside it.
+    assert sealane.get_port("USUYU").locode == "USGUP"
+
+
+@pytest.mark.parametrize(
+    ("locode", "lon", "lat"),
+    [
+        ("SEVBY", 18.28, 57.63),  # Visby on Gotland, not the Swedish west coast
+        ("CASJF", -52.70, 47.57),  # St John's, Newfoundland, not Saint John, New Brunswick
+        ("GBKLK", -5.98, 54.05),  # Kilkeel, County Down
+        ("RULED", 30.21, 59.96),  # kept: the index's RU LED lies in Florida, the list agrees here
+    ],
+)
+def test_positions__the_index_and_the_list_agreeing_place_a_misplaced_port(
+    locode: str, lon: float, lat: float
+) -> None:
+    port = sealane.get_port(locode)
+    assert distance_m(port.lon, port.lat, lon, lat) < 5_000.0, port

@@ -37,10 +37,11 @@ DRAFT_M = 12.0
 #: strict, so each one fails the suite as soon as it is fixed and must then leave this list.
 KNOWN_OFF: dict[tuple[str, str], str] = {
     ("CNTAO", "CNYNT"): (
-        "regression of the network rebuilt with the river corridors (issue 38): its leg off "
-        "Qingdao (121.0, 35.9 to 122.57, 36.76) measures a 13.0 m least depth, under the 13.5 m "
-        "band that a 9-12 m draft (needing 10.5-13.5 m) closes, so such a ship sails 380.5 nm by "
-        "Lianyungang instead of 244.4 nm; four depth bands are too coarse here (wider masks)"
+        "the depth rule, not the bands (issue 38): the leg off Qingdao (121.0, 35.9 to 122.57, "
+        "36.76) measures 13.0 m least depth on the 0.1 degree grid (a coastal cell by Shidao), "
+        "under the 13.5 m a 12 m draft needs, so such a ship sails 380.5 nm by Lianyungang "
+        "instead of 244.4 nm; a 9 to 11.5 m draft (needing at most 13.0 m) takes the leg since "
+        "the route is searched below its band and checked edge by edge"
     ),
 }
 

@@ -147,9 +147,16 @@ def test_route__corinth_closed_by_default_and_opened_by_allow() -> None:
 
 
 def test_route__port_flagged_inland_is_refused() -> None:
-    inland = next(port for port in registry().ports if port.inland)
+    inland = next(port for port in registry().ports if port.approach == "inland")
     with pytest.raises(sealane.NoRouteError, match="inland"):
         sealane.route("NLRTM", inland.locode)
+
+
+def test_route__official_port_the_network_does_not_reach_is_refused() -> None:
+    unjoined = next(port for port in registry().ports if port.approach == "unjoined")
+    assert unjoined.inland
+    with pytest.raises(sealane.NoRouteError, match="not reached by the sea-lane network"):
+        sealane.route("NLRTM", unjoined.locode)
 
 
 def test_route__river_ports_are_reached_through_their_corridors() -> None:
@@ -567,7 +574,8 @@ def test_errors__are_value_errors() -> None:
 
 # --- properties ----------------------------------------------------------------------------------
 
-ports = st.sampled_from(registry().ports)
+#: Ports routes are not refused to (an inland or unjoined one is refused before any search).
+ports = st.sampled_from([port for port in registry().ports if not port.inland])
 
 
 def check_route_invariants(

@@ -49,7 +49,7 @@ MODEL_TABLES = {
 }
 ALL_TABLES = MODEL_TABLES | {"alembic_version"}
 #: The newest migration.
-HEAD = "0016_official_port_codes"
+HEAD = "0019_official_seaport_codes"
 
 
 def tables(engine: Engine) -> set[str]:

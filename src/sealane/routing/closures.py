@@ -13,7 +13,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from .depth import band_mask
+from .depth import band_below, band_mask, needed_depth_m
 from .errors import NoRouteError
 from .graph import SeaGraph
 from .legs import sail_trimmed
@@ -50,6 +50,21 @@ def refused_for(vessel: Vessel, names: tuple[str, ...]) -> tuple[int, tuple[Refu
     if vessel.draft_m is not None:
         mask |= band_mask(vessel.draft_m, names)
     return mask, why
+
+
+@lru_cache(maxsize=256)
+def held_for(vessel: Vessel, names: tuple[str, ...]) -> tuple[int, float] | None:
+    """The mask to search first for ``vessel`` and the depth its route's edges must have: its
+    refused mask with the band below the one its draft closes (:func:`~.depth.band_below`),
+    when that band lies above its need; None when the band's own mask is the answer."""
+    if vessel.draft_m is None:
+        return None
+    below = band_below(vessel.draft_m)
+    if below is None or below not in names:
+        return None
+    mask, _ = refused_for(vessel, names)
+    mask &= ~band_mask(vessel.draft_m, names)
+    return mask | (1 << names.index(below)), needed_depth_m(vessel.draft_m)
 
 
 def check_within_reach(

@@ -9,8 +9,12 @@ closes a band exactly as it closes a passage and keeps its speed.
 A vessel needs its draft plus an under-keel clearance: 10 % of the draft, at least 1.5 m. It
 closes the shallowest band at or above that need, so an edge it may not use is always closed
 (and an edge a little deeper than the need may be closed too: four bands are all the mask has
-room for). A need beyond the deepest band (a draft over 22.7 m) closes that band, the most the
-bands can tell. Without a draft the route is the default vessel's (a feeder of 7.7 m draft,
+room for). Where that band's bound lies above the need, the route is searched first with the
+band below closed instead (:func:`band_below`) and kept when every edge it sails is as deep as
+the need (``SeaGraph.edge_depth_m``); otherwise the band's own route stands, so a vessel is
+held to the depth it needs, and to no more where the looser search finds a route deep enough.
+A need beyond the deepest band (a draft over 22.7 m) closes that band, the most the bands can
+tell. Without a draft the route is the default vessel's (a feeder of 7.7 m draft,
 see the README), which needs 9.2 m: the shallowest band is closed on every route. Only the
 build's straight shortcuts carry that band (searoute's lanes along shallow coasts are where
 feeders sail, though the 0.1 degree grid reads them shallower), so it keeps the default routes
@@ -69,6 +73,22 @@ def band_closed(draft_m: float | None) -> str:
         if need <= bound:
             return name
     return BAND_NAMES[-1]
+
+
+def band_below(draft_m: float) -> str | None:
+    """The band below the one a vessel of ``draft_m`` closes, when its need lies strictly
+    between the two bounds (closing it closes only water too shallow for the vessel); None
+    when the need is a band's bound or no deeper than the default vessel's band (always closed).
+
+    >>> band_below(10.0), band_below(12.0), band_below(14.0), band_below(7.0)
+    ('depth<9.2m', None, 'depth<13.5m', None)
+    """
+    need = round(needed_depth_m(draft_m), 6)
+    below = [name for bound, name in zip(BANDS_M, BAND_NAMES, strict=True) if bound < need]
+    closed = band_closed(draft_m)
+    if not below or need >= BANDS_M[BAND_NAMES.index(closed)]:
+        return None
+    return below[-1]
 
 
 def band_mask(draft_m: float | None, bit_names: tuple[str, ...]) -> int:

@@ -68,7 +68,33 @@ def sail_trimmed(graph: SeaGraph, start: Location, end: Location, blocked: int) 
     arrays and the small numpy calls that would cost more than the search."""
     if (start.lon, start.lat) == (end.lon, end.lat):
         return trim(*sail(graph, start, end, blocked))
-    a, b, path = _search(graph, start, end, blocked)
+    return _trimmed(graph, start, end, *_search(graph, start, end, blocked))
+
+
+def sail_held(
+    graph: SeaGraph, start: Location, end: Location, blocked: int, first: int, need_m: float
+) -> LegPath:
+    """:func:`sail_trimmed` for a vessel that needs ``need_m`` of water: the leg searched with
+    the looser mask ``first``, kept when every edge it sails (the snaps' edges too) is at least
+    that deep (an edge whose depth is not measured counts as deep), else the leg under
+    ``blocked``, whose depth band leaves no edge too shallow."""
+    if (start.lon, start.lat) == (end.lon, end.lat):
+        return sail_trimmed(graph, start, end, blocked)
+    try:
+        a, b, path = _search(graph, start, end, first)
+    except NoRouteError:
+        return sail_trimmed(graph, start, end, blocked)
+    edges = np.concatenate([path.edges, [a.edge, b.edge]]).astype(np.intp)
+    depth = graph.edge_depth_m[edges]
+    if bool(np.all(np.isnan(depth) | (depth >= need_m - 1e-3))):
+        return _trimmed(graph, start, end, a, b, path)
+    return sail_trimmed(graph, start, end, blocked)
+
+
+def _trimmed(
+    graph: SeaGraph, start: Location, end: Location, a: Snap, b: Snap, path: SeaPath
+) -> LegPath:
+    """The trimmed leg of a searched path between the snaps ``a`` and ``b``."""
     if path.nodes.size:
         made = graph.network.leg(
             path.nodes,

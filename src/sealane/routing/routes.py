@@ -17,7 +17,14 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import numpy.typing as npt
 
-from .closures import NOTHING_REFUSED, check_within_reach, closed_for, refused_for, vessel_cause
+from .closures import (
+    NOTHING_REFUSED,
+    check_within_reach,
+    closed_for,
+    held_for,
+    refused_for,
+    vessel_cause,
+)
 from .errors import InvalidSpeedError, NoRouteError, UnknownPassageError, UnknownPortError
 from .geodesy import (
     METRES_PER_KM,
@@ -31,7 +38,7 @@ from .geodesy import (
 )
 from .graph import SeaGraph, default_graph
 from .interop import lines_to_shapely
-from .legs import LegPath, sail_trimmed, trim
+from .legs import LegPath, sail_held, sail_trimmed, trim
 from .locations import Location as Location
 from .locations import LocationLike as LocationLike
 from .locations import resolve_location as resolve_location
@@ -179,6 +186,11 @@ def check_sea_approach(stop: Location) -> None:
     """:class:`~sealane.routing.errors.NoRouteError` when ``stop`` is a port flagged inland:
     no sea-going ship reaches it, so nothing is routed to or from it."""
     port = stop.port
+    if port is not None and port.approach == "unjoined":
+        raise NoRouteError(
+            f"port {port.locode} ({port.name}) is not reached by the sea-lane network yet: "
+            f"its {port.approach_m / 1000.0:.0f} km join to the nearest lane would cross land"
+        )
     if port is not None and port.inland:
         raise NoRouteError(
             f"port {port.locode} ({port.name}) lies inland, "
@@ -250,13 +262,14 @@ def route(
     refused, why = (
         NOTHING_REFUSED if ship is UNKNOWN or not ship.known else refused_for(ship, names)
     )
+    held = None if ship is UNKNOWN or not ship.known else held_for(ship, names)
     roles = ["origin", *(f"via[{i}]" for i in range(len(via))), "destination"]
     for stop, role in zip(plan, roles, strict=True):
         if isinstance(stop, Passage):
             continue
         if stop.port is None:
             afloat(stop, role, network)  # on land: OnLandError; just ashore: joins from there
-        elif stop.port.inland:
+        elif stop.port.inland or stop.port.approach == "unjoined":
             check_sea_approach(stop)
         if refused:
             check_within_reach(network, stop, refused, why)
@@ -266,7 +279,11 @@ def route(
     legs: list[LegPath] = []
     for start, end in pairwise(stops):
         try:
-            leg = sail_trimmed(network, start, end, blocked | refused)
+            leg = (
+                sail_trimmed(network, start, end, blocked | refused)
+                if held is None
+                else sail_held(network, start, end, blocked | refused, blocked | held[0], held[1])
+            )
             if len(stops) == 2:  # one leg: its ends are the route's
                 return _frozen(*leg, network.passage_names, start, end)
             legs.append(leg)

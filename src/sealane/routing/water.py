@@ -121,11 +121,12 @@ def shoreline_water() -> WaterCells:
 
 
 class WaterPorts:
-    """The ports with a water approach, as unit vectors for a nearest-port search."""
+    """The ports with a water approach the network reaches, as unit vectors for a nearest-port
+    search."""
 
     def __init__(self) -> None:
-        ports = [port for port in registry().ports if not port.inland]
-        self._xyz = unit_vectors([p.lon for p in ports], [p.lat for p in ports])
+        at = registry().positions(reached=True)
+        self._xyz = unit_vectors(at[:, 0], at[:, 1])
 
     def within(self, lon: float, lat: float, distance_m: float) -> bool:
         """Whether a port with a water approach lies within ``distance_m`` of (lon, lat)."""

@@ -11,6 +11,7 @@ from . import __doc__ as package_doc
 from .globe import write_landmask
 from .graphfile import retag
 from .pipeline import build_network, reshortcut
+from .registry import build_registry
 from .watercells import write_water_cells
 
 
@@ -22,11 +23,19 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--out", type=Path, default=data_dir())
     parser.add_argument(
         "--only",
-        choices=["network", "landmask", "retag", "shortcuts", "watercells"],
+        choices=["network", "landmask", "retag", "shortcuts", "watercells", "registry"],
         default=None,
         help="retag: re-derive passage tags and search tables of the marnet.npz in --out; "
-        "shortcuts: re-derive its shortcuts from its other edges",
+        "shortcuts: re-derive its shortcuts from its other edges; "
+        "registry: write official_ports.csv and official_aliases.csv (needs --code-list, "
+        "--port-index, --countries, --terminal-codes)",
     )
+    parser.add_argument(
+        "--code-list", type=Path, help="folder of the UN/LOCODE code list, one YAML per country"
+    )
+    parser.add_argument("--port-index", type=Path, help="NGA World Port Index CSV (Pub. 150)")
+    parser.add_argument("--countries", type=Path, help="UN/LOCODE country codes CSV")
+    parser.add_argument("--terminal-codes", type=Path, help="SMDG Terminal Code List CSV")
     parser.add_argument(
         "--checkpoint",
         type=Path,
@@ -45,6 +54,13 @@ def main(argv: list[str] | None = None) -> None:
         write_landmask(args.out)
     if args.only in (None, "watercells"):
         write_water_cells(args.out)
+    if args.only == "registry":
+        sources = (args.code_list, args.port_index, args.countries, args.terminal_codes)
+        if not all(sources):
+            parser.error(
+                "--only registry needs --code-list, --port-index, --countries, --terminal-codes"
+            )
+        build_registry(args.out, *sources)
 
 
 if __name__ == "__main__":

@@ -115,6 +115,48 @@ def without_aliases(ports: list[PortSite], path: Path) -> list[PortSite]:
     return [port for port in ports if port.locode not in aliases]
 
 
+@dataclass(frozen=True)
+class Alias:
+    """A code that stands for a port of the registry (``official_aliases.csv``), by ``kind``:
+    ``renamed``, a network port's code the code list lacks, the port now under the official
+    code; ``duplicate``, such a code beside another network port with an official code, the
+    same port; ``same port``, the official seaport code of a network port that carriers know
+    by another official code (``CNSGH`` for ``CNSHA``, Shanghai); ``replaced``, an inland
+    network port whose code is the list's seaport elsewhere (no ``locode``: the code is the
+    official port's now)."""
+
+    alias: str
+    locode: str
+    kind: str
+    distance_m: float
+    #: The code list's name of ``locode`` (the renamed port's new name); empty otherwise.
+    name: str = ""
+
+
+def read_aliases(path: Path) -> list[Alias]:
+    """The rows of an ``official_aliases.csv`` (none when there is no such file)."""
+    if not path.exists():
+        return []
+    with path.open(encoding="utf-8", newline="") as handle:
+        return [
+            Alias(r["alias"], r["locode"], r["kind"], float(r["distance_km"]) * 1000.0, r["name"])
+            for r in csv.DictReader(handle)
+        ]
+
+
+def renamed(sites: list[PortSite], aliases: list[Alias]) -> list[PortSite]:
+    """The network's ports with the renamed ones under their official code and name, and the
+    duplicates and replaced ones left out."""
+    to = {a.alias: a for a in aliases if a.kind == "renamed"}
+    gone = {a.alias for a in aliases if a.kind in ("duplicate", "replaced")}
+    out = [
+        replace(s, locode=to[s.locode].locode, name=to[s.locode].name) if s.locode in to else s
+        for s in sites
+        if s.locode not in gone
+    ]
+    return sorted(out, key=lambda s: s.locode)
+
+
 class Navigable:
     """Navigable water for placing ports: raster water, and the corridors' traced lines."""
 

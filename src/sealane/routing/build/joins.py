@@ -13,7 +13,15 @@ import numpy as np
 
 from ..data import data_dir
 from .attach import Join, NetworkTargets, apply_joins, attach, extra_joins
-from .berths import Navigable, PortSite, corrected, searoute_ports, without_aliases
+from .berths import (
+    Navigable,
+    PortSite,
+    corrected,
+    read_aliases,
+    renamed,
+    searoute_ports,
+    without_aliases,
+)
 from .coast import coastline
 from .corridors import Corridor, CorridorIndex
 from .lanegraph import LaneGraph
@@ -52,6 +60,7 @@ def placed_ports(
     coast = coastline()
     sites = corrected(searoute_ports(), data_dir() / "port_positions.csv")
     sites = without_aliases(sites, data_dir() / "port_aliases.csv")
+    sites = renamed(sites, read_aliases(data_dir() / "official_aliases.csv"))
     navigable = Navigable(coast, corridors)
     sites = [navigable.place(site) for site in sites]
     log(f"ports: {sum(s.status == 'moved' for s in sites)} moved onto water")

@@ -43,8 +43,9 @@ def known_port(key: str | None) -> Port | None:
 
 def find_port(text: str, *, field: str | None = None) -> Port:
     """The port ``text`` names: a UN/LOCODE, a port id, or the exact name (case-insensitive) of
-    exactly one port. :class:`CannotRoute` (code ``unknown_port``) says why when it names none
-    or several.
+    exactly one port, or of exactly one that ships reach when several share it (Rotterdam, not
+    the inland Rotterdam of New York). :class:`CannotRoute` (code ``unknown_port``) says why
+    when it names none or several.
 
     >>> find_port("Rotterdam").locode, find_port("nlrtm").locode
     ('NLRTM', 'NLRTM')
@@ -54,7 +55,8 @@ def find_port(text: str, *, field: str | None = None) -> Port:
         return found
     wanted = text.strip().lower()
     named = [p for p in registry().find(text, limit=NAME_CANDIDATES) if p.name.lower() == wanted]
-    if len(named) == 1:
-        return named[0]
+    reached = [p for p in named if not p.inland]
+    if len(named) == 1 or len(reached) == 1:
+        return named[0] if len(named) == 1 else reached[0]
     reason = "no port has that name" if not named else f"{len(named)} ports have that name"
     raise CannotRoute(reason, code=UnknownPortError.code, field=field)
