@@ -96,4 +96,5 @@ def test_near_port__as_measuring_every_port() -> None:
     )
     found = near_port(np.array(lons), np.array(lats))
     assert found.tolist() == brute.tolist()
-    assert 50 < int(found.sum()) < 250
+    sampled = len(ports[::40])  # each has a point 9.9 km due north, near it by construction
+    assert sampled <= int(found.sum()) < sampled * 2 + 100
