@@ -12,7 +12,7 @@ from mcp.types import CallToolResult
 from pydantic import Field
 
 from .. import Location, Port
-from ..service.core.engine import VesselSize
+from ..service.core.engine import given_vessel
 from ..service.core.errors import InvalidInput, ServiceError
 from ..service.reference.ports import known_port
 from ..service.sea_routes import plan_sea_route as plan
@@ -90,15 +90,15 @@ async def get_vessel_future_positions(
         await account.require_routing()
         start = _start(start_longitude, start_latitude)
         points = _points(track_points, all_positions)
-        size = VesselSize(draft_m, beam_m, length_m, air_draft_m)
-        size.vessel()  # a bad dimension is the tool's invalid argument, before any call
+        # a bad dimension is the tool's invalid argument, before any call
+        given = given_vessel(draft_m, beam_m, length_m, air_draft_m)
         try:
             found = await account.future_positions(
                 _text(vessel, "vessel"),
                 previous_port=_optional(previous_port, "previous_port"),
                 destination_port=_optional(destination_port, "destination_port"),
                 start=start,
-                size=size,
+                given=given,
             )
         except ServiceError as error:  # the service names the API's parameters: name ours
             error.field = _PORT_ARGUMENTS.get(error.field or "", error.field)
@@ -179,9 +179,9 @@ async def plan_sea_route(
     async def work(account: Account) -> SeaRoute:
         await account.require_routing()
         ends = (_place(origin, "origin"), _place(destination, "destination"))
-        size = VesselSize(draft_m, beam_m, length_m, air_draft_m)
+        given = given_vessel(draft_m, beam_m, length_m, air_draft_m)
         found = await blocking(
-            partial(plan, *ends, avoid=avoid or (), speed_kn=speed_kn, size=size)
+            partial(plan, *ends, avoid=avoid or (), speed_kn=speed_kn, vessel=given)
         )
         r = found.route
         return SeaRoute(

@@ -16,8 +16,9 @@ import numpy as np
 
 from ..routing.geodesy import METRES_PER_NM, segment_lengths_m
 from ..routing.routes import Route, route
+from ..routing.vessel import Vessel
 from ..routing.voyage import DEFAULT_SPEED_KN
-from .core.engine import NO_SIZE, VesselSize, engine_errors
+from .core.engine import NO_SIZE, NO_VESSEL, VesselSize, engine_errors
 from .core.errors import InvalidInput
 
 Place = str | tuple[float, float]
@@ -43,23 +44,22 @@ def plan_sea_route(
     *,
     avoid: Sequence[str] = (),
     speed_kn: float | None = None,
-    size: VesselSize = NO_SIZE,
+    vessel: Vessel = NO_VESSEL,
 ) -> SeaRoutePlan:
     """The shortest route from ``origin`` to ``destination`` (a LOCODE, port id or (lon, lat)
-    in degrees) avoiding the named passages and those a vessel of ``size`` does not fit, timed
-    at ``speed_kn`` (14 kn when None); blocking (CPU). A bad dimension is an
-    :class:`~.core.errors.InvalidInput` naming it."""
+    in degrees) avoiding the named passages and those ``vessel`` (the caller's, checked by the
+    shell: :func:`~.core.engine.given_vessel`) does not fit, timed at ``speed_kn`` (14 kn when
+    None); blocking (CPU)."""
     speed = DEFAULT_SPEED_KN if speed_kn is None else speed_kn
     if not (math.isfinite(speed) and 0 < speed <= MAX_SPEED_KN):
         raise InvalidInput(
             f"speed_kn must be above 0 and at most {MAX_SPEED_KN:g} knots, got {speed_kn!r}",
             field="speed_kn",
         )
-    vessel = size.vessel()
     names = tuple(dict.fromkeys(name.strip().lower() for name in avoid))
     with engine_errors():
         found = route(origin, destination, avoid=names, vessel=vessel)
-    return SeaRoutePlan(found, speed, found.duration_h(speed), names, size)
+    return SeaRoutePlan(found, speed, found.duration_h(speed), names, VesselSize.given(vessel))
 
 
 def track_length_nm(lons: Sequence[float], lats: Sequence[float]) -> float:
