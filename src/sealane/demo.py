@@ -12,8 +12,8 @@ from .service.access.gatekeeper import Caller
 from .service.core.errors import InvalidInput
 from .service.tracking.requests import NewTrackingRequest, create_request
 from .store.accounts import NewKey
-from .store.history import seed_history
 from .store.seed import seed_demo as seed_demo_rows
+from .tracking.history import seed_history
 
 #: Numbers whose simulated voyages begin 0-45 days before the request, so they are spread
 #: across the voyage; plus the special lifecycle numbers. TESTBK0023 is on the first of its two
@@ -34,16 +34,16 @@ DEMO_REQUESTS = (
 
 def seed_demo(runtime: Runtime, *, history: bool = False) -> list[tuple[str, NewKey]]:
     """Seed the demo and look its requests up once, so shipments exist before the first request;
-    with ``history``, the routing account also gets months of completed voyages of several
-    carriers (:mod:`.store.history`), so its reliability page has figures to show.
+    with ``history``, the routing account also tracks months of voyages of the simulated
+    carrier's lines (:mod:`.tracking.history`), so its reliability page has figures to show.
 
     Returns each demo account's name and a new key (the routing account first); an existing demo
     database keeps its accounts and gets new keys.
     """
     with runtime.context.writing() as session:
         keys = seed_demo_rows(session, runtime.clock.now())
-        if history:
-            seed_history(session, keys[0][1].account_id, runtime.clock.now())
+    if history:
+        seed_history(runtime.tracking, keys[0][1].account_id, runtime.clock.now())
     caller = Caller(keys[0][1].account_id, routing_enabled=True)
     for request_type, number in DEMO_REQUESTS:
         attributes = {
