@@ -124,11 +124,11 @@ class Scenario:
 
     @classmethod
     def on(cls, service: FastAPI | Runtime) -> Scenario:
-        """The scenario of an app, or of a runtime, whose clock is a :class:`ManualClock`."""
+        """The scenario of an app, or of a runtime (time moves on only on a
+        :class:`ManualClock`)."""
         runtime: Runtime = service.state.sealane if isinstance(service, FastAPI) else service
-        clock = runtime.context.clock
-        assert isinstance(clock, ManualClock), "a scenario moves time: give a ManualClock"
-        return cls(runtime.sessions, clock, runtime.tracking, runtime.webhooks, runtime.context)
+        context = runtime.context
+        return cls(runtime.sessions, context.clock, runtime.tracking, runtime.webhooks, context)
 
     def with_client(self, client: TestClient) -> Scenario:
         """This scenario, making its requests through the API with ``client``."""

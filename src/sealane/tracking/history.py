@@ -26,7 +26,7 @@ from .carriers.simulated_lines import LANES, LINES
 TAG = "history"
 #: How often the history's shipments are synced while tracked (the live poller syncs more
 #: often; an estimate is recorded when it moves by an hour or more either way).
-EVERY = timedelta(days=3)
+EVERY = timedelta(days=4)
 #: After the arrival, the terminal's events (discharge to the empty's return) come within two
 #: weeks: they are synced in one step, then the tracking window's end stops tracking.
 AFTER_ARRIVAL = timedelta(days=14)
