@@ -5,7 +5,8 @@ The demo account asks to track bills of lading of the simulated carrier's lines
 looks each one up and follows it at those past times, as its poller would have: every event,
 every arrival estimate the carrier stated on the way (late, rolled, transshipped as the line's
 habits drew the voyage) and the actual times are recorded by the service's own code. The
-voyages still at sea go on being tracked live. The vessels' AIS port calls of the last 30 days
+voyages still at sea go on being tracked live. The demo runs this on a thread of its own while
+it serves (:class:`sealane.demo.DemoHistory`). The vessels' AIS port calls of the last 30 days
 at the lanes' ports of discharge (with their wait at anchor) are written beside them: AIS, not
 the carrier, reports those. The same ``seed`` gives the same history.
 """
@@ -13,6 +14,7 @@ the carrier, reports those. The same ``seed`` gives the same history.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from datetime import datetime, timedelta
 
 from sqlalchemy import select
@@ -22,8 +24,12 @@ from ..store.database import transaction
 from ..store.models import Shipment, TrackingRequest, Vessel, VesselPortCall
 from .carrier_sync import TrackingService
 from .carriers.simulated_lines import LANES, LINES
+from .poller import never
 
 TAG = "history"
+#: The vessels of the history's AIS port calls are named this and a number.
+HISTORY_VESSEL = "Sealane History"
+HISTORY_VESSEL_1 = f"{HISTORY_VESSEL} 1"
 #: How often the history's shipments are synced while tracked (the live poller syncs more
 #: often; an estimate is recorded when it moves by an hour or more either way).
 EVERY = timedelta(days=4)
@@ -46,26 +52,42 @@ def seed_history(
     account_id: str,
     now: datetime,
     *,
-    shipments: int = 300,
+    shipments: int = 200,
     seed: int = 44,
+    stopping: Callable[[], bool] = never,
 ) -> int:
     """Have the account track ``shipments`` bills of lading of the simulated lines, requested
     20 to 220 days before ``now`` and followed by ``service`` up to ``now`` (a transaction
-    each), and add the AIS port calls of the last 30 days; none when the account has the
-    history already. Returns the shipments added."""
+    each), and add the AIS port calls of the last 30 days. What the account tracks already is
+    left as it is, so an interrupted history is finished by the next call; once ``stopping()``,
+    it ends before the next shipment. Returns the shipments added."""
     rng = random.Random(seed)
     with service.sessions() as session:
-        mine = Shipment.account_id == account_id
-        if session.scalar(select(Shipment.id).where(mine, Shipment.carrier_number.like("TST_H%"))):
-            return 0
+        mine = TrackingRequest.account_id == account_id
+        held = set(
+            session.scalars(
+                select(TrackingRequest.request_number).where(
+                    mine, TrackingRequest.request_number.like("TST_H%")
+                )
+            )
+        )
+        has_calls = session.scalar(select(Vessel.id).where(Vessel.name == HISTORY_VESSEL_1))
+    added = 0
     for n in range(shipments):
         line = rng.choice(LINES)
         asked = now - timedelta(days=rng.uniform(NEWEST_DAYS, OLDEST_DAYS))
+        number = history_number(line.scac, n)
+        if number in held:
+            continue
+        if stopping():
+            return added
         with transaction(service.sessions) as session:  # one shipment's unit of work
-            _track(service, session, account_id, history_number(line.scac, n), asked, now)
-    with transaction(service.sessions) as session:
-        _port_calls(session, rng, now)
-    return shipments
+            _track(service, session, account_id, number, asked, now)
+        added += 1
+    if has_calls is None:
+        with transaction(service.sessions) as session:
+            _port_calls(session, random.Random(seed), now)
+    return added
 
 
 def _track(
@@ -105,7 +127,7 @@ def _port_calls(session: Session, rng: random.Random, now: datetime) -> None:
     vessel waiting at anchor for a time drawn around the port's mean, with a congested spell."""
     vessels = []
     for k in range(12):
-        vessel = Vessel(name=f"Sealane History {k + 1}")
+        vessel = Vessel(name=f"{HISTORY_VESSEL} {k + 1}")
         session.add(vessel)
         vessels.append(vessel)
     session.flush()
