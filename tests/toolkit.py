@@ -153,6 +153,11 @@ class Scenario:
         self.accounts[name], self.routing[name] = made, routing
         return made
 
+    def known(self, name: str, key: NewKey, *, routing: bool) -> Scenario:
+        """This scenario, knowing an account made elsewhere (the demo's, say) as ``name``."""
+        self.accounts[name], self.routing[name] = key, routing
+        return self
+
     def key(self, name: str) -> str:
         """The API key of the account named ``name``."""
         return self.accounts[name].secret
