@@ -35,6 +35,7 @@ lint: $(STAMP)
 	$(VENV)/bin/mypy
 	$(VENV)/bin/lint-imports
 	$(VENV)/bin/vulture
+	$(PY) scripts/check_test_mirror.py
 
 format: $(STAMP)
 	$(VENV)/bin/ruff format src tests benchmarks

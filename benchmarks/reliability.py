@@ -7,32 +7,38 @@ throwaway server, ``tests/pg.py``), writes N arrived shipments for the measured 
 many for another account (whose rows the queries must skip), each with one or two containers,
 two or three arrival estimates (a fifth of them naming two voyages: rolled) and a transshipment
 event for a quarter of the containers, plus 30 days of port calls, runs ANALYZE, then times the
-application layer's calls warm (the median and the slowest of R runs) and prints one table.
-The target is 200 ms for every lanes page at 100,000 shipments on PostgreSQL. Nothing is
-asserted; the figures are printed.
+application layer's calls warm (the median and the slowest of R runs), then the same questions
+over HTTP: the app served by uvicorn on a 127.0.0.1 port in this process, each ``GET`` on a
+kept-alive connection, timed from the request's first byte sent to the answer's last byte read.
+It prints one table. The target is 200 ms for every lanes page at 100,000 shipments on
+PostgreSQL. Nothing is asserted; the figures are printed.
 """
 
 from __future__ import annotations
 
 import argparse
+import http.client
 import random
 import sys
 import tempfile
+import threading
 import time
 import uuid
 from collections.abc import Callable, Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from statistics import median
+from urllib.parse import urlencode
 
+import uvicorn
 from sqlalchemy import insert, text
 
 from _util import fmt_ms, machine_lines, render_table
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from sealane.api.app import create_app
 from sealane.config import Settings
-from sealane.runtime import build_runtime
 from sealane.service.access.accounts import create_account
 from sealane.service.access.gatekeeper import Caller
 from sealane.service.core.paging import PageRequest
@@ -196,9 +202,41 @@ def timings(fn: Callable[[], object], repeat: int) -> tuple[float, float]:
     return median(runs), max(runs)
 
 
+def served(app: object) -> tuple[uvicorn.Server, threading.Thread, int]:
+    """``app`` served by uvicorn on a free 127.0.0.1 port, on a thread: (server, thread, port)."""
+    config = uvicorn.Config(app, host="127.0.0.1", port=0, log_level="warning", access_log=False)
+    server = uvicorn.Server(config)
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    while not server.started:
+        time.sleep(0.02)
+    return server, thread, server.servers[0].sockets[0].getsockname()[1]
+
+
+def getter(port: int, key: str, path: str, params: dict[str, str]) -> Callable[[], object]:
+    """A GET of ``path`` with ``params`` on one kept-alive connection; it must answer 200."""
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+    url = f"{path}?{urlencode(params)}" if params else path
+    headers = {"Authorization": f"Token {key}", "Accept": "application/vnd.api+json"}
+
+    def get() -> object:
+        connection.request("GET", url, headers=headers)
+        response = connection.getresponse()
+        body = response.read()
+        if response.status != 200:
+            raise RuntimeError(f"{url} answered {response.status}: {body[:300]!r}")
+        return body
+
+    return get
+
+
 def measure(name: str, url: str, args: argparse.Namespace) -> list[list[str]]:
-    """The table rows of one database."""
-    runtime = build_runtime(Settings(database_url=url))
+    """The table rows of one database: the application layer's calls, then the HTTP answers."""
+    settings = Settings(
+        database_url=url, rate_limit_per_minute=10_000_000, base_url="http://127.0.0.1/v2"
+    )
+    app = create_app(settings)
+    runtime = app.state.sealane
     try:
         ctx = runtime.context
         mine = create_account(ctx, "Measured", routing=False)
@@ -207,6 +245,8 @@ def measure(name: str, url: str, args: argparse.Namespace) -> list[list[str]]:
         print(f"{name}: wrote {2 * args.shipments:,} shipments and their rows in {took:.0f} s")
         caller = Caller(mine.account_id, routing_enabled=False)
         since = NOW - timedelta(days=90)
+        month = NOW - timedelta(days=30)
+        one_lane = {"port_of_lading": "CNSHA", "port_of_discharge": "NLRTM"}
         cases: list[tuple[str, Callable[[], object]]] = [
             (
                 "lanes, all (page 1 of 30)",
@@ -218,12 +258,7 @@ def measure(name: str, url: str, args: argparse.Namespace) -> list[list[str]]:
             ),
             (
                 "lanes, one lane",
-                lambda: lane_reliability(
-                    ctx,
-                    caller,
-                    LaneQuery.of(port_of_lading="CNSHA", port_of_discharge="NLRTM"),
-                    PageRequest(),
-                ),
+                lambda: lane_reliability(ctx, caller, LaneQuery.of(**one_lane), PageRequest()),
             ),
             (
                 "lanes, last 90 days",
@@ -231,20 +266,40 @@ def measure(name: str, url: str, args: argparse.Namespace) -> list[list[str]]:
             ),
             (
                 "ETA error by days, one lane",
-                lambda: estimate_errors(
-                    ctx, caller, LaneQuery.of(port_of_lading="CNSHA", port_of_discharge="NLRTM")
-                ),
+                lambda: estimate_errors(ctx, caller, LaneQuery.of(**one_lane)),
             ),
             ("port NLRTM, all", lambda: port_reliability(ctx, caller, "NLRTM", Window())),
             (
                 "port NLRTM, last 30 days",
-                lambda: port_reliability(ctx, caller, "NLRTM", Window(NOW - timedelta(days=30))),
+                lambda: port_reliability(ctx, caller, "NLRTM", Window(month)),
             ),
         ]
         rows = []
         for label, fn in cases:
             middle, slowest = timings(fn, args.repeat)
-            rows.append([name, label, fmt_ms(middle), fmt_ms(slowest)])
+            rows.append([name, "service", label, fmt_ms(middle), fmt_ms(slowest)])
+        server, thread, port = served(app)
+        try:
+            lanes, ports = "/v2/reliability/lanes", "/v2/reliability/ports/NLRTM"
+            stamp = {"filter[since]": since.isoformat().replace("+00:00", "Z")}
+            requests = [
+                ("lanes, all (page 1 of 30)", lanes, {"page[size]": "30"}),
+                ("lanes, one carrier", lanes, {"filter[carrier]": "MAEU"}),
+                ("lanes, one lane", lanes, {f"filter[{k}]": v for k, v in one_lane.items()}),
+                ("lanes, last 90 days", lanes, stamp),
+                ("port NLRTM, all", ports, {}),
+                (
+                    "port NLRTM, last 30 days",
+                    ports,
+                    {"filter[since]": month.isoformat().replace("+00:00", "Z")},
+                ),
+            ]
+            for label, path, params in requests:
+                middle, slowest = timings(getter(port, mine.secret, path, params), args.repeat)
+                rows.append([name, "HTTP", label, fmt_ms(middle), fmt_ms(slowest)])
+        finally:
+            server.should_exit = True
+            thread.join()
         return rows
     finally:
         runtime.stop()
@@ -273,7 +328,7 @@ def main(argv: list[str] | None = None) -> int:
         render_table(
             f"reliability figures, {args.shipments:,} arrived shipments in the account (and as "
             f"many in another), warm, {args.repeat} runs; target <= 200 ms per lanes page",
-            ["database", "query", "median ms", "slowest ms"],
+            ["database", "layer", "query", "median ms", "slowest ms"],
             rows,
         )
     )

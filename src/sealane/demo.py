@@ -6,14 +6,19 @@ its background work), so it sits beside the composition root, above the applicat
 
 from __future__ import annotations
 
+import logging
+import threading
+
 from .feeds.ais.demo import DemoReplay
 from .runtime import Runtime
 from .service.access.gatekeeper import Caller
 from .service.core.errors import InvalidInput
 from .service.tracking.requests import NewTrackingRequest, create_request
 from .store.accounts import NewKey
-from .store.history import seed_history
 from .store.seed import seed_demo as seed_demo_rows
+from .tracking.history import seed_history
+
+log = logging.getLogger("sealane.demo")
 
 #: Numbers whose simulated voyages begin 0-45 days before the request, so they are spread
 #: across the voyage; plus the special lifecycle numbers. TESTBK0023 is on the first of its two
@@ -34,16 +39,17 @@ DEMO_REQUESTS = (
 
 def seed_demo(runtime: Runtime, *, history: bool = False) -> list[tuple[str, NewKey]]:
     """Seed the demo and look its requests up once, so shipments exist before the first request;
-    with ``history``, the routing account also gets months of completed voyages of several
-    carriers (:mod:`.store.history`), so its reliability page has figures to show.
+    with ``history``, the routing account also tracks months of voyages of the simulated
+    carrier's lines (:mod:`.tracking.history`), so its reliability page has figures to show
+    (a served demo does that on a thread instead: :func:`add_history`).
 
     Returns each demo account's name and a new key (the routing account first); an existing demo
     database keeps its accounts and gets new keys.
     """
     with runtime.context.writing() as session:
         keys = seed_demo_rows(session, runtime.clock.now())
-        if history:
-            seed_history(session, keys[0][1].account_id, runtime.clock.now())
+    if history:
+        seed_history(runtime.tracking, keys[0][1].account_id, runtime.clock.now())
     caller = Caller(keys[0][1].account_id, routing_enabled=True)
     for request_type, number in DEMO_REQUESTS:
         attributes = {
@@ -73,3 +79,50 @@ def add_ais_replay(runtime: Runtime, *, speed: float) -> DemoReplay | None:
     replay = DemoReplay(runtime.sessions, runtime.clock, speed=speed)
     runtime.background.append(replay)
     return replay
+
+
+class DemoHistory:
+    """The demo's months of voyages (:func:`~.tracking.history.seed_history`) tracked on a
+    thread of its own while the service serves, so a first start answers at once and the
+    reliability figures fill in over its first minute or so (an interrupted history is finished
+    at the next start)."""
+
+    def __init__(self, runtime: Runtime, account_id: str, *, shipments: int = 200) -> None:
+        self._runtime = runtime
+        self._account_id = account_id
+        self._shipments = shipments
+        self._stopping = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="sealane-demo-history", daemon=True)
+
+    def start(self) -> None:
+        self._thread.start()
+
+    def stop(self, timeout_s: float = 30.0) -> None:
+        """Ask the thread to end after the voyage in hand, and wait for it."""
+        self._stopping.set()
+        if self._thread.is_alive():
+            self._thread.join(timeout_s)
+
+    def _run(self) -> None:
+        runtime = self._runtime
+        try:
+            added = seed_history(
+                runtime.tracking,
+                self._account_id,
+                runtime.clock.now(),
+                shipments=self._shipments,
+                stopping=self._stopping.is_set,
+            )
+        except Exception:  # the demo serves on without its history
+            log.exception("the demo's history could not be tracked")
+            return
+        if added:
+            log.info("the demo's history: %d voyages tracked", added)
+
+
+def add_history(runtime: Runtime, account_id: str) -> DemoHistory:
+    """Have the runtime track the demo's history on a thread while it runs (started and stopped
+    with it, as the AIS replay is)."""
+    history = DemoHistory(runtime, account_id)
+    runtime.background.append(history)
+    return history

@@ -217,11 +217,12 @@ def carrier_adapters(
     settings: Settings, sessions: sessionmaker[Session], clock: Clock
 ) -> dict[str, CarrierAdapter]:
     """The adapter of each SCAC: the configured DCSA carriers', and the simulation's ``TEST``
-    (which a configured carrier cannot take over: the test numbers rely on it)."""
+    and its lines (which a configured carrier cannot take over: the test numbers rely on it)."""
     adapters: dict[str, CarrierAdapter] = dict(
         dcsa_carriers(list(settings.dcsa_carriers), sessions, clock)
     )
-    adapters["TEST"] = SimulatedCarrier()
+    simulated = SimulatedCarrier()
+    adapters |= dict.fromkeys(simulated.scacs, simulated)
     return adapters
 
 

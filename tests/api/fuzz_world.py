@@ -15,11 +15,8 @@ from fastapi.testclient import TestClient
 from sealane.api.app import create_app
 from sealane.clock import ManualClock
 from sealane.config import Settings
-from sealane.store.accounts import create_account
-from sealane.store.database import transaction
-from sealane.store.models import Vessel
 from sealane.vocabulary.events import EVENT_NAMES
-from tests.toolkit import JSONAPI, START, auth
+from tests.toolkit import START, Scenario
 
 #: The world's vessel, known by id and by IMO number.
 IMO = "9400001"
@@ -31,7 +28,7 @@ REQUESTS = (
     ("bill_of_lading", "TEST-TR-FAILED"),
     ("bill_of_lading", "TEST-TR-AWAITING"),
 )
-DAY_S = 86_400.0
+ROUTING, PLAIN = "Fuzz Routing Co", "Fuzz Plain Co"
 
 
 @dataclass
@@ -58,41 +55,21 @@ def settings_for(database_url: str) -> Settings:
 
 def build_world(database_url: str) -> FuzzWorld:
     """The world on ``database_url`` (an empty database)."""
-    clock = ManualClock(START)
-    app = create_app(settings_for(database_url), clock=clock)
-    with transaction(app.state.sealane.sessions) as session:
-        key = create_account(session, "Fuzz Routing Co", routing=True, now=START).secret
-        plain = create_account(session, "Fuzz Plain Co", routing=False, now=START).secret
-        ship = Vessel(
-            name="Test Mariner",
-            imo=IMO,
-            mmsi="211000001",
-            latitude=12.3,
-            longitude=60.1,
-            nautical_speed_knots=18.0,
-            navigational_heading_degrees=250.0,
-            position_timestamp=START,
-        )
-        session.add(ship)
-    world = FuzzWorld(app, key, plain, {"vessel": ship.id})
+    app = create_app(settings_for(database_url), clock=ManualClock(START))
+    scenario = Scenario.on(app)
+    key = scenario.account(ROUTING, routing=True).secret
+    plain = scenario.account(PLAIN, routing=False).secret
+    world = FuzzWorld(app, key, plain, {"vessel": scenario.vessel(imo=IMO).id})
     with TestClient(app, raise_server_exceptions=True) as client:
-        _populate(world, client)
-        for _ in range(20):  # the voyage: departures, arrivals, discharge, availability
-            clock.advance(DAY_S)
-            app.state.sealane.tracking.tick()
-        app.state.sealane.webhooks.run_once()  # delivery attempts (refused: nothing listens)
+        _populate(world, scenario.with_client(client))
+        scenario.sail(20, every=1)  # the voyage: departures, arrivals, discharge, availability
+        scenario.deliver()  # delivery attempts (refused: nothing listens)
     return world
 
 
-def _populate(world: FuzzWorld, client: TestClient) -> None:
-    def made(url: str, type_: str, attributes: dict[str, Any], **links: Any) -> str:
-        data: dict[str, Any] = {"type": type_, "attributes": attributes}
-        if links:
-            data["relationships"] = {k: {"data": v} for k, v in links.items()}
-        headers = {**auth(world.key), "Content-Type": JSONAPI}
-        response = client.post(f"/v2{url}", json={"data": data}, headers=headers)
-        assert response.status_code == 201, response.text[:500]
-        return str(response.json()["data"]["id"])
+def _populate(world: FuzzWorld, scenario: Scenario) -> None:
+    def made(path: str, type_: str, attributes: dict[str, Any]) -> str:
+        return str(scenario.post(ROUTING, path, type_, attributes)["id"])
 
     ids = world.ids
     ids["party"] = made("/parties", "party", {"company_name": "Acme"})
@@ -110,11 +87,10 @@ def _populate(world: FuzzWorld, client: TestClient) -> None:
     hook = {"url": "http://127.0.0.1:9/hook", "events": list(EVENT_NAMES)}
     ids["webhook"] = made("/webhooks", "webhook", hook)
     for request_type, number in REQUESTS:
-        attributes = {"request_type": request_type, "request_number": number, "scac": "TEST"}
-        attributes["ref_numbers"] = ["REF-1"]
-        ids[number] = made(
-            "/tracking_requests",
-            "tracking_request",
-            attributes,
-            customer={"type": "party", "id": ids["party"]},
+        ids[number] = scenario.track(
+            ROUTING,
+            number,
+            request_type=request_type,
+            ref_numbers=["REF-1"],
+            customer=ids["party"],
         )

@@ -16,11 +16,10 @@ from sqlalchemy import Select
 
 from sealane.api.kept_pages import KeptPages
 from sealane.clock import ManualClock
-from sealane.store.accounts import create_account
 from sealane.store.database import make_engine, transaction
 from tests.store.conftest import schema_url
-from tests.toolkit import START, make_app
-from tests.tracking.support import create_request, get_json, tick
+from tests.toolkit import START, Scenario, make_app
+from tests.tracking.support import get_json
 
 
 @dataclass
@@ -85,12 +84,12 @@ def world_on(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[World]:
         clock = ManualClock(START)
         app = make_app(url, clock=clock, rate_limit_per_minute=100_000)
         try:
-            with transaction(app.state.sealane.sessions) as session:
-                key = create_account(session, "Kept Co", routing=False, now=START).secret
+            scenario = Scenario.on(app)
+            key = scenario.account("Kept Co", routing=False).secret
             with TestClient(app, raise_server_exceptions=False) as client:
                 for number in ("TESTKEPT0001", "TESTKEPT0002", "TESTKEPT0003", "TESTKEPT0004"):
-                    create_request(client, key, number)
-                tick(app)
+                    scenario.with_client(client).track("Kept Co", number)
+                scenario.tick()
                 yield World(app, client, key, clock, url)
         finally:  # its pool and its stamp connection, also after a failed test
             app.state.sealane.engine.dispose()

@@ -20,8 +20,6 @@ from fastapi.testclient import TestClient
 
 import sealane.api.geojson
 from sealane.clock import ManualClock
-from sealane.store.accounts import create_account
-from sealane.store.database import transaction
 from tests.service.container_routes.routes_support import (
     DIRECT,
     TRANSSHIPPED,
@@ -33,8 +31,7 @@ from tests.service.container_routes.routes_support import (
     schema_validator,
     with_errata,
 )
-from tests.toolkit import START, auth, make_app
-from tests.tracking.support import create_request
+from tests.toolkit import START, Scenario, auth, make_app
 
 from .jsonapi_asserts import JSONAPI, assert_error
 from .test_auth import ROUTING_DISABLED
@@ -79,14 +76,14 @@ def journey(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Journey]:
     path = tmp_path_factory.mktemp("routes") / "sealane.db"
     app = make_app(path, clock=clock, rate_limit_per_minute=100_000)
     with TestClient(app, raise_server_exceptions=False) as client:
-        with transaction(app.state.sealane.sessions) as session:
-            keys = [
-                create_account(session, name, routing=routing, now=START).secret
-                for name, routing in (("R", True), ("P", False), ("O", True))
-            ]
+        scenario = Scenario.on(app).with_client(client)
+        keys = [
+            scenario.account(name, routing=routing).secret
+            for name, routing in (("R", True), ("P", False), ("O", True))
+        ]
         routing = keys[0]
-        requests = {n: create_request(client, routing, n)["id"] for n in (TRANSSHIPPED, DIRECT)}
-        app.state.sealane.tracking.tick()
+        requests = {n: scenario.track("R", n) for n in (TRANSSHIPPED, DIRECT)}
+        scenario.tick()
         containers = {n: _container(client, routing, r) for n, r in requests.items()}
         routes, maps = {}, {}
         for phase, when in phase_times(TRANSSHIPPED).items():

@@ -18,13 +18,11 @@ from sealane.api.app import create_app
 from sealane.clock import ManualClock
 from sealane.config import Settings
 from sealane.feeds.dcsa.push import signature_of
-from sealane.store.accounts import create_account
-from sealane.store.database import transaction
 from tests.feeds.dcsa_fixtures import BL, CONTAINERS, day, shipment_events
 from tests.feeds.dcsa_server import DcsaState, dcsa_server
 from tests.feeds.dcsa_world import SCAC, SECRET, START, config_for
 from tests.store.conftest import database_url, fresh_postgres_url, postgres_database_url
-from tests.toolkit import JSONAPI, auth
+from tests.toolkit import JSONAPI, Scenario, auth
 
 from .jsonapi_asserts import assert_error
 
@@ -96,8 +94,7 @@ def carrier(request: pytest.FixtureRequest, database_url: str) -> Iterator[Carri
         )
         settings = Settings(database_url=database_url, rate_limit_per_minute=10_000)
         app = create_app(Settings(**{**_fields(settings), "dcsa_carriers": configs}), clock=clock)
-        with transaction(app.state.sealane.sessions) as session:
-            key = create_account(session, "Importer Co", routing=False).secret
+        key = Scenario.on(app).account("Importer Co", routing=False).secret
         with TestClient(app, raise_server_exceptions=False) as client:
             yield Carrier(app, client, key, clock, state)
         app.state.sealane.engine.dispose()

@@ -9,10 +9,9 @@ import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
-from sealane.store.accounts import create_account
 from sealane.store.database import transaction
 from tests.service.reliability.seeding import T0, Voyage, seed, seed_call, seed_dwell
-from tests.toolkit import START, Keys, auth
+from tests.toolkit import START, Keys, Scenario, auth
 
 from .jsonapi_asserts import assert_error
 
@@ -23,9 +22,10 @@ THEIRS = [Voyage("CMDU", "CNSHA", "NLRTM", 0, 20 * 24, 0)]
 
 @pytest.fixture(scope="module")
 def seeded(shared_app: FastAPI, shared_client: TestClient) -> Keys:
+    scenario = Scenario.on(shared_app)
+    mine = scenario.account("Mine", routing=False, at=START)
+    theirs = scenario.account("Theirs", routing=False, at=START)
     with transaction(shared_app.state.sealane.sessions) as session:
-        mine = create_account(session, "Mine", routing=False, now=START)
-        theirs = create_account(session, "Theirs", routing=False, now=START)
         for voyage in LANE + OTHER:
             seed(session, mine.account_id, voyage)
         for voyage in THEIRS:

@@ -14,10 +14,8 @@ import pytest
 from fastapi.testclient import TestClient
 
 from sealane.service.webhooks.trials import PER_ACCOUNT
-from sealane.store.accounts import create_account
-from sealane.store.database import transaction
 from tests.api.jsonapi_asserts import assert_error
-from tests.toolkit import JSONAPI, START, auth, make_app
+from tests.toolkit import JSONAPI, START, Scenario, auth, make_app
 from tests.webhooks.receiver import Receiver, Reply, receiving
 
 EVENT = "tracking_request.succeeded"
@@ -29,9 +27,9 @@ SLOW_S = 4.0
 @pytest.fixture
 def served(tmp_path: Path) -> Iterator[tuple[TestClient, str, str]]:
     app = make_app(tmp_path / "sealane.db", webhook_allow_private=True)
-    with transaction(app.state.sealane.sessions) as session:
-        sender = create_account(session, "Trial Co", routing=False, now=START).secret
-        other = create_account(session, "Other Co", routing=False, now=START).secret
+    scenario = Scenario.on(app)
+    sender = scenario.account("Trial Co", routing=False, at=START).secret
+    other = scenario.account("Other Co", routing=False, at=START).secret
     with TestClient(app, raise_server_exceptions=False) as client:
         yield client, sender, other
     app.state.sealane.engine.dispose()

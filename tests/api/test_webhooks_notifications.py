@@ -16,12 +16,10 @@ from sqlalchemy import select
 
 from sealane.clock import ManualClock
 from sealane.config import Settings
-from sealane.store.accounts import create_account
-from sealane.store.database import transaction
 from sealane.store.models import OutboxEvent, WebhookNotification
 from sealane.vocabulary.events import EVENT_NAMES
 from tests.api.jsonapi_asserts import assert_error
-from tests.toolkit import START, Keys, auth
+from tests.toolkit import START, Keys, Scenario, auth
 from tests.webhooks.receiver import Receiver, Reply, free_port, receiving
 from tests.webhooks.support import (
     account_id,
@@ -108,9 +106,9 @@ def voyage(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Voyage]:
     )
     clock = ManualClock(START)
     app = private_app(settings, clock)
-    with transaction(app.state.sealane.sessions) as session:
-        a = create_account(session, "A Co", routing=True, now=START).secret
-        b = create_account(session, "B Co", routing=False, now=START).secret
+    scenario = Scenario.on(app)
+    a = scenario.account("A Co", routing=True).secret
+    b = scenario.account("B Co", routing=False).secret
     everything = list(EVENT_NAMES)
     with receiving() as receiver, TestClient(app, raise_server_exceptions=False) as client:
         hooks = {
@@ -119,16 +117,16 @@ def voyage(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Voyage]:
             "off": create_webhook(client, a, f"{receiver.url}/off", everything, active=False),
             "b": create_webhook(client, b, f"{receiver.url}/b", everything),
         }
+        track = scenario.with_client(client).track
         for number in ("TEST-TR-SUCCEEDED", "TEST-TR-FAILED", "TEST-TR-AWAITING"):
-            tracking_request(client, a, number)
-        tracking_request(client, b, "TEST-TR-SUCCEEDED")
-        app.state.sealane.tracking.tick()
+            track("A Co", number)
+        track("B Co", "TEST-TR-SUCCEEDED")
+        scenario.tick()
         deliver_all(app)
         # daily while TEST-TR-FAILED retries (it fails for good within 5 days), then a jump to
         # when the voyage has reached port and the terminal has updated its containers
         for days in (1, 1, 1, 1, 1, 1, 24):
-            clock.advance(days * DAY)
-            app.state.sealane.tracking.tick()
+            scenario.tick(days)
             deliver_all(app)
         yield Voyage(app, client, a, b, hooks, receiver)
     close_app(app)

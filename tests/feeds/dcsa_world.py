@@ -13,14 +13,9 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
 
 from sealane.clock import ManualClock
-from sealane.config import Settings
 from sealane.config.dcsa_carriers import CarrierConfig
 from sealane.feeds.dcsa.carrier import DcsaCarrier
 from sealane.feeds.dcsa.client import DcsaClient
-from sealane.service.access.gatekeeper import Caller
-from sealane.service.core.context import ServiceContext
-from sealane.service.tracking.requests import NewTrackingRequest, create_request
-from sealane.store.accounts import create_account
 from sealane.store.database import transaction
 from sealane.store.models import (
     Container,
@@ -31,11 +26,13 @@ from sealane.store.models import (
     TransportEvent,
 )
 from sealane.tracking.carrier_sync import TrackingService
+from tests.toolkit import Scenario
 
 from .dcsa_fixtures import day, shipment_events
 from .dcsa_server import DcsaState, dcsa_server
 
 SCAC = "DCSX"
+ACCOUNT = "DCSA Co"
 SECRET = b"a shared secret of the push subscription"
 #: When the worlds start: the vessel has left Shanghai.
 START = day(3)
@@ -51,6 +48,7 @@ class World:
     service: TrackingService
     sessions: sessionmaker[Session]
     account_id: str
+    scenario: Scenario
     slept: list[float] = field(default_factory=list)
 
     def at(self, when: datetime) -> None:
@@ -59,11 +57,7 @@ class World:
         self.state.now = when
 
     def request(self, number: str, request_type: str = "bill_of_lading") -> str:
-        ctx = ServiceContext(Settings(), self.sessions.kw["bind"], self.sessions, self.clock)
-        new = NewTrackingRequest.of(
-            {"request_type": request_type, "request_number": number, "scac": SCAC}
-        )
-        return create_request(ctx, Caller(self.account_id, routing_enabled=False), new).id
+        return self.scenario.track(ACCOUNT, number, request_type=request_type, scac=SCAC)
 
     def tracking_request(self, request_id: str) -> TrackingRequest:
         with self.sessions() as session:
@@ -141,8 +135,9 @@ def dcsa_world(
         service = TrackingService(sessions, clock, {SCAC: carrier})
         with transaction(sessions) as session:
             session.add(ShippingLine(id=SCAC, scac=SCAC, name="DCSA Test", short_name="DCSA"))
-            account_id = create_account(session, "DCSA Co", routing=True, now=now).account_id
+        scenario = Scenario(sessions, clock, tracking=service)
+        account_id = scenario.account(ACCOUNT, routing=True).account_id
         try:
-            yield World(state, clock, carrier, service, sessions, account_id, slept)
+            yield World(state, clock, carrier, service, sessions, account_id, scenario, slept)
         finally:
             client.close()

@@ -16,13 +16,12 @@ from mcp.client.streamable_http import streamable_http_client
 from sealane.config import Settings
 from sealane.demo import seed_demo
 from sealane.runtime import build_runtime
-from sealane.service.access.accounts import create_account
 from sealane.service.access.gatekeeper import Caller
 from sealane.service.core.paging import PageRequest
 from sealane.service.tracking.containers import list_containers
 from sealane.service.tracking.filters import TrackingFilter
-from sealane.service.tracking.requests import NewTrackingRequest, create_request
 from tests.servers import environment, free_port, sealane_command, serving, wait_until_listening
+from tests.toolkit import Scenario
 
 
 @dataclass(frozen=True)
@@ -46,13 +45,11 @@ def seed(database_url: str) -> World:
     runtime = build_runtime(Settings(database_url=database_url))
     try:
         keys = seed_demo(runtime)
-        plain = create_account(runtime.context, "Other Co", routing=False)
-        other = Caller(plain.account_id, routing_enabled=False)
-        new = NewTrackingRequest.of(
-            {"request_type": "bill_of_lading", "request_number": "TESTOTHER001", "scac": "TEST"}
-        )
-        create_request(runtime.context, other, new)
-        runtime.tracking.tick()
+        scenario = Scenario.on(runtime)
+        plain = scenario.account("Other Co", routing=False)
+        other = scenario.caller("Other Co")
+        scenario.track("Other Co", "TESTOTHER001")
+        scenario.tick()
         owner = Caller(keys[0][1].account_id, routing_enabled=True)
         mine = list_containers(runtime.context, owner, TrackingFilter(), PageRequest(1, 1)).items[0]
         theirs = list_containers(runtime.context, other, TrackingFilter(), PageRequest(1, 1))

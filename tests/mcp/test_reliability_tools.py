@@ -9,10 +9,11 @@ from typing import Any
 import anyio
 import pytest
 
-from sealane.store.accounts import create_account
+from sealane.clock import ManualClock
 from sealane.store.database import make_engine, session_factory, transaction
 from tests.mcp.conftest import World, http_client
 from tests.service.reliability.seeding import T0, Voyage, seed, seed_call
+from tests.toolkit import Scenario
 
 #: Transit 30 to 35 days, drift 0 to 30 hours late (MAEU); two short voyages (ONEY).
 VOYAGES = [
@@ -27,8 +28,9 @@ def key(world: World) -> str:
     """An account of its own with the seeded voyages, and a port call at DEHAM (5 h wait)."""
     engine = make_engine(world.database_url)
     try:
-        with transaction(session_factory(engine)) as session:
-            account = create_account(session, "Reliable Co", routing=False, now=T0)
+        sessions = session_factory(engine)
+        account = Scenario(sessions, ManualClock(T0)).account("Reliable Co", routing=False)
+        with transaction(sessions) as session:
             for voyage in VOYAGES:
                 seed(session, account.account_id, voyage)
             seed_call(session, "DEHAM", T0 + timedelta(days=40), 5)

@@ -11,23 +11,28 @@ import pytest
 from sealane.clock import ManualClock
 from sealane.config import Settings
 from sealane.runtime import Runtime, build_runtime
-from sealane.service.access.accounts import create_account
 from sealane.service.access.gatekeeper import Caller
 from tests.store.conftest import BACKENDS, postgres_admin, postgres_url, schema_url
 from tests.templates import migrated_postgres, prepared_sqlite
-from tests.toolkit import START
+from tests.toolkit import START, Scenario
 
 __all__ = ["postgres_admin", "postgres_url"]
 
 
+#: The world's two accounts.
+ROUTING, PLAIN = "Routing Co", "Plain Co"
+
+
 @dataclass(frozen=True)
 class World:
-    """A runtime with two accounts: ``routing`` has the paid feature, ``plain`` has not."""
+    """A runtime with two accounts: ``routing`` has the paid feature, ``plain`` has not; its
+    ``scenario`` makes more of what a test needs (tracked numbers, vessels, time)."""
 
     runtime: Runtime
     clock: ManualClock
     routing: Caller
     plain: Caller
+    scenario: Scenario
 
 
 def make_world(database_url: str) -> World:
@@ -41,9 +46,10 @@ def make_world(database_url: str) -> World:
         webhook_retry_schedule=(60,),
     )
     runtime = build_runtime(settings, clock=clock)
-    routing = create_account(runtime.context, "Routing Co", routing=True)
-    plain = create_account(runtime.context, "Plain Co", routing=False)
-    return World(runtime, clock, Caller(routing.account_id, True), Caller(plain.account_id, False))
+    scenario = Scenario.on(runtime)
+    scenario.account(ROUTING, routing=True)
+    scenario.account(PLAIN, routing=False)
+    return World(runtime, clock, scenario.caller(ROUTING), scenario.caller(PLAIN), scenario)
 
 
 @pytest.fixture

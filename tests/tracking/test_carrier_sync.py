@@ -14,8 +14,6 @@ from fastapi.testclient import TestClient
 from sqlalchemy import select
 
 from sealane.clock import ManualClock
-from sealane.store.accounts import create_account
-from sealane.store.database import transaction
 from sealane.store.models import (
     Container,
     ContainerUpdatedEvent,
@@ -27,7 +25,7 @@ from sealane.store.models import (
 from sealane.tracking.carriers import ShipmentPlan
 from sealane.tracking.carriers.simulated import HOLDS, plan_voyage
 from sealane.tracking.lifecycle import RETRY_BACKOFF_S, TRACKING_WINDOW
-from tests.toolkit import START, Keys, make_app
+from tests.toolkit import START, Keys, Scenario, make_app
 
 from .support import (
     DAY,
@@ -233,15 +231,15 @@ def voyage(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Voyage]:
     path = tmp_path_factory.mktemp("voyage") / "sealane.db"
     clock = ManualClock(START)
     app = make_app(path, clock=clock, rate_limit_per_minute=100_000)
-    with transaction(app.state.sealane.sessions) as session:
-        key = create_account(session, "Voyager", routing=False, now=START).secret
+    scenario = Scenario.on(app)
+    scenario.account("Voyager", routing=False)
     plan = succeeded_plan()
     end = max(e.at for e in plan.events) + timedelta(hours=6)
     statuses: dict[str, list[str]] = {c.number: [] for c in plan.containers}
     etas = []
     with TestClient(app, raise_server_exceptions=False) as client:
-        request_id = create_request(client, key, SUCCEEDED)["id"]
-        tick(app)
+        request_id = scenario.with_client(client).track("Voyager", SUCCEEDED)
+        scenario.tick()
         for _ in itertools.chain([clock.now()], run_until(app, clock, end)):
             with app.state.sealane.sessions() as session:
                 for container in session.scalars(select(Container)):

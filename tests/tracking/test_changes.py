@@ -12,9 +12,9 @@ from sealane.runtime import Runtime
 from sealane.service.access.gatekeeper import Caller
 from sealane.service.tracking.shipments import set_tracking
 from sealane.store.models import OutboxEvent, Shipment
-from tests.webhooks.test_claims import pause_after, run_in_thread
+from tests.webhooks.test_delivery_claims import pause_after, run_in_thread
 
-from .test_poll_claims import add_requests, runtime_on
+from .test_claims_polling import add_requests, runtime_on
 
 STOPPED = "tracking_request.tracking_stopped"
 

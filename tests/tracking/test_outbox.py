@@ -15,8 +15,6 @@ from fastapi.testclient import TestClient
 from sqlalchemy import func, select
 
 from sealane.clock import ManualClock
-from sealane.store.accounts import create_account
-from sealane.store.database import transaction
 from sealane.store.models import (
     Container,
     ContainerUpdatedEvent,
@@ -28,13 +26,12 @@ from sealane.store.models import (
     VesselPosition,
 )
 from sealane.tracking.catalog import reference_type
-from tests.toolkit import START, make_app
+from tests.toolkit import START, Scenario, make_app
 
 from .support import (
     CONTAINER,
     HOUR,
     containers_created,
-    create_request,
     outbox,
     outbox_counts,
     run_until,
@@ -81,16 +78,17 @@ def run(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Run]:
     path = tmp_path_factory.mktemp("outbox") / "sealane.db"
     clock = ManualClock(START)
     app = make_app(path, clock=clock, rate_limit_per_minute=100_000)
-    with transaction(app.state.sealane.sessions) as session:
-        first = create_account(session, "First", routing=False, now=START).secret
-        second = create_account(session, "Second", routing=False, now=START).secret
+    scenario = Scenario.on(app)
+    scenario.account("First", routing=False)
+    scenario.account("Second", routing=False)
     repeats = []
     with TestClient(app, raise_server_exceptions=False) as client:
+        track = scenario.with_client(client).track
         requests = {
-            "TEST-TR-SUCCEEDED": create_request(client, first, "TEST-TR-SUCCEEDED")["id"],
-            "TEST-TR-AWAITING": create_request(client, first, "TEST-TR-AWAITING")["id"],
-            "TEST-TR-FAILED": create_request(client, second, "TEST-TR-FAILED")["id"],
-            CONTAINER: create_request(client, second, CONTAINER, request_type="container")["id"],
+            "TEST-TR-SUCCEEDED": track("First", "TEST-TR-SUCCEEDED"),
+            "TEST-TR-AWAITING": track("First", "TEST-TR-AWAITING"),
+            "TEST-TR-FAILED": track("Second", "TEST-TR-FAILED"),
+            CONTAINER: track("Second", CONTAINER, request_type="container"),
         }
         steps = itertools.chain([START], run_until(app, clock, START + FOLLOWED))
         for index, now in enumerate(steps):

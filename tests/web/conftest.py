@@ -19,9 +19,8 @@ from fastapi.testclient import TestClient
 from sealane.clock import ManualClock
 from sealane.demo import seed_demo
 from sealane.service.access.gatekeeper import Caller
-from sealane.service.tracking.requests import NewTrackingRequest, create_request
 from tests.servers import free_port
-from tests.toolkit import make_app
+from tests.toolkit import Scenario, make_app
 from tests.web import chromium
 
 START = datetime(2026, 11, 21, 12, 0, tzinfo=UTC)
@@ -54,19 +53,16 @@ def make_demo(path: Path) -> Demo:
     runtime = app.state.sealane
     keys = seed_demo(runtime)
     routing, plain = keys[0][1], keys[1][1]
-    plain_caller = Caller(plain.account_id, routing_enabled=False)
-    new = NewTrackingRequest.of(
-        {"request_type": "bill_of_lading", "request_number": OTHER_NUMBER, "scac": "TEST"}
-    )
-    create_request(runtime.context, plain_caller, new)
-    runtime.tracking.tick()
+    scenario = Scenario.on(app).known("Routing", routing, routing=True)
+    scenario.known("Plain", plain, routing=False).track("Plain", OTHER_NUMBER)
+    scenario.tick()
     return Demo(
         app,
         clock,
         routing.secret,
         plain.secret,
-        Caller(routing.account_id, routing_enabled=True),
-        plain_caller,
+        scenario.caller("Routing"),
+        scenario.caller("Plain"),
     )
 
 

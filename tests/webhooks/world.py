@@ -11,9 +11,8 @@ from typing import Any
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
-from sealane.store.accounts import create_account
-from sealane.store.database import transaction
 from sealane.store.models import WebhookNotification
+from tests.toolkit import Scenario
 
 from .support import (
     create_webhook,
@@ -21,7 +20,6 @@ from .support import (
     emit_event,
     only_notification,
     patch_webhook,
-    tracking_request,
 )
 
 
@@ -72,8 +70,8 @@ class World:
 @contextmanager
 def world_on(app: FastAPI, name: str = "Hooks Co") -> Iterator[World]:
     """A :class:`World` on ``app`` with a new account (the client runs the app's lifespan)."""
-    with transaction(app.state.sealane.sessions) as session:
-        key = create_account(session, name, routing=True, now=app.state.sealane.clock.now())
+    scenario = Scenario.on(app)
+    key = scenario.account(name, routing=True)
     with TestClient(app, raise_server_exceptions=False) as client:
-        request_id = tracking_request(client, key.secret)
+        request_id = scenario.with_client(client).track(name, "TEST-TR-SUCCEEDED")
         yield World(app, client, key.secret, key.account_id, request_id)

@@ -36,7 +36,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     """``sealane serve``: run the API on uvicorn (``--demo`` seeds demo accounts and vessels,
     and replays the bundled AIS sample while it serves, unless ``SEALANE_AIS_DEMO=off``)."""
     from ..api.app import create_app
-    from ..demo import add_ais_replay, seed_demo
+    from ..demo import add_ais_replay, add_history, seed_demo
 
     settings = with_base_url(settings_from(args), args)
     warn_private(settings)
@@ -47,9 +47,10 @@ def cmd_serve(args: argparse.Namespace) -> int:
     background = not args.no_background
     app = create_app(settings, poll_interval_s=args.poll_interval if background else None)
     if args.demo:
-        keys = seed_demo(app.state.sealane, history=True)
+        keys = seed_demo(app.state.sealane, history=not background)
         if background:
             add_ais_replay(app.state.sealane, speed=settings.ais_demo_speed)
+            add_history(app.state.sealane, keys[0][1].account_id)
         print_demo(settings, [(name, key.secret) for name, key in keys])
     sys.setswitchinterval(SERVER_SWITCH_INTERVAL_S)
     run_server(app, args, settings)

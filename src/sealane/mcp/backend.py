@@ -12,7 +12,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from ..service.core.engine import NO_SIZE, VesselSize
+from ..routing import Vessel
+from ..service.core.engine import NO_VESSEL
 from ..service.core.paging import PageRequest
 from ..service.reliability.inputs import LaneQuery, Window
 from ..service.tracking.filters import TrackingFilter
@@ -85,7 +86,7 @@ class Account(Protocol):
         previous_port: str | None,
         destination_port: str | None,
         start: tuple[float, float] | None,
-        size: VesselSize = NO_SIZE,
+        given: Vessel = NO_VESSEL,
         speed_kn: float | None = None,
     ) -> Positions:
         """The vessel's positions from ``start`` (lon, lat; None: its last known position) at

@@ -15,11 +15,12 @@ from ..jsonapi.lookups import inference_resource, search_hit_resource
 from ..jsonapi.reference import shipping_line_resource, vessel_attributes
 from ..jsonapi.reliability import lane_resource, port_resource
 from ..jsonapi.tracking import transport_event_resource
+from ..routing import Vessel
 from ..service import search
 from ..service.access.gatekeeper import Caller, Gatekeeper
 from ..service.container_routes import reading as routes
 from ..service.core.context import ServiceContext
-from ..service.core.engine import NO_SIZE, VesselSize
+from ..service.core.engine import NO_VESSEL
 from ..service.core.paging import Page, PageRequest
 from ..service.reference import lookups, vessels
 from ..service.reliability import lanes, ports
@@ -144,7 +145,7 @@ class LocalAccount:
         previous_port: str | None,
         destination_port: str | None,
         start: tuple[float, float] | None,
-        size: VesselSize = NO_SIZE,
+        given: Vessel = NO_VESSEL,
         speed_kn: float | None = None,
     ) -> Positions:
         """The vessel and its positions, as arrays (no JSON in between)."""
@@ -156,7 +157,7 @@ class LocalAccount:
                 previous_port=previous_port,
                 destination_port=destination_port,
                 start=start,
-                size=size,
+                given=given,
                 speed_kn=speed_kn,
             )
         )

@@ -12,11 +12,13 @@ from __future__ import annotations
 import hashlib
 import time
 from collections.abc import Mapping, Sequence
+from dataclasses import fields
 from typing import Any
 
 import httpx
 
-from ..service.core.engine import NO_SIZE, VesselSize
+from ..routing import Vessel
+from ..service.core.engine import NO_VESSEL
 from ..service.core.errors import (
     ROUTING_DISABLED,
     FeatureDisabled,
@@ -163,17 +165,17 @@ class RemoteAccount:
         previous_port: str | None,
         destination_port: str | None,
         start: tuple[float, float] | None,
-        size: VesselSize = NO_SIZE,
+        given: Vessel = NO_VESSEL,
         speed_kn: float | None = None,
     ) -> Positions:
         """The API's future positions of a vessel, as columns."""
-        given = {
+        parameters = {
             "port_id": destination_port,
             "previous_port_id": previous_port,
             "speed_kn": None if speed_kn is None else repr(speed_kn),
-            **{name: None if v is None else repr(v) for name, v in size.values().items()},
+            **{name: None if v is None else repr(v) for name, v in _dimensions(given).items()},
         }
-        query: Query = [(name, value) for name, value in given.items() if value is not None]
+        query: Query = [(name, value) for name, value in parameters.items() if value is not None]
         path = f"/vessels/{_segment(vessel)}/future_positions"
         if start is not None:
             path += "_with_coordinates"
@@ -229,6 +231,11 @@ class RemoteAccount:
 def unreachable(error: httpx.HTTPError) -> ServiceError:
     """The error for an API that did not answer."""
     return ServiceError(f"the API did not answer ({type(error).__name__})", code="api_unreachable")
+
+
+def _dimensions(vessel: Vessel) -> dict[str, float | None]:
+    """The vessel's dimensions by query parameter name (``draft_m``, ...)."""
+    return {field.name: getattr(vessel, field.name) for field in fields(vessel)}
 
 
 def _segment(text: str) -> str:

@@ -12,7 +12,7 @@ from mcp.types import CallToolResult
 from pydantic import Field
 
 from .. import Location, Port
-from ..service.core.engine import VesselSize
+from ..service.core.engine import given_vessel
 from ..service.core.errors import InvalidInput, ServiceError
 from ..service.reference.ports import known_port
 from ..service.reference.vessels import check_speed
@@ -104,16 +104,16 @@ async def get_vessel_future_positions(
         await account.require_routing()
         start = _start(start_longitude, start_latitude)
         points = _points(track_points, all_positions)
-        size = VesselSize(draft_m, beam_m, length_m, air_draft_m)
-        size.vessel()  # a bad dimension is the tool's invalid argument, before any call
-        check_speed(speed_kn)  # so is a bad speed
+        # a bad dimension or speed is the tool's invalid argument, before any call
+        given = given_vessel(draft_m, beam_m, length_m, air_draft_m)
+        check_speed(speed_kn)
         try:
             found = await account.future_positions(
                 _text(vessel, "vessel"),
                 previous_port=_optional(previous_port, "previous_port"),
                 destination_port=_optional(destination_port, "destination_port"),
                 start=start,
-                size=size,
+                given=given,
                 speed_kn=speed_kn,
             )
         except ServiceError as error:  # the service names the API's parameters: name ours
@@ -207,10 +207,10 @@ async def plan_sea_route(
     async def work(account: Account) -> SeaRoute:
         await account.require_routing()
         ends = (_place(origin, "origin"), _place(destination, "destination"))
-        size = VesselSize(draft_m, beam_m, length_m, air_draft_m)
+        given = given_vessel(draft_m, beam_m, length_m, air_draft_m)
         stops = [_place(stop, f"via[{i}]") for i, stop in enumerate(via or ())]
         found = await blocking(
-            partial(plan, *ends, avoid=avoid or (), via=stops, speed_kn=speed_kn, size=size)
+            partial(plan, *ends, avoid=avoid or (), via=stops, speed_kn=speed_kn, vessel=given)
         )
         r = found.route
         return SeaRoute(
@@ -255,9 +255,9 @@ async def compare_sea_routes(
     async def work(account: Account) -> SeaRouteOptions:
         await account.require_routing()
         ends = (_place(origin, "origin"), _place(destination, "destination"))
-        size = VesselSize(draft_m, beam_m, length_m, air_draft_m)
+        given = given_vessel(draft_m, beam_m, length_m, air_draft_m)
         found = await blocking(
-            partial(sea_route_options, *ends, avoid=avoid or (), speed_kn=speed_kn, size=size)
+            partial(sea_route_options, *ends, avoid=avoid or (), speed_kn=speed_kn, vessel=given)
         )
         first = found.options[0].route
         return SeaRouteOptions(

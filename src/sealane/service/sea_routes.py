@@ -18,8 +18,9 @@ import numpy as np
 from ..routing.geodesy import METRES_PER_NM, segment_lengths_m
 from ..routing.options import RouteOption, route_options
 from ..routing.routes import Route, route
+from ..routing.vessel import Vessel
 from ..routing.voyage import DEFAULT_SPEED_KN
-from .core.engine import MAX_SPEED_KN, NO_SIZE, VesselSize, engine_errors
+from .core.engine import MAX_SPEED_KN, NO_SIZE, NO_VESSEL, VesselSize, engine_errors
 from .core.errors import InvalidInput
 
 Place = str | tuple[float, float]
@@ -44,19 +45,18 @@ def plan_sea_route(
     avoid: Sequence[str] = (),
     via: Sequence[Place] = (),
     speed_kn: float | None = None,
-    size: VesselSize = NO_SIZE,
+    vessel: Vessel = NO_VESSEL,
 ) -> SeaRoutePlan:
     """The shortest route from ``origin`` to ``destination`` (a LOCODE, port id or (lon, lat)
     in degrees) through ``via`` (ports, points or passages to sail, in order), avoiding the
-    named passages and those a vessel of ``size`` does not fit, timed on the speed profile at
-    ``speed_kn`` (14 kn when None); blocking (CPU). A bad dimension is an
-    :class:`~.core.errors.InvalidInput` naming it."""
+    named passages and those ``vessel`` (the caller's, checked by the shell:
+    :func:`~.core.engine.given_vessel`) does not fit, timed on the speed profile at
+    ``speed_kn`` (14 kn when None); blocking (CPU)."""
     speed = _speed(speed_kn)
-    vessel = size.vessel()
     names = _names(avoid)
     with engine_errors():
         found = route(origin, destination, avoid=names, via=tuple(via), vessel=vessel)
-    return SeaRoutePlan(found, speed, found.duration_h(speed), names, size)
+    return SeaRoutePlan(found, speed, found.duration_h(speed), names, VesselSize.given(vessel))
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,18 +75,17 @@ def sea_route_options(
     *,
     avoid: Sequence[str] = (),
     speed_kn: float | None = None,
-    size: VesselSize = NO_SIZE,
+    vessel: Vessel = NO_VESSEL,
 ) -> SeaRouteOptions:
     """The shortest route and the best avoiding each major passage on the way (Suez or the
     Cape, Panama or Magellan, Malacca or Lombok), each with its time on the speed profile,
     fastest first (:func:`~sealane.routing.options.route_options`); blocking (CPU). Errors as
     :func:`plan_sea_route`."""
     speed = _speed(speed_kn)
-    vessel = size.vessel()
     names = _names(avoid)
     with engine_errors():
         found = route_options(origin, destination, speed_kn=speed, avoid=names, vessel=vessel)
-    return SeaRouteOptions(tuple(found), speed, names, size)
+    return SeaRouteOptions(tuple(found), speed, names, VesselSize.given(vessel))
 
 
 def _speed(speed_kn: float | None) -> float:

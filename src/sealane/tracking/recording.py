@@ -158,7 +158,7 @@ def record_estimate(
         shipment,
         snapshot.pod_eta,
         vessel_id=vessels[-1].id,
-        voyage_number=snapshot.plan.legs[-1].voyage_number,
+        voyage_number=snapshot.pod_voyage_number or snapshot.plan.legs[-1].voyage_number,
         data_source="shipping_line",
         threshold=ETA_CHANGE,
         now=now,

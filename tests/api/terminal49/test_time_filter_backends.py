@@ -15,10 +15,8 @@ import pytest
 from fastapi.testclient import TestClient
 
 from sealane.clock import ManualClock
-from sealane.store.accounts import create_account
-from sealane.store.database import transaction
 from tests.store.conftest import BACKENDS, schema_url
-from tests.toolkit import START, auth, make_app
+from tests.toolkit import START, Scenario, auth, make_app
 
 from .test_conformance import conformance_problems
 from .world import WRITE, document
@@ -53,8 +51,7 @@ def made(
 def _made(url: str) -> Iterator[Made]:
     """An app on ``url`` with one tracking request made at :data:`MADE_AT`."""
     app = make_app(url, clock=ManualClock(MADE_AT), rate_limit_per_minute=100_000)
-    with transaction(app.state.sealane.sessions) as session:
-        key = create_account(session, "Filters Co", routing=False, now=START).secret
+    key = Scenario.on(app).account("Filters Co", routing=False, at=START).secret
     attributes = {"request_type": "bill_of_lading", "request_number": "BL-1", "scac": "TEST"}
     headers = {**auth(key), "Content-Type": WRITE}
     with TestClient(app, raise_server_exceptions=False) as client:

@@ -24,14 +24,13 @@ from sqlalchemy import delete
 from sealane.clock import ManualClock
 from sealane.service.core.engine import DIMENSION_BOUNDS_M
 from sealane.service.reference.voyages import known_voyage
-from sealane.store.accounts import create_account
 from sealane.store.database import transaction
 from sealane.store.models import RouteLocation, Shipment, VesselPortCall
 from tests.api.jsonapi_asserts import assert_error
-from tests.toolkit import START, make_app
+from tests.toolkit import START, Scenario, make_app
 
 from . import document as t49
-from .world import World, document
+from .world import World
 
 FROM_LAST = "/vessels/{id}/future_positions"
 WITH_COORDINATES = "/vessels/{id}/future_positions_with_coordinates"
@@ -47,19 +46,14 @@ def voyages(tmp_path_factory: pytest.TempPathFactory) -> Iterator[World]:
     tmp = Path(tmp_path_factory.mktemp("voyages"))
     clock = ManualClock(START)
     app = make_app(tmp / "sealane.db", clock=clock, rate_limit_per_minute=1_000_000)
-    with transaction(app.state.sealane.sessions) as session:
-        key = create_account(session, "Voyage Co", routing=True, now=START).secret
-        other = create_account(session, "Other Co", routing=True, now=START).secret
-        plain = create_account(session, "Plain Co", routing=False, now=START).secret
+    scenario = Scenario.on(app)
+    key = scenario.account("Voyage Co", routing=True).secret
+    other = scenario.account("Other Co", routing=True).secret
+    plain = scenario.account("Plain Co", routing=False).secret
     with TestClient(app, raise_server_exceptions=False) as client:
-        world = World(app, client, clock, key, other, plain)
+        world = World(app, client, clock, key, other, plain, scenario.with_client(client))
         for number in ("TEST-VOYAGE-1", "TEST-VOYAGE-2"):
-            attributes = {"request_type": "bill_of_lading", "request_number": number}
-            world.made(
-                "POST",
-                "/tracking_requests",
-                document("tracking_request", attributes | {"scac": "TEST"}),
-            )
+            scenario.track("Voyage Co", number)
         world.tick()
         world.tick(days=2)
         for shipment in world.get("/shipments").json()["data"]:

@@ -18,12 +18,10 @@ from sqlalchemy import func, select
 from sealane.api.app import create_app
 from sealane.clock import ManualClock
 from sealane.config import Settings
-from sealane.store.accounts import create_account
-from sealane.store.database import transaction
 from sealane.store.models import OutboxEvent
 from sealane.vocabulary.events import EVENT_NAMES
 from tests.api.jsonapi_asserts import JSONAPI
-from tests.toolkit import START, auth
+from tests.toolkit import START, Scenario, auth
 
 #: The only write media type until the lead's negotiation rework accepts application/json.
 WRITE = JSONAPI
@@ -42,6 +40,7 @@ class World:
     #: Another account with the routing feature, and one without it.
     other_key: str
     plain_key: str
+    scenario: Scenario
     ids: dict[str, str] = field(default_factory=dict)
 
     def get(self, url: str, key: str | None = None, **params: Any) -> httpx.Response:
@@ -67,10 +66,9 @@ class World:
         """Move time on, let tracking do one pass, then webhook delivery until the outbox is
         dispatched: a pass fans out a batch of the oldest events, and the world's earlier
         tests (which differ with the order a test worker runs them in) can leave more."""
-        self.clock.advance(days * 86_400)
-        self.app.state.sealane.tracking.tick()
+        self.scenario.tick(days)
         for _ in range(1_000):
-            self.app.state.sealane.webhooks.run_once()
+            self.scenario.deliver()
             if not self.undispatched():
                 return
         raise AssertionError("webhook delivery left the outbox undispatched")
@@ -109,12 +107,12 @@ def build_world(tmp: Path) -> Iterator[World]:
         webhook_source_ips=(SOURCE_IP,),
     )
     app = create_app(settings, clock=clock)
-    with transaction(app.state.sealane.sessions) as session:
-        key = create_account(session, "Compat Co", routing=True, now=START).secret
-        other = create_account(session, "Other Co", routing=True, now=START).secret
-        plain = create_account(session, "Plain Co", routing=False, now=START).secret
+    scenario = Scenario.on(app)
+    key = scenario.account("Compat Co", routing=True).secret
+    other = scenario.account("Other Co", routing=True).secret
+    plain = scenario.account("Plain Co", routing=False).secret
     with TestClient(app, raise_server_exceptions=False) as client:
-        world = World(app, client, clock, key, other, plain)
+        world = World(app, client, clock, key, other, plain, scenario.with_client(client))
         _populate(world)
         yield world
     app.state.sealane.webhooks.close()

@@ -16,9 +16,8 @@ import pytest
 from pyproj import Geod
 
 from sealane.clock import ManualClock
-from sealane.service.tracking.requests import NewTrackingRequest, create_request
 from sealane.tracking.carriers import Found, ShipmentPlan, SimulatedCarrier
-from tests.service.conftest import World
+from tests.service.conftest import ROUTING, World
 from tests.toolkit import START
 
 GEOD = Geod(ellps="WGS84")
@@ -34,10 +33,7 @@ HOUR = 3600.0
 
 def track(world: World, number: str) -> str:
     """Ask to track bill of lading ``number`` with the simulated carrier; the request's id."""
-    new = NewTrackingRequest.of(
-        {"request_type": "bill_of_lading", "request_number": number, "scac": "TEST"}
-    )
-    return create_request(world.runtime.context, world.routing, new).id
+    return world.scenario.track(ROUTING, number)
 
 
 @cache

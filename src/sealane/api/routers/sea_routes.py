@@ -18,7 +18,7 @@ from ..operations import ApiRoute
 from ..params import authenticated_routing
 from ..render import base_url
 from .responses import ERRORS
-from .vessels import Size
+from .vessels import Given
 
 router = APIRouter(tags=["routing"], route_class=ApiRoute)
 #: Authenticated with the routing feature: answered 403 before parameters are even looked at.
@@ -30,7 +30,7 @@ _PLACE = "UN/LOCODE (CNSHA), port id, or 'lon,lat' in degrees"
 def list_sea_route_options(
     request: Request,
     _caller: RoutingAuth,
-    size: Size,
+    given: Given,
     origin: Annotated[str, required_text(64, description=f"where from: {_PLACE}")],
     destination: Annotated[str, required_text(64, description=f"where to: {_PLACE}")],
     avoid: Annotated[
@@ -61,7 +61,7 @@ def list_sea_route_options(
         _place(destination),
         avoid=names,
         speed_kn=speed_kn,
-        size=size,
+        vessel=given,
     )
     query = f"?{request.url.query}" if request.url.query else ""
     self_link = f"{base_url(request)}/sea_route_options{query}"

@@ -18,8 +18,9 @@ from fastapi import APIRouter, Depends, Query, Request
 
 from ...jsonapi import Included, resource
 from ...jsonapi.reference import vessel_attributes, vessel_resource
+from ...routing import Vessel
 from ...service.access.gatekeeper import Caller
-from ...service.core.engine import DIMENSION_BOUNDS_M, VesselSize
+from ...service.core.engine import DIMENSION_BOUNDS_M, given_vessel
 from ...service.reference import vessels
 from ...vocabulary.vessels import VesselRecord
 from ..jsonapi import MEDIA_TYPE, JsonApiResponse
@@ -77,18 +78,18 @@ def _metres(name: str, what: str) -> Any:
     )
 
 
-async def vessel_size(
+async def vessel_given(
     draft_m: Annotated[float | None, _metres("draft_m", "draft"), DECIMAL] = None,
     beam_m: Annotated[float | None, _metres("beam_m", "beam"), DECIMAL] = None,
     length_m: Annotated[float | None, _metres("length_m", "length overall"), DECIMAL] = None,
     air_draft_m: Annotated[float | None, _metres("air_draft_m", "air draft"), DECIMAL] = None,
-) -> VesselSize:
-    """The vessel dimensions a future-positions request gives (checked by the service); async,
-    so that FastAPI does not send it to the thread pool."""
-    return VesselSize(draft_m, beam_m, length_m, air_draft_m)
+) -> Vessel:
+    """The vessel a future-positions request describes, checked once here (a bad dimension is
+    a 400 naming it); async, so that FastAPI does not send it to the thread pool."""
+    return given_vessel(draft_m, beam_m, length_m, air_draft_m)
 
 
-Size = Annotated[VesselSize, Depends(vessel_size)]
+Given = Annotated[Vessel, Depends(vessel_given)]
 
 
 def render_vessel(included: Included, vessel: VesselRecord) -> dict[str, Any]:
@@ -138,7 +139,7 @@ async def future_positions_with_coordinates(
     request: Request,
     vessel_id: str,
     caller: RoutingAuth,
-    size: Size,
+    given: Given,
     latitude: Annotated[
         float, Query(description="start latitude, degrees", ge=-90.0, le=90.0), DECIMAL
     ],
@@ -153,7 +154,7 @@ async def future_positions_with_coordinates(
     ``meta`` carries the ETA, its range (``eta_p10``, ``eta_p90``) and the speed sailed at."""
     ports = (blank_none(previous_port_id), blank_none(port_id))
     start = (longitude, latitude)
-    return await _positions_response(request, caller, vessel_id, start, ports, size, speed_kn)
+    return await _positions_response(request, caller, vessel_id, start, ports, given, speed_kn)
 
 
 @router.get(
@@ -163,7 +164,7 @@ async def future_positions_from_last_position(
     request: Request,
     vessel_id: str,
     caller: RoutingAuth,
-    size: Size,
+    given: Given,
     port_id: PortId = None,
     previous_port_id: PreviousPortId = None,
     speed_kn: SpeedKn = None,
@@ -171,7 +172,7 @@ async def future_positions_from_last_position(
     """Estimated positions one minute apart from the vessel's last known position; ``meta``
     carries the ETA, its range (``eta_p10``, ``eta_p90``) and the speed sailed at."""
     ports = (blank_none(previous_port_id), blank_none(port_id))
-    return await _positions_response(request, caller, vessel_id, None, ports, size, speed_kn)
+    return await _positions_response(request, caller, vessel_id, None, ports, given, speed_kn)
 
 
 async def _positions_response(
@@ -180,7 +181,7 @@ async def _positions_response(
     vessel_key: str,
     start: tuple[float, float] | None,
     ports: tuple[str | None, str | None],
-    size: VesselSize,
+    given: Vessel,
     speed_kn: float | None = None,
 ) -> OffloadedResponse:
     """The vessel document with its positions from ``start`` (None: its last known position)
@@ -199,7 +200,7 @@ async def _positions_response(
             previous_port=ports[0],
             destination_port=ports[1],
             start=start,
-            size=size,
+            given=given,
             speed_kn=speed_kn,
         )
         return _document(found, self_link)

@@ -15,7 +15,7 @@ from dataclasses import dataclass, replace
 from typing import Any, TypeVar
 
 from ...routing import InvalidVesselError, RoutingError
-from ...routing.vessel import BOUNDS_M, Vessel, as_vessel
+from ...routing.vessel import BOUNDS_M, UNKNOWN, Vessel, as_vessel
 from .errors import CannotRoute, InvalidInput
 
 T = TypeVar("T")
@@ -48,6 +48,31 @@ def engine_errors(field: str | None = None) -> Iterator[None]:
         raise CannotRoute(str(error), code=error.code, field=field) from error
 
 
+#: No dimension given: the engine's default vessel.
+NO_VESSEL: Vessel = UNKNOWN
+
+
+def given_vessel(
+    draft_m: float | None = None,
+    beam_m: float | None = None,
+    length_m: float | None = None,
+    air_draft_m: float | None = None,
+) -> Vessel:
+    """The vessel a caller describes (metres, None where not given), checked by the engine: the
+    one value each shell builds from its parameters and passes down. A bad dimension is an
+    :class:`~.errors.InvalidInput` naming it.
+
+    >>> given_vessel(draft_m=12.5).draft_m
+    12.5
+    >>> given_vessel(beam_m=0)
+    Traceback (most recent call last):
+    ...
+    sealane.service.core.errors.InvalidInput: beam_m must be above 0 m, got 0
+    """
+    with engine_errors():
+        return as_vessel(None, draft_m, beam_m, length_m, air_draft_m)
+
+
 #: Where a dimension of :class:`VesselSize` came from: a query parameter or tool argument, what
 #: the vessel reported (AIS static data, the position feed), or none (the engine's default).
 GIVEN, REPORTED, DEFAULT = "given", "reported", "default"
@@ -76,6 +101,11 @@ class VesselSize:
     reported_by: str | None = None
     #: Why the reported dimensions were set aside (the engine found no route for them), if so.
     set_aside: str | None = None
+
+    @classmethod
+    def given(cls, vessel: Vessel = NO_VESSEL) -> VesselSize:
+        """The dimensions a caller gave as ``vessel`` (none reported yet)."""
+        return cls(vessel.draft_m, vessel.beam_m, vessel.length_m, vessel.air_draft_m)
 
     def filled(
         self,

@@ -13,13 +13,14 @@ from sqlalchemy import select
 from ...clock import utc_iso
 from ...routing.ports import Port
 from ...routing.positions import Positions
+from ...routing.vessel import Vessel as Dimensions
 from ...routing.voyage import future_positions
 from ...store.models import Vessel, VesselPosition
 from ...store.vessels import find_vessel
 from ...vocabulary.vessels import VesselRecord
 from ..access.gatekeeper import Caller
 from ..core.context import ServiceContext
-from ..core.engine import MAX_SPEED_KN, NO_SIZE, VesselSize, sized_call
+from ..core.engine import MAX_SPEED_KN, NO_VESSEL, VesselSize, sized_call
 from ..core.errors import InvalidInput, ObjectNotFound, Unprocessable
 from ..core.paging import Page, PageRequest
 from ..core.queries import contains_text, fetch_page, plausible_key
@@ -155,7 +156,7 @@ def vessel_future_positions(
     previous_port: str | None = None,
     destination_port: str | None = None,
     start: tuple[float, float] | None = None,
-    size: VesselSize = NO_SIZE,
+    given: Dimensions = NO_VESSEL,
     speed_kn: float | None = None,
 ) -> FutureVoyage:
     """The vessel and its positions one minute apart from ``start`` (lon, lat; None: its last
@@ -164,13 +165,13 @@ def vessel_future_positions(
     blocking: database and CPU).
 
     A port not given is the one sealane knows of the vessel's voyage (see :mod:`.voyages`); a
-    dimension not given in ``size`` is the one the vessel reported, if any (set aside when no
-    route takes it: :func:`~..core.engine.sized_call`). Checked in this order: routing feature
-    (403), unknown vessel (404), no known position (422), a bad dimension (400 naming it), a
-    port neither given nor known (422), an unknown port (422, naming ``previous_port_id`` or
-    ``port_id``), a speed out of 1-60 kn (400 naming ``speed_kn``), then the engine's own
-    refusals (422 :class:`~..core.errors.CannotRoute`: a start on land, no sea route, a passage
-    too small).
+    dimension the caller did not give in ``given`` (checked by the shell:
+    :func:`~..core.engine.given_vessel`) is the one the vessel reported, if any (set aside when
+    no route takes it: :func:`~..core.engine.sized_call`). Checked in this order: routing
+    feature (403), unknown vessel (404), no known position (422), a port neither given nor known
+    (422), an unknown port (422, naming ``previous_port_id`` or ``port_id``), a speed out of
+    1-60 kn (400 naming ``speed_kn``), then the engine's own refusals (422
+    :class:`~..core.errors.CannotRoute`: a start on land, no sea route, a passage too small).
     """
     caller.require_routing()
     vessel = get_vessel(ctx, vessel_key)
@@ -178,8 +179,7 @@ def vessel_future_positions(
         if vessel.latitude is None or vessel.longitude is None:
             raise Unprocessable(f"vessel {vessel.id} has no known position yet", code="no_position")
         start = (vessel.longitude, vessel.latitude)
-    size.vessel()  # the caller's dimensions first: a bad one is the caller's 400
-    size = reported_size(size, vessel)
+    size = reported_size(VesselSize.given(given), vessel)
     keys = {"port_id": destination_port, "previous_port_id": previous_port}
     sources = {name: GIVEN for name, key in keys.items() if key is not None}
     shipment_id = None

@@ -65,6 +65,16 @@ class PlannedUpdate:
 
 
 @dataclass(frozen=True, slots=True)
+class MissedSailing:
+    """The sailing a shipment was booked on and rolled off: its voyage number, when it left,
+    and when the carrier said so (until then its estimates are those of this sailing)."""
+
+    voyage_number: str
+    depart_at: datetime
+    announced_at: datetime
+
+
+@dataclass(frozen=True, slots=True)
 class ShipmentPlan:
     """Everything the carrier knows about a shipment, as a timeline."""
 
@@ -81,6 +91,8 @@ class ShipmentPlan:
     #: Picks the terminal at the port of discharge among those known (index modulo their count).
     terminal_choice: int
     epoch: datetime
+    #: The first sailing, when the cargo was rolled off it to the one the legs sail.
+    missed: MissedSailing | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,6 +120,8 @@ class Snapshot:
     #: Estimates at each port of the plan in order (port of lading, transshipments, port of
     #: discharge); empty when the carrier states none, and the legs' planned times stand in.
     call_estimates: tuple[CallEstimate, ...] = field(default=())
+    #: The voyage the estimate at the port of discharge is for; None: the last leg's.
+    pod_voyage_number: str | None = field(default=None)
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,4 +1,5 @@
-"""The simulated carrier (SCAC ``TEST``): deterministic voyages timed by the routing engine.
+"""The simulated carrier (SCAC ``TEST``, and its lines ``TSTA`` to ``TSTE``): deterministic
+voyages timed by the routing engine.
 
 Any number gives a voyage seeded by the number itself: real ports of lading and discharge, one
 or two vessels (a transshipment about a third of the time), one to three containers, and every
@@ -9,15 +10,27 @@ reaching its documented state at the first lookup: ``TEST-TR-SUCCEEDED`` (create
 ``TEST-TR-FAILED`` (failed, not found, no retry), ``TEST-TR-AWAITING`` (awaiting_manifest; the
 manifest is published two hours after the request), ``TEST-TR-FLAKY`` (unreachable for the first
 hour, retried) and ``TEST-TR-RETRYING`` (not found at every attempt: retried with backoff, then
-failed). The plan is drawn in :mod:`.simulated_voyage`, where it stands at a given time in
-:mod:`.simulated_sailing`.
+failed). A number beginning with a line's SCAC sails as that line runs (:mod:`.simulated_lines`:
+late, rolled, transshipped), and is found as booked 12 hours before the request; a rolled
+shipment's estimates are the missed sailing's until the carrier says so. The plan is drawn in
+:mod:`.simulated_voyage`, where it stands at a given time in :mod:`.simulated_sailing`.
 """
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import datetime, timedelta
 
-from .base import AwaitingManifest, Found, LookupResult, Snapshot, UnknownNumber, Unreachable
+from .base import (
+    AwaitingManifest,
+    Found,
+    LookupResult,
+    ShipmentPlan,
+    Snapshot,
+    UnknownNumber,
+    Unreachable,
+)
+from .simulated_lines import LINES, ROLL, line_of
 from .simulated_sailing import call_estimates, minute_of, vessel_position
 from .simulated_voyage import HOLDS, plan_voyage, seeded
 
@@ -27,7 +40,7 @@ __all__ = ["HOLDS", "SimulatedCarrier", "plan_voyage"]
 class SimulatedCarrier:
     """A carrier that answers from a deterministic simulation instead of a remote system."""
 
-    scacs = frozenset({"TEST"})
+    scacs = frozenset({"TEST", *(line.scac for line in LINES)})
 
     def lookup(
         self, request_type: str, number: str, *, requested_at: datetime, now: datetime
@@ -50,7 +63,8 @@ class SimulatedCarrier:
         plan = plan_voyage(*plan_key)
         fixed = minute_of(now)
         at_sea = any(leg.depart_at <= now < leg.arrive_at for leg in plan.legs)
-        estimates = call_estimates(plan, now)
+        missed = plan.missed if plan.missed and now < plan.missed.announced_at else None
+        estimates = call_estimates(_as_booked(plan) if missed else plan, now)
         pod_eta = estimates[-1].arrival_at
         assert pod_eta is not None  # every leg is timed, so the last arrival is
         return Snapshot(
@@ -62,11 +76,22 @@ class SimulatedCarrier:
             vessel_position=vessel_position(plan, fixed) if at_sea else None,
             vessel_position_at=fixed,
             call_estimates=estimates,
+            pod_voyage_number=missed.voyage_number if missed else None,
         )
 
 
+def _as_booked(plan: ShipmentPlan) -> ShipmentPlan:
+    """A rolled plan as it stood before the roll: every leg a week earlier."""
+    legs = tuple(
+        replace(leg, depart_at=leg.depart_at - ROLL, arrive_at=leg.arrive_at - ROLL)
+        for leg in plan.legs
+    )
+    return replace(plan, legs=legs)
+
+
 def _epoch(number: str, requested_at: datetime) -> datetime:
-    """When the simulated voyage began: a seeded 0-45 days before the first lookup."""
-    if number.startswith("TEST-TR-"):
+    """When the simulated voyage began: a seeded 0-45 days before the first lookup (a line's
+    number, or a lifecycle number: 12 hours before, so its first ETA is the booking's)."""
+    if number.startswith("TEST-TR-") or line_of(number) is not None:
         return requested_at - timedelta(hours=12)
     return requested_at - timedelta(days=seeded(number + "/epoch").uniform(0.0, 45.0))

@@ -2,7 +2,9 @@
 
 Real ports of lading and discharge, one or two vessels (a transshipment about a third of the
 time), one to three containers, and every gate, vessel and terminal event of each container at a
-time computed from the engine's sea distance and a realistic speed.
+time computed from the engine's sea distance and a realistic speed. A number of one of the
+simulated lines (:mod:`.simulated_lines`) sails that line's lanes, late, rolled and transshipped
+as the line's habits draw it.
 """
 
 from __future__ import annotations
@@ -10,12 +12,21 @@ from __future__ import annotations
 import hashlib
 import itertools
 import random
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from functools import lru_cache
 
 from ...routing.routes import route
 from ..numbers import container_check_digit, imo_check_digit, normalize_container_number
-from .base import PlannedContainer, PlannedEvent, PlannedLeg, PlannedUpdate, ShipmentPlan
+from .base import (
+    MissedSailing,
+    PlannedContainer,
+    PlannedEvent,
+    PlannedLeg,
+    PlannedUpdate,
+    ShipmentPlan,
+)
+from .simulated_lines import FASTEST, LANES, ROLL, ROLL_NOTICE, LineHabits, line_of
 
 T = "container.transport."
 ORIGINS = ("CNSHA", "CNNGB", "CNYTN", "CNTAO", "KRPUS", "HKHKG", "CNXMN", "TWKHH", "JPYOK", "VNSGN")
@@ -42,20 +53,55 @@ def seeded(number: str) -> random.Random:
     return random.Random(int.from_bytes(hashlib.sha256(number.encode()).digest()[:8], "big"))
 
 
+@dataclass(frozen=True, slots=True)
+class Habits:
+    """What a line's habits drew for one voyage: hours late against the first ETA (the last
+    leg sails slower or faster to make them), and whether the cargo is rolled."""
+
+    late_h: float = 0.0
+    rolled: bool = False
+
+
+#: The test carrier's own numbers sail as planned.
+AS_PLANNED = Habits()
+
+
+def habits_of(line: LineHabits | None, number: str, pod: str) -> Habits:
+    """The lateness and roll of ``number``'s voyage to ``pod``, drawn from its line's habits
+    (and the lane's congestion) by a generator of its own, seeded by the number."""
+    if line is None:
+        return AS_PLANNED
+    rng = seeded(number + "/habits")
+    congestion = next(hours for _, lane_pod, hours in LANES if lane_pod == pod)
+    late_h = rng.gauss(line.late_mean_h + congestion * rng.random(), line.late_sd_h)
+    return Habits(late_h, rng.random() < line.roll_chance)
+
+
 @lru_cache(maxsize=4096)
 def plan_voyage(request_type: str, number: str, epoch: datetime) -> ShipmentPlan:
     """The whole timeline of the shipment behind ``number``, starting at ``epoch``."""
     rng = seeded(number)
-    pol, pod = rng.choice(ORIGINS), rng.choice(DESTINATIONS)
-    hub = rng.choice([h for h in HUBS if h not in (pol, pod)]) if rng.random() < 0.35 else None
+    line = line_of(number)
+    if line is None:
+        pol, pod = rng.choice(ORIGINS), rng.choice(DESTINATIONS)
+    else:
+        pol, pod, _ = rng.choice(LANES)
+    chance = 0.35 if line is None else line.transship_chance
+    hub = rng.choice([h for h in HUBS if h not in (pol, pod)]) if rng.random() < chance else None
     stops = [pol, hub, pod] if hub else [pol, pod]
     containers = _containers(rng, request_type, number)
-    depart = epoch + timedelta(days=rng.uniform(2.0, 4.0))
+    habits = habits_of(line, number, pod)
+    booked = epoch + timedelta(days=rng.uniform(2.0, 4.0))
+    depart = booked + ROLL if habits.rolled else booked
     legs = []
     for i, (origin, destination) in enumerate(itertools.pairwise(stops)):
         nominal = rng.uniform(15.0, 19.0)
         actual = nominal * rng.uniform(0.9, 1.04)
         distance = route(origin, destination).distance_nm
+        if line is not None:  # the line's lateness is made on its last leg
+            hours = distance / nominal
+            last = i == len(stops) - 2
+            actual = distance / max(hours * FASTEST, hours + habits.late_h) if last else nominal
         arrive = depart + timedelta(hours=distance / actual)
         legs.append(_leg(rng, i, origin, destination, depart, arrive, distance, actual, nominal))
         depart = arrive + timedelta(days=rng.uniform(2.0, 5.0))  # transshipment dwell
@@ -64,7 +110,7 @@ def plan_voyage(request_type: str, number: str, epoch: datetime) -> ShipmentPlan
     bl = number if request_type == "bill_of_lading" else f"{prefix}{rng.randrange(10**9, 10**10)}"
     booking = number if request_type == "booking_number" else f"BK{rng.randrange(10**8, 10**9)}"
     return ShipmentPlan(
-        scac="TEST",
+        scac="TEST" if line is None else line.scac,
         bill_of_lading_number=bl,
         booking_number=booking,
         port_of_lading=pol,
@@ -76,7 +122,15 @@ def plan_voyage(request_type: str, number: str, epoch: datetime) -> ShipmentPlan
         updates=updates,
         terminal_choice=rng.randrange(1000),
         epoch=epoch,
+        missed=_missed(legs[-1].voyage_number, booked) if habits.rolled else None,
     )
+
+
+def _missed(voyage_number: str, depart_at: datetime) -> MissedSailing:
+    """The sailing before the one numbered ``voyage_number``, leaving at ``depart_at``."""
+    serial = int(voyage_number[:3])
+    earlier = serial - 1 if serial > 100 else serial + 1
+    return MissedSailing(f"{earlier}{voyage_number[3:]}", depart_at, depart_at - ROLL_NOTICE)
 
 
 def _leg(

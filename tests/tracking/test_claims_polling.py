@@ -22,16 +22,11 @@ from sqlalchemy.orm import Session
 from sealane.clock import ManualClock
 from sealane.config import Settings
 from sealane.runtime import Runtime, build_runtime
-from sealane.service.access.gatekeeper import Caller
-from sealane.service.tracking.new_requests import NewTrackingRequest
-from sealane.service.tracking.requests import create_request
-from sealane.store.accounts import create_account
-from sealane.store.database import transaction
 from sealane.store.models import OutboxEvent, Shipment, TrackingRequest
 from sealane.tracking.carrier_sync import TrackingService
 from sealane.tracking.carriers import SimulatedCarrier
 from sealane.tracking.carriers.base import LookupResult, Snapshot
-from tests.toolkit import START
+from tests.toolkit import START, Scenario
 
 REQUESTS = 24
 
@@ -92,16 +87,11 @@ def runtime(database_url: str) -> Iterator[Runtime]:
 
 def add_requests(runtime: Runtime, count: int) -> list[str]:
     """``count`` bill of lading requests with the simulated carrier; their numbers."""
-    with transaction(runtime.sessions) as session:
-        account = create_account(session, "Pollers", routing=False, now=START).account_id
+    scenario = Scenario.on(runtime)
+    scenario.account("Pollers", routing=False, at=START)
     numbers = [f"TESTCLAIM{n:04d}" for n in range(count)]
     for number in numbers:
-        attributes = {"request_type": "bill_of_lading", "request_number": number, "scac": "TEST"}
-        create_request(
-            runtime.context,
-            Caller(account, routing_enabled=False),
-            NewTrackingRequest.of(attributes),
-        )
+        scenario.track("Pollers", number)
     return numbers
 
 

@@ -11,7 +11,7 @@ from mcp import Client
 
 from tests.mcp.cases import CASES
 from tests.mcp.conftest import World, stdio_params
-from tests.mcp.test_tools import TOOLS, run_cases
+from tests.mcp.test_server_tools import TOOLS, run_cases
 from tests.servers import environment, sealane_command
 
 

@@ -16,19 +16,15 @@ from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
 from sealane.clock import ManualClock
-from sealane.store.accounts import create_account
-from sealane.store.database import transaction
 from sealane.tracking.numbers import is_container_number
-from tests.toolkit import START, make_app
+from tests.toolkit import START, Scenario, make_app
 
 from .support import (
     HOUR,
     advance,
     containers_created,
-    create_request,
     get_json,
     outbox,
-    tick,
 )
 
 NUMBER = "MSKU0004824"
@@ -71,11 +67,12 @@ def journey(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Journey]:
     path = tmp_path_factory.mktemp("journey") / "sealane.db"
     clock = ManualClock(START)
     app = make_app(path, clock=clock, rate_limit_per_minute=100_000)
-    with transaction(app.state.sealane.sessions) as session:
-        key = create_account(session, "Journey Co", routing=False, now=START).secret
+    scenario = Scenario.on(app)
+    key = scenario.account("Journey Co", routing=False).secret
     with TestClient(app, raise_server_exceptions=False) as client:
-        request_id = create_request(client, key, NUMBER, request_type="container")["id"]
-        tick(app)
+        track = scenario.with_client(client).track
+        request_id = track("Journey Co", NUMBER, request_type="container")
+        scenario.tick()
         request = get_json(client, key, f"/v2/tracking_requests/{request_id}")["data"]
         shipment_id = request["relationships"]["tracked_object"]["data"]["id"]
         containers = get_json(client, key, "/v2/containers", **{"filter[number]": NUMBER})

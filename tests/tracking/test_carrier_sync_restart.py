@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from datetime import datetime, timedelta
+from functools import partial
 from typing import Any
 
 import pytest
@@ -18,8 +19,6 @@ from sqlalchemy import select
 
 from sealane.clock import ManualClock
 from sealane.config import Settings
-from sealane.store.accounts import create_account
-from sealane.store.database import transaction
 from sealane.store.models import (
     Container,
     ContainerUpdatedEvent,
@@ -32,12 +31,11 @@ from sealane.store.models import (
     VesselPosition,
 )
 from sealane.tracking.carriers.simulated import plan_voyage
-from tests.toolkit import START, make_app
+from tests.toolkit import START, Scenario, make_app
 
 from .support import (
     CONTAINER,
     HOUR,
-    create_request,
     run_until,
     tick,
 )
@@ -106,17 +104,18 @@ def first_life(settings_for: Settings) -> Iterator[tuple[dict[str, Any], dict[st
     """Run the first server until RESTART; its final snapshot and the request ids."""
     app, clock = start(settings_for, START)
     try:
-        with transaction(app.state.sealane.sessions) as session:
-            key = create_account(session, "Restarter", routing=False, now=START).secret
+        scenario = Scenario.on(app)
+        scenario.account("Restarter", routing=False)
         with TestClient(app, raise_server_exceptions=False) as client:
+            track = partial(scenario.with_client(client).track, "Restarter")
             ids = {
-                "succeeded": create_request(client, key, "TEST-TR-SUCCEEDED")["id"],
-                "container": create_request(client, key, CONTAINER, request_type="container")["id"],
+                "succeeded": track("TEST-TR-SUCCEEDED"),
+                "container": track(CONTAINER, request_type="container"),
             }
-            tick(app)
+            scenario.tick()
             for _ in run_until(app, clock, RESTART - timedelta(hours=6)):
                 pass
-            ids["maersk"] = create_request(client, key, MAERSK, scac="MAEU")["id"]
+            ids["maersk"] = track(MAERSK, scac="MAEU")
             for _ in run_until(app, clock, RESTART, step_s=HOUR):
                 pass
             assert clock.now() == RESTART

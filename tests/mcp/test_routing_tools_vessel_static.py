@@ -12,10 +12,8 @@ from mcp import Client
 import sealane
 from sealane.config import Settings
 from sealane.runtime import build_runtime
-from sealane.service.access.accounts import create_account
-from sealane.store.database import transaction
-from sealane.store.models import Vessel
 from tests.mcp.conftest import World, stdio_params
+from tests.toolkit import Scenario
 
 IMO = "9811003"
 #: A start in the Arabian Sea on the Shanghai -> Rotterdam leg (lon, lat), and the speed there.
@@ -29,19 +27,20 @@ def own_world(tmp_path_factory: pytest.TempPathFactory) -> World:
     url = f"sqlite:///{tmp_path_factory.mktemp('mcp_static') / 'sealane.db'}"
     runtime = build_runtime(Settings(database_url=url))
     try:
-        key = create_account(runtime.context, "Static Co", routing=True).secret
-        with transaction(runtime.context.sessions) as session:
-            session.add(
-                Vessel(
-                    name="Deep Static",
-                    imo=IMO,
-                    longitude=ARABIAN_SEA[0],
-                    latitude=ARABIAN_SEA[1],
-                    nautical_speed_knots=SPEED_KN,
-                    draught_m=21.0,
-                    dimensions_source="ais",
-                )
-            )
+        scenario = Scenario.on(runtime)
+        key = scenario.account("Static Co", routing=True).secret
+        scenario.vessel(
+            name="Deep Static",
+            imo=IMO,
+            mmsi=None,
+            longitude=ARABIAN_SEA[0],
+            latitude=ARABIAN_SEA[1],
+            nautical_speed_knots=SPEED_KN,
+            navigational_heading_degrees=None,
+            position_timestamp=None,
+            draught_m=21.0,
+            dimensions_source="ais",
+        )
     finally:
         runtime.stop()
     return World(url, key, "", "", "", "", "", "")

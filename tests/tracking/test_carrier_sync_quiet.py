@@ -20,7 +20,7 @@ from sealane.tracking.carriers import SimulatedCarrier
 from sealane.tracking.carriers.base import LookupResult, Snapshot
 from tests.toolkit import START
 
-from .test_poll_claims import add_requests, runtime_on
+from .test_claims_polling import add_requests, runtime_on
 
 SHIPMENTS = 5
 
