@@ -148,6 +148,7 @@ def test_openapi__served_and_valid(document: dict[str, Any]) -> None:
             # live feeds (issue 18)
             "/v2/vessel_positions",
             PUSH_PATH,
+            "/v2/sea_route_options",
             # Terminal49 compatibility (issue 15)
             "/v2/search",
             "/v2/metro_areas/{area_id}",
