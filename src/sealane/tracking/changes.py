@@ -7,6 +7,8 @@ container timestamps follow the events, and a request moves through its state ma
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from sqlalchemy import select
@@ -20,11 +22,12 @@ from ..store.models import (
     Shipment,
     TrackingRequest,
     TransportEvent,
+    new_id,
 )
 from ..vocabulary.statuses import RequestStatus
 from .events import status_after
 from .lifecycle import STATUS_EVENT, check_transition
-from .outbox import emit, occurrences
+from .outbox import emit, occurrences, queue_new
 
 #: Container timestamps set by events, by event (after ``container.transport.``).
 EVENT_FIELDS = {
@@ -73,15 +76,98 @@ def record_arrival_estimate(
 ) -> bool:
     """Record ``eta`` at the port of discharge if it moves the shipment's estimate by ``threshold``.
 
-    Used by carrier syncs (``shipping_line``) and by AIS (``ais``); nothing once the shipment has
-    arrived. Returns whether a ``shipment.estimated.arrival`` event was recorded.
+    Used by carrier syncs (``shipping_line``); nothing once the shipment has arrived. Returns
+    whether a ``shipment.estimated.arrival`` event was recorded.
     """
-    if shipment.pod_ata_at is not None:
+    estimate = _arrival_estimate(
+        shipment, eta, vessel_id, voyage_number, data_source, threshold, now
+    )
+    if estimate is None:
         return False
+    session.add(estimate)
+    session.flush()
+    emit(
+        session,
+        shipment.account_id,
+        "shipment.estimated.arrival",
+        "estimated_event",
+        estimate.id,
+        now,
+    )
+    return True
+
+
+@dataclass(frozen=True, slots=True)
+class ArrivalEstimate:
+    """An arrival estimate for :func:`record_arrival_estimates`: the shipment, the time, and
+    the vessel and voyage it was made for."""
+
+    shipment: Shipment
+    eta: datetime
+    vessel_id: str | None
+    voyage_number: str | None
+
+
+def record_arrival_estimates(
+    session: Session,
+    estimates: Iterable[ArrivalEstimate],
+    *,
+    data_source: str,
+    threshold: timedelta,
+    now: datetime,
+) -> int:
+    """Record, in order, each estimate that moves its shipment's by ``threshold``, as a set.
+
+    The AIS follower's form of :func:`record_arrival_estimate` for many shipments at once: the
+    rows get their ids here and are only added to the session, so its next flush writes the
+    events, their outbox rows and the shipments' new estimates in a few statements whatever
+    their number (an estimate's outbox row is new with it: nothing to look up first). Returns
+    how many were recorded.
+    """
+    recorded = 0
+    for item in estimates:
+        estimate = _arrival_estimate(
+            item.shipment,
+            item.eta,
+            item.vessel_id,
+            item.voyage_number,
+            data_source,
+            threshold,
+            now,
+        )
+        if estimate is None:
+            continue
+        session.add(estimate)
+        queue_new(
+            session,
+            item.shipment.account_id,
+            "shipment.estimated.arrival",
+            "estimated_event",
+            estimate.id,
+            now,
+        )
+        recorded += 1
+    return recorded
+
+
+def _arrival_estimate(
+    shipment: Shipment,
+    eta: datetime,
+    vessel_id: str | None,
+    voyage_number: str | None,
+    data_source: str,
+    threshold: timedelta,
+    now: datetime,
+) -> EstimatedEvent | None:
+    """The estimated event of ``eta`` with the shipment moved to it, or None when the shipment
+    has arrived or ``eta`` is within ``threshold`` of its estimate."""
+    if shipment.pod_ata_at is not None:
+        return None
     previous = shipment.pod_eta_at
     if previous is not None and abs(eta - previous) < threshold:
-        return False
+        return None
     estimate = EstimatedEvent(
+        id=new_id(),
         account_id=shipment.account_id,
         shipment_id=shipment.id,
         event="shipment.estimated.arrival",
@@ -93,21 +179,11 @@ def record_arrival_estimate(
         data_source=data_source,
         created_at=now,
     )
-    session.add(estimate)
-    session.flush()
-    emit(
-        session,
-        shipment.account_id,
-        "shipment.estimated.arrival",
-        "estimated_event",
-        estimate.id,
-        now,
-    )
     shipment.pod_eta_at = eta
     if shipment.pod_original_eta_at is None:
         shipment.pod_original_eta_at = eta
     shipment.updated_at = now
-    return True
+    return estimate
 
 
 def record_vessel_event(

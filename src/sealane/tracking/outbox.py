@@ -43,6 +43,23 @@ def emit(
         )
 
 
+def queue_new(
+    session: Session, account_id: str, event: str, ref_type: str, ref_id: str, now: datetime
+) -> None:
+    """Queue ``event`` about an object made in this transaction: it can have no row yet, so
+    none is looked for (:func:`emit` looks; a set of new objects would look once each)."""
+    session.add(
+        OutboxEvent(
+            account_id=account_id,
+            event=event,
+            reference_type=ref_type,
+            reference_id=ref_id,
+            occurrence=0,
+            created_at=now,
+        )
+    )
+
+
 def occurrences(session: Session, event: str, ref_type: str, ref_id: str) -> int:
     """The occurrence number of the next ``event`` about (``ref_type``, ``ref_id``): one past
     the last queued (not a count, so it stays new if old rows are ever pruned), 0 for the

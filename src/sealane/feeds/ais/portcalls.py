@@ -19,10 +19,10 @@ from ...routing.errors import RoutingError, UnknownPortError
 from ...routing.ports import get_port
 from ...routing.routes import route
 from ...store.models import Shipment, VesselPortCall
-from ...tracking.changes import record_arrival_estimate, record_vessel_event
+from ...tracking.changes import ArrivalEstimate, record_arrival_estimates, record_vessel_event
 from .portareas import PortAreas
 from .reports import PositionReport
-from .storage import as_datetime
+from .storage import among, as_datetime, parts
 
 ARRIVED = "container.transport.vessel_arrived"
 DEPARTED = "container.transport.vessel_departed"
@@ -49,15 +49,39 @@ class FollowReport:
     estimates: int = 0
 
 
-def watched_vessels(session: Session) -> set[str]:
-    """Ids of the vessels that carry a shipment still being tracked."""
-    return set(
-        session.scalars(
-            select(Shipment.pod_vessel_id).where(
-                Shipment.pod_vessel_id.is_not(None), Shipment.tracking_stopped_at.is_(None)
+def carried_shipments(session: Session, vessel_ids: Sequence[str]) -> dict[str, list[Shipment]]:
+    """The shipments still tracked that each of ``vessel_ids`` carries (vessels carrying none
+    are left out): one query for them all on PostgreSQL, by the partial index of tracked
+    shipments by vessel."""
+    carried: dict[str, list[Shipment]] = {}
+    for part in parts(session, sorted(vessel_ids)):
+        found = session.scalars(
+            select(Shipment)
+            .where(
+                Shipment.tracking_stopped_at.is_(None), among(session, Shipment.pod_vessel_id, part)
             )
+            .order_by(Shipment.id)
         )
-    )
+        for shipment in found:
+            assert shipment.pod_vessel_id is not None
+            carried.setdefault(shipment.pod_vessel_id, []).append(shipment)
+    return carried
+
+
+def open_calls(session: Session, vessel_ids: Sequence[str]) -> dict[str, VesselPortCall]:
+    """Each vessel's open port call (not departed), for those in a port area."""
+    calls: dict[str, VesselPortCall] = {}
+    for part in parts(session, sorted(vessel_ids)):
+        found = session.scalars(
+            select(VesselPortCall)
+            .where(
+                VesselPortCall.departed_at.is_(None), among(session, VesselPortCall.vessel_id, part)
+            )
+            .order_by(VesselPortCall.id)
+        )
+        for call in found:
+            calls.setdefault(call.vessel_id, call)
+    return calls
 
 
 class VesselFollower:
@@ -67,10 +91,38 @@ class VesselFollower:
         self.rules = rules
         self._eta_at: dict[str, float] = {}
 
+    def follow_batch(
+        self,
+        session: Session,
+        points: dict[str, list[PositionReport]],
+        previous: dict[str, tuple[float, float] | None],
+        now: datetime,
+        out: FollowReport,
+    ) -> None:
+        """Follow each vessel of a batch that carries tracked shipments through its new
+        ``points`` (``previous``: where each was before them).
+
+        The batch's shipments and open port calls are read in one query each, whatever the
+        number of vessels; estimates are only added to the session, which writes them as sets.
+        """
+        carried = carried_shipments(session, list(points))
+        if not carried:
+            return
+        calls = open_calls(session, list(carried))
+        for vessel_id, shipments in carried.items():
+            self.follow(
+                session,
+                _Vessel(vessel_id, shipments, calls.get(vessel_id)),
+                points[vessel_id],
+                previous[vessel_id],
+                now,
+                out,
+            )
+
     def follow(
         self,
         session: Session,
-        vessel_id: str,
+        vessel: _Vessel,
         points: list[PositionReport],
         previous: tuple[float, float] | None,
         now: datetime,
@@ -82,20 +134,11 @@ class VesselFollower:
         none: a vessel found in a port it was already in (or first seen there) opens the call
         without an arrival event, since when it arrived is not known.
         """
-        shipments = session.scalars(
-            select(Shipment).where(
-                Shipment.pod_vessel_id == vessel_id, Shipment.tracking_stopped_at.is_(None)
-            )
-        ).all()
+        vessel_id, shipments, call = vessel.vessel_id, vessel.shipments, vessel.call
         ports = {s.port_of_lading_locode for s in shipments} | {
             s.port_of_discharge_locode for s in shipments
         }
         candidates = [p for p in ports if _known(p)]
-        call = session.scalar(
-            select(VesselPortCall).where(
-                VesselPortCall.vessel_id == vessel_id, VesselPortCall.departed_at.is_(None)
-            )
-        )
         areas = self.rules.areas
         for point in points:
             current = call.locode if call is not None else None
@@ -187,6 +230,7 @@ class VesselFollower:
         speed_kn = speed or self.rules.service_speed_kn
         at = as_datetime(point.time_s)
         hours: dict[str, float | None] = {}
+        estimates: list[ArrivalEstimate] = []
         for shipment in shipments:
             pod = shipment.port_of_discharge_locode
             if shipment.pod_ata_at is not None or not _known(pod):
@@ -196,16 +240,26 @@ class VesselFollower:
             remaining = hours[pod]
             if remaining is None:
                 continue
-            out.estimates += record_arrival_estimate(
-                session,
-                shipment,
-                at + timedelta(hours=remaining),
-                vessel_id=vessel_id,
-                voyage_number=shipment.pod_voyage_number,
-                data_source="ais",
-                threshold=self.rules.eta_threshold,
-                now=now,
+            estimates.append(
+                ArrivalEstimate(
+                    shipment,
+                    at + timedelta(hours=remaining),
+                    vessel_id,
+                    shipment.pod_voyage_number,
+                )
             )
+        out.estimates += record_arrival_estimates(
+            session, estimates, data_source="ais", threshold=self.rules.eta_threshold, now=now
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class _Vessel:
+    """A followed vessel: its id, the tracked shipments it carries, its open port call."""
+
+    vessel_id: str
+    shipments: list[Shipment]
+    call: VesselPortCall | None
 
 
 @dataclass(frozen=True, slots=True)
