@@ -20,9 +20,6 @@ from sqlalchemy import Connection, text
 
 PARENT = "vessel_positions"
 DEFAULT = "vessel_positions_default"
-#: Transaction-level advisory lock key held while a process makes a partition: two processes
-#: making the same month one after the other ("sealpart" in ASCII).
-PARTITION_LOCK = 0x7365616C70617274
 _NAME = re.compile(r"^vessel_positions_(\d{4})(\d{2})$")
 
 Month = tuple[int, int]
@@ -64,7 +61,10 @@ def ensure_months(connection: Connection, months: Iterable[Month]) -> list[Month
     made. Rows of such a month already in the default partition are moved into its partition.
 
     A no-op on SQLite. Runs one look-up per month asked about; the making itself (rare: once a
-    month and process at most) holds :data:`PARTITION_LOCK` until the transaction ends.
+    month and process at most) first locks the parent in SHARE UPDATE EXCLUSIVE mode until the
+    transaction ends: the lock ATTACH PARTITION takes, which lets rows be read and written
+    meanwhile but not a second process make the same month (taking a table's lock also brings
+    the catalogue this session reads up to date, so it sees a month made while it waited).
     """
     if connection.dialect.name != "postgresql":
         return []
@@ -73,7 +73,7 @@ def ensure_months(connection: Connection, months: Iterable[Month]) -> list[Month
     missing = [m for m in wanted if not connection.scalar(exists, {"name": partition_name(m)})]
     if not missing:
         return []
-    connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": PARTITION_LOCK})
+    connection.execute(text(f"LOCK TABLE {PARENT} IN SHARE UPDATE EXCLUSIVE MODE"))
     made = []
     for month in missing:
         if connection.scalar(exists, {"name": partition_name(month)}):

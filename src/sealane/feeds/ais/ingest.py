@@ -119,6 +119,7 @@ class Ingestor:
         checkpoint: tuple[str, int] | None = None,
     ) -> IngestReport:
         """Store one batch in one transaction, with ``(source, position)`` as its checkpoint."""
+        self.prepare(positions)
         try:
             with transaction(self.sessions) as session:
                 report = self.ingest_in(session, positions, statics)
@@ -129,11 +130,18 @@ class Ingestor:
             raise
         return report
 
+    def prepare(self, positions: Sequence[PositionReport]) -> None:
+        """Make the monthly partitions the batch's points go to (PostgreSQL), each month once
+        per ingestor; before the batch's transaction, never inside it (see
+        :func:`.storage.ensure_position_months`)."""
+        self._months = ensure_position_months(
+            self.sessions, (p.time_s for p in positions), self._months
+        )
+
     def forget(self) -> None:
         """Drop every cached state; it is read again from the database."""
         self._tracks.clear()
         self._unknown.clear()
-        self._months.clear()
         self._tracks_read_at = self.clock.monotonic()
 
     def ingest_in(
@@ -176,7 +184,6 @@ class Ingestor:
                 drops[Drop.STALE] += 1
             else:
                 drops[Drop.IMPLAUSIBLE_JUMP] += 1
-        self._months = ensure_position_months(session, (p.time_s for _, p in points), self._months)
         store_positions(session, points, latest)
         report.stored, report.vessels_moved = len(points), len(latest)
         self._follow(session, points, before, report)

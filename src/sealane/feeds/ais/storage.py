@@ -20,8 +20,9 @@ from typing import Any
 
 from sqlalchemy import ColumnElement, String, Table, any_, insert, literal, select
 from sqlalchemy.dialects.postgresql import ARRAY
-from sqlalchemy.orm import Session
+from sqlalchemy.orm import Session, sessionmaker
 
+from ...store.database import transaction
 from ...store.models import FeedCheckpoint, Vessel, VesselPosition, new_id
 from ...store.position_partitions import Month, ensure_months, month_of
 from .reports import PositionReport
@@ -159,13 +160,20 @@ def _last_stored(
 
 
 def ensure_position_months(
-    session: Session, times: Iterable[float], known: set[Month]
+    sessions: sessionmaker[Session], times: Iterable[float], known: set[Month]
 ) -> set[Month]:
     """Make sure the monthly partitions of these UNIX ``times`` exist (PostgreSQL), asking the
-    database only about months not in ``known``; ``known`` with the batch's months."""
+    database only about months not in ``known``; ``known`` with the batch's months.
+
+    Its own transaction, committed before the batch's opens: making a partition locks the
+    default partition, which a batch's transaction holds a lock on from its first read of the
+    positions, so made inside batches two of them could wait on each other. A point of a month
+    not made (an ingest that did not ask) is stored all the same, in the default partition.
+    """
     months = {month_of(t) for t in times} - known
     if months:
-        ensure_months(session.connection(), months)
+        with transaction(sessions) as session:
+            ensure_months(session.connection(), months)
     return known | months
 
 
