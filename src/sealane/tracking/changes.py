@@ -27,7 +27,7 @@ from ..store.models import (
 from ..vocabulary.statuses import RequestStatus
 from .events import status_after
 from .lifecycle import STATUS_EVENT, check_transition
-from .outbox import emit, occurrences, queue_new
+from .outbox import NewEvent, emit, occurrences, queue_new
 
 #: Container timestamps set by events, by event (after ``container.transport.``).
 EVENT_FIELDS = {
@@ -119,12 +119,12 @@ def record_arrival_estimates(
     """Record, in order, each estimate that moves its shipment's by ``threshold``, as a set.
 
     The AIS follower's form of :func:`record_arrival_estimate` for many shipments at once: the
-    rows get their ids here and are only added to the session, so its next flush writes the
-    events, their outbox rows and the shipments' new estimates in a few statements whatever
-    their number (an estimate's outbox row is new with it: nothing to look up first). Returns
-    how many were recorded.
+    events get their ids here and are only added to the session, so its next flush writes them
+    and the shipments' new estimates in a statement or two whatever their number; their outbox
+    rows are one statement (an estimate's row is new with it: nothing to look up first).
+    Returns how many were recorded.
     """
-    recorded = 0
+    queued: list[NewEvent] = []
     for item in estimates:
         estimate = _arrival_estimate(
             item.shipment,
@@ -138,16 +138,16 @@ def record_arrival_estimates(
         if estimate is None:
             continue
         session.add(estimate)
-        queue_new(
-            session,
-            item.shipment.account_id,
-            "shipment.estimated.arrival",
-            "estimated_event",
-            estimate.id,
-            now,
+        queued.append(
+            NewEvent(
+                item.shipment.account_id,
+                "shipment.estimated.arrival",
+                "estimated_event",
+                estimate.id,
+            )
         )
-        recorded += 1
-    return recorded
+    queue_new(session, queued, now)
+    return len(queued)
 
 
 def _arrival_estimate(

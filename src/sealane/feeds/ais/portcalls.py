@@ -109,15 +109,18 @@ class VesselFollower:
         if not carried:
             return
         calls = open_calls(session, list(carried))
+        estimates: list[ArrivalEstimate] = []
         for vessel_id, shipments in carried.items():
             self.follow(
                 session,
                 _Vessel(vessel_id, shipments, calls.get(vessel_id)),
                 points[vessel_id],
                 previous[vessel_id],
-                now,
-                out,
+                _Out(now, out, estimates),
             )
+        out.estimates += record_arrival_estimates(
+            session, estimates, data_source="ais", threshold=self.rules.eta_threshold, now=now
+        )
 
     def follow(
         self,
@@ -125,16 +128,17 @@ class VesselFollower:
         vessel: _Vessel,
         points: list[PositionReport],
         previous: tuple[float, float] | None,
-        now: datetime,
-        out: FollowReport,
+        into: _Out,
     ) -> None:
-        """Process a vessel's newly stored ``points`` in time order (``now``: wall clock).
+        """Process a vessel's newly stored ``points`` in time order.
 
         ``previous`` is the vessel's position (lon, lat) before these points, None if it had
         none: a vessel found in a port it was already in (or first seen there) opens the call
-        without an arrival event, since when it arrived is not known.
+        without an arrival event, since when it arrived is not known. Its estimates go to
+        ``into``, recorded after the batch's other changes (an arrival in the batch ends them).
         """
         vessel_id, shipments, call = vessel.vessel_id, vessel.shipments, vessel.call
+        now, out = into.now, into.report
         ports = {s.port_of_lading_locode for s in shipments} | {
             s.port_of_discharge_locode for s in shipments
         }
@@ -153,7 +157,7 @@ class VesselFollower:
             elif call is not None:
                 _berthing(areas, call, point)
             else:
-                self._estimate(session, vessel_id, point, shipments, now, out)
+                self._estimate(vessel_id, point, shipments, into.estimates)
             previous = (point.lon, point.lat)
 
     def _move(
@@ -214,12 +218,10 @@ class VesselFollower:
 
     def _estimate(
         self,
-        session: Session,
         vessel_id: str,
         point: PositionReport,
         shipments: Sequence[Shipment],
-        now: datetime,
-        out: FollowReport,
+        estimates: list[ArrivalEstimate],
     ) -> None:
         """Re-estimate the arrival of the shipments it carries, every ``eta_interval_s``."""
         last = self._eta_at.get(vessel_id)
@@ -230,7 +232,6 @@ class VesselFollower:
         speed_kn = speed or self.rules.service_speed_kn
         at = as_datetime(point.time_s)
         hours: dict[str, float | None] = {}
-        estimates: list[ArrivalEstimate] = []
         for shipment in shipments:
             pod = shipment.port_of_discharge_locode
             if shipment.pod_ata_at is not None or not _known(pod):
@@ -242,15 +243,18 @@ class VesselFollower:
                 continue
             estimates.append(
                 ArrivalEstimate(
-                    shipment,
-                    at + timedelta(hours=remaining),
-                    vessel_id,
-                    shipment.pod_voyage_number,
+                    shipment, at + timedelta(hours=remaining), vessel_id, shipment.pod_voyage_number
                 )
             )
-        out.estimates += record_arrival_estimates(
-            session, estimates, data_source="ais", threshold=self.rules.eta_threshold, now=now
-        )
+
+
+@dataclass(frozen=True, slots=True)
+class _Out:
+    """Where a batch's following goes: the wall clock's time, the counts, the estimates."""
+
+    now: datetime
+    report: FollowReport
+    estimates: list[ArrivalEstimate]
 
 
 @dataclass(frozen=True, slots=True)
