@@ -11,7 +11,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from sqlalchemy import select
+from sqlalchemy import insert, select, update
 from sqlalchemy.orm import Session
 
 from ..routing.errors import UnknownPortError
@@ -97,15 +97,36 @@ def record_arrival_estimate(
     return True
 
 
+@dataclass(slots=True)
+class ShipmentState:
+    """A tracked shipment as a set-based writer holds it, without an ORM object: its ports and
+    its arrival, which :func:`record_arrival_estimates` keeps up to date as it records."""
+
+    id: str
+    account_id: str
+    port_of_lading_locode: str
+    port_of_discharge_locode: str
+    transshipment_locodes: list[str]
+    pod_voyage_number: str | None
+    pod_eta_at: datetime | None
+    pod_original_eta_at: datetime | None
+    pod_ata_at: datetime | None
+
+
+#: The columns of :class:`ShipmentState`, in its order.
+SHIPMENT_STATE_COLUMNS = tuple(
+    getattr(Shipment, name) for name in ShipmentState.__dataclass_fields__
+)
+
+
 @dataclass(frozen=True, slots=True)
 class ArrivalEstimate:
     """An arrival estimate for :func:`record_arrival_estimates`: the shipment, the time, and
-    the vessel and voyage it was made for."""
+    the vessel it was made for."""
 
-    shipment: Shipment
+    shipment: ShipmentState
     eta: datetime
     vessel_id: str | None
-    voyage_number: str | None
 
 
 def record_arrival_estimates(
@@ -116,38 +137,72 @@ def record_arrival_estimates(
     threshold: timedelta,
     now: datetime,
 ) -> int:
-    """Record, in order, each estimate that moves its shipment's by ``threshold``, as a set.
+    """Record, in order, each estimate that moves its shipment's by ``threshold``, as sets.
 
-    The AIS follower's form of :func:`record_arrival_estimate` for many shipments at once: the
-    events get their ids here and are only added to the session, so its next flush writes them
-    and the shipments' new estimates in a statement or two whatever their number; their outbox
-    rows are one statement (an estimate's row is new with it: nothing to look up first).
+    The AIS follower's form of :func:`record_arrival_estimate` for many shipments at once:
+    the events, their outbox rows and the shipments' new estimates are three statements
+    whatever their number (an estimate's outbox row is new with it: nothing to look up first).
     Returns how many were recorded.
     """
-    queued: list[NewEvent] = []
+    events: list[dict[str, object]] = []
+    moved: dict[str, ShipmentState] = {}
     for item in estimates:
-        estimate = _arrival_estimate(
-            item.shipment,
-            item.eta,
-            item.vessel_id,
-            item.voyage_number,
-            data_source,
-            threshold,
-            now,
-        )
-        if estimate is None:
+        shipment, eta = item.shipment, item.eta
+        if not _moves_estimate(shipment.pod_ata_at, shipment.pod_eta_at, eta, threshold):
             continue
-        session.add(estimate)
-        queued.append(
-            NewEvent(
-                item.shipment.account_id,
-                "shipment.estimated.arrival",
-                "estimated_event",
-                estimate.id,
-            )
+        pod = shipment.port_of_discharge_locode
+        events.append(
+            {
+                "id": new_id(),
+                "account_id": shipment.account_id,
+                "shipment_id": shipment.id,
+                "event": "shipment.estimated.arrival",
+                "estimated_timestamp": eta,
+                "location_locode": pod,
+                "timezone": time_zone_of(pod),
+                "voyage_number": shipment.pod_voyage_number,
+                "vessel_id": item.vessel_id,
+                "data_source": data_source,
+                "created_at": now,
+            }
         )
+        shipment.pod_eta_at = eta
+        if shipment.pod_original_eta_at is None:
+            shipment.pod_original_eta_at = eta
+        moved[shipment.id] = shipment
+    if not events:
+        return 0
+    session.execute(insert(EstimatedEvent), events)
+    queued = [
+        NewEvent(
+            str(e["account_id"]), "shipment.estimated.arrival", "estimated_event", str(e["id"])
+        )
+        for e in events
+    ]
     queue_new(session, queued, now)
-    return len(queued)
+    session.execute(
+        update(Shipment),
+        [
+            {
+                "id": s.id,
+                "pod_eta_at": s.pod_eta_at,
+                "pod_original_eta_at": s.pod_original_eta_at,
+                "updated_at": now,
+            }
+            for s in moved.values()
+        ],
+    )
+    return len(events)
+
+
+def _moves_estimate(
+    ata: datetime | None, previous: datetime | None, eta: datetime, threshold: timedelta
+) -> bool:
+    """Whether ``eta`` is news: the shipment has not arrived and it moves the estimate by at
+    least ``threshold`` (or there was none)."""
+    if ata is not None:
+        return False
+    return previous is None or abs(eta - previous) >= threshold
 
 
 def _arrival_estimate(
@@ -161,13 +216,9 @@ def _arrival_estimate(
 ) -> EstimatedEvent | None:
     """The estimated event of ``eta`` with the shipment moved to it, or None when the shipment
     has arrived or ``eta`` is within ``threshold`` of its estimate."""
-    if shipment.pod_ata_at is not None:
-        return None
-    previous = shipment.pod_eta_at
-    if previous is not None and abs(eta - previous) < threshold:
+    if not _moves_estimate(shipment.pod_ata_at, shipment.pod_eta_at, eta, threshold):
         return None
     estimate = EstimatedEvent(
-        id=new_id(),
         account_id=shipment.account_id,
         shipment_id=shipment.id,
         event="shipment.estimated.arrival",

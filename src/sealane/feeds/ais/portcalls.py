@@ -19,7 +19,13 @@ from ...routing.errors import RoutingError, UnknownPortError
 from ...routing.ports import get_port
 from ...routing.routes import route
 from ...store.models import Shipment, VesselPortCall
-from ...tracking.changes import ArrivalEstimate, record_arrival_estimates, record_vessel_event
+from ...tracking.changes import (
+    SHIPMENT_STATE_COLUMNS,
+    ArrivalEstimate,
+    ShipmentState,
+    record_arrival_estimates,
+    record_vessel_event,
+)
 from .portareas import PortAreas
 from .reports import PositionReport
 from .storage import among, as_datetime, parts
@@ -49,22 +55,24 @@ class FollowReport:
     estimates: int = 0
 
 
-def carried_shipments(session: Session, vessel_ids: Sequence[str]) -> dict[str, list[Shipment]]:
+def carried_shipments(
+    session: Session, vessel_ids: Sequence[str]
+) -> dict[str, list[ShipmentState]]:
     """The shipments still tracked that each of ``vessel_ids`` carries (vessels carrying none
     are left out): one query for them all on PostgreSQL, by the partial index of tracked
-    shipments by vessel."""
-    carried: dict[str, list[Shipment]] = {}
+    shipments by vessel, read as plain values (no ORM object for each)."""
+    carried: dict[str, list[ShipmentState]] = {}
     for part in parts(session, sorted(vessel_ids)):
-        found = session.scalars(
-            select(Shipment)
+        found = session.execute(
+            select(*SHIPMENT_STATE_COLUMNS, Shipment.pod_vessel_id)
             .where(
-                Shipment.tracking_stopped_at.is_(None), among(session, Shipment.pod_vessel_id, part)
+                Shipment.tracking_stopped_at.is_(None),
+                among(session, Shipment.pod_vessel_id, part),
             )
             .order_by(Shipment.id)
         )
-        for shipment in found:
-            assert shipment.pod_vessel_id is not None
-            carried.setdefault(shipment.pod_vessel_id, []).append(shipment)
+        for *values, vessel_id in found:
+            carried.setdefault(vessel_id, []).append(ShipmentState(*values))
     return carried
 
 
@@ -166,18 +174,20 @@ class VesselFollower:
         move: _Move,
         call: VesselPortCall | None,
         here: str | None,
-        shipments: Sequence[Shipment],
+        shipments: Sequence[ShipmentState],
         out: FollowReport,
     ) -> VesselPortCall | None:
-        """Close the current call and/or open a new one; a first sighting records no events."""
+        """Close the current call and/or open a new one; a first sighting records no events.
+
+        The shipments whose containers get an event are read as ORM objects here (rare: a
+        vessel leaving its port of lading or reaching its port of discharge)."""
         at = as_datetime(move.point.time_s)
         if call is not None:
             call.departed_at = at
             out.departures += 1
-            for shipment in shipments:
-                if call.locode == shipment.port_of_lading_locode and not (
-                    shipment.transshipment_locodes
-                ):
+            for state in shipments:
+                if call.locode == state.port_of_lading_locode and not state.transshipment_locodes:
+                    shipment = session.get_one(Shipment, state.id)
                     out.events += self._record(session, move, shipment, DEPARTED, call)
                     shipment.pol_atd_at = shipment.pol_atd_at or at
         if here is None:
@@ -193,10 +203,12 @@ class VesselFollower:
         if move.first_sighting:
             return new
         out.arrivals += 1
-        for shipment in shipments:
-            if here == shipment.port_of_discharge_locode and shipment.pod_ata_at is None:
+        for state in shipments:
+            if here == state.port_of_discharge_locode and state.pod_ata_at is None:
+                shipment = session.get_one(Shipment, state.id)
                 out.events += self._record(session, move, shipment, ARRIVED, new)
                 shipment.pod_ata_at = shipment.pod_eta_at = at
+                state.pod_ata_at = state.pod_eta_at = at  # no estimate after it
         return new
 
     @staticmethod
@@ -220,7 +232,7 @@ class VesselFollower:
         self,
         vessel_id: str,
         point: PositionReport,
-        shipments: Sequence[Shipment],
+        shipments: Sequence[ShipmentState],
         estimates: list[ArrivalEstimate],
     ) -> None:
         """Re-estimate the arrival of the shipments it carries, every ``eta_interval_s``."""
@@ -241,11 +253,7 @@ class VesselFollower:
             remaining = hours[pod]
             if remaining is None:
                 continue
-            estimates.append(
-                ArrivalEstimate(
-                    shipment, at + timedelta(hours=remaining), vessel_id, shipment.pod_voyage_number
-                )
-            )
+            estimates.append(ArrivalEstimate(shipment, at + timedelta(hours=remaining), vessel_id))
 
 
 @dataclass(frozen=True, slots=True)
@@ -262,7 +270,7 @@ class _Vessel:
     """A followed vessel: its id, the tracked shipments it carries, its open port call."""
 
     vessel_id: str
-    shipments: list[Shipment]
+    shipments: list[ShipmentState]
     call: VesselPortCall | None
 
 
