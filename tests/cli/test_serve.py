@@ -65,7 +65,8 @@ def test_serve__no_workers_is_refused(
     assert (code, err) == (2, "sealane: error: --workers must be 1 or more, got 0\n")
 
 
-@pytest.mark.parametrize(("flags", "pollers"), [((), 2), (("--no-background",), 0)])
+# tracking, webhook delivery and the positions' job (partitions ahead, retention)
+@pytest.mark.parametrize(("flags", "pollers"), [((), 3), (("--no-background",), 0)])
 def test_serve__one_process_runs_the_background_work_unless_told_not_to(
     served: list[tuple[Any, dict[str, Any]]], tmp_path: Path, flags: tuple[str, ...], pollers: int
 ) -> None:
