@@ -3,7 +3,8 @@
 Only vessels carrying tracked shipments (``pod_vessel`` of a shipment still tracked) are
 followed. Entering the port of discharge records ``container.transport.vessel_arrived`` and
 leaving the port of lading (no transshipment) ``container.transport.vessel_departed``, each
-with ``data_source: ais``, once. At sea the arrival is re-estimated with the routing engine.
+with ``data_source: ais``, once. At sea the arrival is re-estimated with the routing engine
+(the route kept per vessel: :mod:`.remaining`).
 """
 
 from __future__ import annotations
@@ -15,9 +16,8 @@ from datetime import datetime, timedelta
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from ...routing.errors import RoutingError, UnknownPortError
+from ...routing.errors import UnknownPortError
 from ...routing.ports import get_port
-from ...routing.routes import route
 from ...store.models import Shipment, VesselPortCall
 from ...tracking.changes import (
     SHIPMENT_STATE_COLUMNS,
@@ -27,6 +27,7 @@ from ...tracking.changes import (
     record_vessel_event,
 )
 from .portareas import PortAreas
+from .remaining import RemainingDistances
 from .reports import PositionReport
 from .storage import among, as_datetime, parts
 
@@ -98,6 +99,7 @@ class VesselFollower:
     def __init__(self, rules: FollowRules) -> None:
         self.rules = rules
         self._eta_at: dict[str, float] = {}
+        self._remaining = RemainingDistances()
 
     def follow_batch(
         self,
@@ -249,7 +251,8 @@ class VesselFollower:
             if shipment.pod_ata_at is not None or not _known(pod):
                 continue
             if pod not in hours:
-                hours[pod] = _hours_to(point, pod, speed_kn)
+                left = self._remaining.nm(vessel_id, point.lon, point.lat, pod)
+                hours[pod] = None if left is None else left / speed_kn
             remaining = hours[pod]
             if remaining is None:
                 continue
@@ -290,14 +293,6 @@ def _berthing(areas: PortAreas, call: VesselPortCall | None, point: PositionRepo
         return
     if areas.at_berth(call.locode, point.lon, point.lat):
         call.berthed_at = as_datetime(point.time_s)
-
-
-def _hours_to(point: PositionReport, locode: str, speed_kn: float) -> float | None:
-    """Sailing time from the point to ``locode`` by the engine's sea route (None: no route)."""
-    try:
-        return route((point.lon, point.lat), locode).distance_nm / speed_kn
-    except RoutingError:
-        return None
 
 
 def _known(locode: str) -> bool:
