@@ -7,11 +7,13 @@ container timestamps follow the events, and a request moves through its state ma
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import json
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from typing import Any
 
-from sqlalchemy import insert, select, update
+from sqlalchemy import Text, cast, insert, select, update
 from sqlalchemy.orm import Session
 
 from ..routing.errors import UnknownPortError
@@ -112,10 +114,21 @@ class ShipmentState:
     pod_original_eta_at: datetime | None
     pod_ata_at: datetime | None
 
+    @classmethod
+    def of(cls, values: Sequence[Any]) -> ShipmentState:
+        """The state from the values of :data:`SHIPMENT_STATE_COLUMNS`, the transshipment
+        ports as their JSON text (decoded only when there are some: most have none)."""
+        key, account, pol, pod, transshipments, voyage, eta, original, ata = values
+        ports = [] if transshipments in (None, "[]", "null") else json.loads(transshipments)
+        return cls(key, account, pol, pod, ports, voyage, eta, original, ata)
 
-#: The columns of :class:`ShipmentState`, in its order.
+
+#: The columns of :class:`ShipmentState`, in its order (the transshipment ports as text).
 SHIPMENT_STATE_COLUMNS = tuple(
-    getattr(Shipment, name) for name in ShipmentState.__dataclass_fields__
+    cast(Shipment.transshipment_locodes, Text)
+    if name == "transshipment_locodes"
+    else getattr(Shipment, name)
+    for name in ShipmentState.__dataclass_fields__
 )
 
 

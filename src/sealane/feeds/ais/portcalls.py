@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
+from functools import lru_cache
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
@@ -63,8 +64,9 @@ def carried_shipments(
     are left out): one query for them all on PostgreSQL, by the partial index of tracked
     shipments by vessel, read as plain values (no ORM object for each)."""
     carried: dict[str, list[ShipmentState]] = {}
+    connection = session.connection()  # plain rows: no ORM processing of each
     for part in parts(session, sorted(vessel_ids)):
-        found = session.execute(
+        found = connection.execute(
             select(*SHIPMENT_STATE_COLUMNS, Shipment.pod_vessel_id)
             .where(
                 Shipment.tracking_stopped_at.is_(None),
@@ -73,7 +75,7 @@ def carried_shipments(
             .order_by(Shipment.id)
         )
         for *values, vessel_id in found:
-            carried.setdefault(vessel_id, []).append(ShipmentState(*values))
+            carried.setdefault(vessel_id, []).append(ShipmentState.of(values))
     return carried
 
 
@@ -295,7 +297,10 @@ def _berthing(areas: PortAreas, call: VesselPortCall | None, point: PositionRepo
         call.berthed_at = as_datetime(point.time_s)
 
 
+@lru_cache(maxsize=4096)
 def _known(locode: str) -> bool:
+    """Whether the engine knows port ``locode`` (asked once per code: the registry does not
+    change while a process runs, and every estimate asks for each shipment)."""
     try:
         get_port(locode)
     except UnknownPortError:
