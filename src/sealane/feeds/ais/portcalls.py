@@ -73,7 +73,7 @@ def carried_shipments(
                 among(session, Shipment.pod_vessel_id, part),
             )
             .order_by(Shipment.id)
-        )
+        ).all()  # fetched at once: row by row costs more than the query
         for *values, vessel_id in found:
             carried.setdefault(vessel_id, []).append(ShipmentState.of(values))
     return carried
