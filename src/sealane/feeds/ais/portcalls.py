@@ -115,7 +115,8 @@ class VesselFollower:
         ``points`` (``previous``: where each was before them).
 
         The batch's shipments and open port calls are read in one query each, whatever the
-        number of vessels; estimates are only added to the session, which writes them as sets.
+        number of vessels, and the estimates of all its vessels are recorded together at the
+        end (three statements, :func:`~sealane.tracking.changes.record_arrival_estimates`).
         """
         carried = carried_shipments(session, list(points))
         if not carried:
