@@ -4,7 +4,8 @@ On PostgreSQL ``vessel_positions`` becomes a table partitioned by ``timestamp``,
 calendar month (UTC, ``vessel_positions_YYYYMM``) and a default partition for rows of a month
 that has none yet, so that positions can be kept for years and dropped a month at a time
 (``SEALANE_POSITION_RETENTION_DAYS``). Partitions are made for every month from the oldest
-stored position to the month after this one; the stored rows are copied over.
+stored position to the month after this one; the stored rows are copied over (in one
+statement: minutes for millions of positions, with room for the table twice meanwhile).
 
 Its only index is the unique one on (vessel_id, timestamp), made on each partition: it keeps
 one point per vessel and time (0010), answers a vessel's track between two times and its
@@ -68,10 +69,6 @@ def upgrade() -> None:
     op.execute("ALTER INDEX uq_vessel_positions_vessel_time RENAME TO uq_vessel_positions_plain")
     op.execute("ALTER INDEX vessel_positions_pkey RENAME TO vessel_positions_plain_pkey")
     op.execute(f"CREATE TABLE vessel_positions {_SHAPE}) PARTITION BY RANGE (timestamp)")
-    op.execute(
-        "CREATE UNIQUE INDEX uq_vessel_positions_vessel_time"
-        " ON vessel_positions (vessel_id, timestamp)"
-    )
     op.execute("CREATE TABLE vessel_positions_default PARTITION OF vessel_positions DEFAULT")
     oldest = bind.scalar(sa.text("SELECT min(timestamp) FROM vessel_positions_plain"))
     now = datetime.now(UTC)
@@ -85,6 +82,11 @@ def upgrade() -> None:
         )
     op.execute(
         f"INSERT INTO vessel_positions ({_COLUMNS}) SELECT {_COLUMNS} FROM vessel_positions_plain"
+    )
+    # built after the copy: one sorted build a partition, denser and quicker than row by row
+    op.execute(
+        "CREATE UNIQUE INDEX uq_vessel_positions_vessel_time"
+        " ON vessel_positions (vessel_id, timestamp)"
     )
     op.execute("DROP TABLE vessel_positions_plain")
 
