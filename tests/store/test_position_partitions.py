@@ -103,6 +103,21 @@ def test_ingest__makes_the_month_of_its_points_and_stores_them_there(
         assert where(migrated) == {"vessel_positions_202503": 3}
 
 
+def test_ingest__makes_no_month_years_ahead_of_its_clock(
+    sessions: sessionmaker[Session], migrated: Engine
+) -> None:
+    vessel(sessions)
+    ahead = at(2030, 1).timestamp()  # a receiver's clock gone wrong
+    report = Ingestor(sessions, ManualClock(NOW)).ingest(
+        [PositionReport(MMSI, ahead, 0.0, 50.0, 12.0, 90.0, 90)]
+    )
+    assert report.stored == 1  # stored all the same
+    if migrated.dialect.name == "postgresql":
+        with migrated.connect() as connection:
+            assert (2030, 1) not in partition_months(connection)
+        assert where(migrated) == {"vessel_positions_default": 1}
+
+
 def test_insert_without_a_month__lands_in_the_default_then_moves_into_its_month(
     sessions: sessionmaker[Session], migrated: Engine, backend: str
 ) -> None:

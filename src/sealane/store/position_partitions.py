@@ -61,10 +61,11 @@ def ensure_months(connection: Connection, months: Iterable[Month]) -> list[Month
     made. Rows of such a month already in the default partition are moved into its partition.
 
     A no-op on SQLite. Runs one look-up per month asked about; the making itself (rare: once a
-    month and process at most) first locks the parent in SHARE UPDATE EXCLUSIVE mode until the
-    transaction ends: the lock ATTACH PARTITION takes, which lets rows be read and written
-    meanwhile but not a second process make the same month (taking a table's lock also brings
-    the catalogue this session reads up to date, so it sees a month made while it waited).
+    month and process at most) first locks the parent alone (not its partitions, which a vacuum
+    may hold) in SHARE UPDATE EXCLUSIVE mode until the transaction ends: the lock ATTACH
+    PARTITION takes, which lets rows be read and written meanwhile but not a second process
+    make the same month (taking a table's lock also brings the catalogue this session reads up
+    to date, so it sees a month made while it waited).
     """
     if connection.dialect.name != "postgresql":
         return []
@@ -73,7 +74,7 @@ def ensure_months(connection: Connection, months: Iterable[Month]) -> list[Month
     missing = [m for m in wanted if not connection.scalar(exists, {"name": partition_name(m)})]
     if not missing:
         return []
-    connection.execute(text(f"LOCK TABLE {PARENT} IN SHARE UPDATE EXCLUSIVE MODE"))
+    connection.execute(text(f"LOCK TABLE ONLY {PARENT} IN SHARE UPDATE EXCLUSIVE MODE"))
     made = []
     for month in missing:
         if connection.scalar(exists, {"name": partition_name(month)}):

@@ -135,7 +135,10 @@ class Ingestor:
         per ingestor; before the batch's transaction, never inside it (see
         :func:`.storage.ensure_position_months`)."""
         self._months = ensure_position_months(
-            self.sessions, (p.time_s for p in positions), self._months
+            self.sessions,
+            (p.time_s for p in positions),
+            self._months,
+            self.clock.now().timestamp(),
         )
 
     def forget(self) -> None:

@@ -24,7 +24,7 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from ...store.database import transaction
 from ...store.models import FeedCheckpoint, Vessel, VesselPosition, new_id
-from ...store.position_partitions import Month, ensure_months, month_of
+from ...store.position_partitions import Month, ensure_months, month_of, next_month
 from .reports import PositionReport
 from .tracks import Track
 
@@ -160,17 +160,20 @@ def _last_stored(
 
 
 def ensure_position_months(
-    sessions: sessionmaker[Session], times: Iterable[float], known: set[Month]
+    sessions: sessionmaker[Session], times: Iterable[float], known: set[Month], now_s: float
 ) -> set[Month]:
     """Make sure the monthly partitions of these UNIX ``times`` exist (PostgreSQL), asking the
-    database only about months not in ``known``; ``known`` with the batch's months.
+    database only about months not in ``known``; ``known`` with the batch's months. Months
+    after next month (``now_s`` is now) are not made: a receiver's clock gone wrong does not
+    make partitions years ahead (its points go to the default partition).
 
     Its own transaction, committed before the batch's opens: making a partition locks the
     default partition, which a batch's transaction holds a lock on from its first read of the
     positions, so made inside batches two of them could wait on each other. A point of a month
     not made (an ingest that did not ask) is stored all the same, in the default partition.
     """
-    months = {month_of(t) for t in times} - known
+    latest = next_month(month_of(now_s))
+    months = {m for m in {month_of(t) for t in times} - known if m <= latest}
     if months:
         with transaction(sessions) as session:
             ensure_months(session.connection(), months)
