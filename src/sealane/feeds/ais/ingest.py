@@ -260,7 +260,8 @@ def ingest_batch(
     statics: Sequence[StaticReport] = (),
     settings: IngestSettings | None = None,
 ) -> IngestReport:
-    """One batch, no state kept between calls: what ``POST /v2/vessel_positions`` calls."""
+    """One batch with an ingestor of its own, no state kept between calls (tests, one-off
+    loads; the API and the feeds keep theirs across batches)."""
     return Ingestor(sessions, clock, settings).ingest(positions, statics)
 
 
