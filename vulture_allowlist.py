@@ -87,3 +87,6 @@ _.at_monotonic_s
 _.process_redirect
 # Pydantic output fields the MCP SDK serialises (mcp/reliability_outputs.py).
 _.on_time_tolerance_hours
+# benchmarks/_scale_ingest.py's ingest rates, called by benchmarks/scale.py --ingest (issue 41;
+# the other half of that benchmark is written beside this one).
+_.ingest_rates

@@ -25,6 +25,7 @@ from .service.access.gatekeeper import Caller, Gatekeeper
 from .service.access.keycache import KeyCache
 from .service.core.context import REFRESH_PER_MINUTE, ServiceContext
 from .service.core.ratelimit import RateLimiter
+from .service.ingest.retention import RETENTION_INTERVAL_S, PositionRetention
 from .service.webhooks.notifications import load_notifications
 from .service.webhooks.records import NotificationRecord
 from .store.database import make_engine, session_factory, transaction
@@ -164,6 +165,14 @@ def build_runtime(
     if poll_interval_s and deliver_in_background:
         pollers.append(Poller(webhooks, poll_interval_s))
     return Runtime(context, gate, tracking, webhooks, pollers)
+
+
+def add_position_retention(runtime: Runtime) -> PositionRetention:
+    """Run the positions' job (next months' partitions, ``SEALANE_POSITION_RETENTION_DAYS``)
+    every hour beside the runtime's other background work, from its :meth:`Runtime.start`."""
+    job = PositionRetention(runtime.context)
+    runtime.pollers.append(Poller(job, RETENTION_INTERVAL_S))
+    return job
 
 
 def prepare_database(settings: Settings, engine: Engine | None = None) -> None:

@@ -7,13 +7,17 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
 import pytest
+from sqlalchemy import func, select
 
 from sealane.cli import commands as cli
 from sealane.cli import serve as cli_serve
+from sealane.store.database import make_engine, session_factory, transaction
+from sealane.store.models import Vessel, VesselPosition
 from tests.store.conftest import fresh_postgres_url, postgres_admin, postgres_url
 
 __all__ = ["fresh_postgres_url", "postgres_admin", "postgres_url"]
@@ -65,7 +69,8 @@ def test_serve__no_workers_is_refused(
     assert (code, err) == (2, "sealane: error: --workers must be 1 or more, got 0\n")
 
 
-@pytest.mark.parametrize(("flags", "pollers"), [((), 2), (("--no-background",), 0)])
+# tracking, webhook delivery and the positions' job (partitions ahead, retention)
+@pytest.mark.parametrize(("flags", "pollers"), [((), 3), (("--no-background",), 0)])
 def test_serve__one_process_runs_the_background_work_unless_told_not_to(
     served: list[tuple[Any, dict[str, Any]]], tmp_path: Path, flags: tuple[str, ...], pollers: int
 ) -> None:
@@ -108,6 +113,34 @@ def test_migrate_then_worker_once(capsys: pytest.CaptureFixture[str], tmp_path: 
     )
     code, out, _ = run(capsys, "worker", "--once", "--database", sqlite(tmp_path))
     assert (code, out) == (0, "0 lookups, 0 syncs, 0 delivery attempts\n")
+
+
+def test_worker_once__removes_positions_past_the_retention(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    assert run(capsys, "migrate", "--database", sqlite(tmp_path))[0] == 0
+    engine = make_engine(sqlite(tmp_path))
+    now = datetime.now(UTC)
+    with transaction(session_factory(engine)) as session:
+        vessel = Vessel(name="Kept a while")
+        session.add(vessel)
+        session.flush()
+        for age in (400, 10):
+            session.add(
+                VesselPosition(
+                    vessel_id=vessel.id,
+                    latitude=50.0,
+                    longitude=0.0,
+                    timestamp=now - timedelta(days=age),
+                )
+            )
+    monkeypatch.setenv("SEALANE_POSITION_RETENTION_DAYS", "365")
+    code, out, _ = run(capsys, "worker", "--once", "--database", sqlite(tmp_path))
+    assert code == 0
+    assert out.splitlines()[1] == "positions removed: 0 monthly partitions, 1 rows one by one"
+    with session_factory(engine)() as session:
+        assert session.scalar(select(func.count()).select_from(VesselPosition)) == 1
+    engine.dispose()
 
 
 def test_processes_starting_together_migrate_one_at_a_time(fresh_postgres_url: str) -> None:

@@ -52,8 +52,22 @@ ALL_TABLES = MODEL_TABLES | {"alembic_version"}
 HEAD = "0019_official_seaport_codes"
 
 
+def partitions(engine: Engine) -> set[str]:
+    """The partitions of partitioned tables (PostgreSQL's monthly ``vessel_positions_*``)."""
+    if engine.dialect.name != "postgresql":
+        return set()
+    query = text(
+        "SELECT relname FROM pg_class WHERE relispartition"
+        " AND relnamespace = current_schema()::regnamespace"
+    )
+    with engine.connect() as connection:
+        return set(connection.scalars(query))
+
+
 def tables(engine: Engine) -> set[str]:
-    return set(inspect(engine).get_table_names())
+    """The tables, partitions left out (they are their parent's storage, not tables of their
+    own for the models)."""
+    return set(inspect(engine).get_table_names()) - partitions(engine)
 
 
 def versions(engine: Engine) -> list[str]:
@@ -71,8 +85,18 @@ def schema_differences(engine: Engine) -> list[object]:
         warnings.filterwarnings(
             "ignore", "autogenerate skipping metadata-specified expression-based index", UserWarning
         )
+        parts = partitions(engine)
+
+        def modelled(_object: object, name: str | None, kind: str, *_: object) -> bool:
+            return not (kind == "table" and name in parts)
+
         context = MigrationContext.configure(
-            connection, opts={"compare_type": True, "compare_server_default": True}
+            connection,
+            opts={
+                "compare_type": True,
+                "compare_server_default": True,
+                "include_object": modelled,
+            },
         )
         return list(compare_metadata(context, Base.metadata))
 

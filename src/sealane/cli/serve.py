@@ -37,6 +37,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     and replays the bundled AIS sample while it serves, unless ``SEALANE_AIS_DEMO=off``)."""
     from ..api.app import create_app
     from ..demo import add_ais_replay, add_history, seed_demo
+    from ..runtime import add_position_retention
 
     settings = with_base_url(settings_from(args), args)
     warn_private(settings)
@@ -46,6 +47,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
         return _serve_processes(args, settings)
     background = not args.no_background
     app = create_app(settings, poll_interval_s=args.poll_interval if background else None)
+    if background:
+        add_position_retention(app.state.sealane)
     if args.demo:
         keys = seed_demo(app.state.sealane, history=not background)
         if background:

@@ -1,5 +1,6 @@
-"""The background work's processes: ``sealane worker`` (tracking polls, webhook delivery and,
-with ``--demo``, the demo's AIS replay) and ``sealane webhooks worker`` (webhook delivery alone).
+"""The background work's processes: ``sealane worker`` (tracking polls, webhook delivery, the
+positions' retention and, with ``--demo``, the demo's AIS replay) and ``sealane webhooks
+worker`` (webhook delivery alone).
 
 Run apart from the API processes of ``sealane serve --workers N``, as many as wanted: they claim
 each tracking request, shipment and webhook notification in the database, so no two work on one
@@ -21,9 +22,10 @@ if TYPE_CHECKING:
 
 def cmd_worker(args: argparse.Namespace) -> int:
     """``sealane worker``: the background work, apart from the API processes: tracking polls
-    (a thread), webhook delivery (this thread) and, with ``--demo``, the demo's AIS replay."""
+    and the positions' retention (threads), webhook delivery (this thread) and, with
+    ``--demo``, the demo's AIS replay."""
     from ..demo import add_ais_replay
-    from ..runtime import build_runtime
+    from ..runtime import add_position_retention, build_runtime
 
     logging.basicConfig(level=args.log_level.upper(), format="%(asctime)s %(name)s %(message)s")
     settings = settings_from(args)
@@ -34,11 +36,18 @@ def cmd_worker(args: argparse.Namespace) -> int:
         webhook_lease_s=args.lease,
         deliver_in_background=False,
     )
+    positions = add_position_retention(runtime)
     if args.once:
         report = runtime.tracking.tick()
         attempts = runtime.webhooks.run_once()
+        kept = positions.tick()
         runtime.stop()
         print(f"{report.lookups} lookups, {report.syncs} syncs, {attempts} delivery attempts")
+        if kept is not None:
+            print(
+                f"positions removed: {len(kept.partitions)} monthly partitions,"
+                f" {kept.rows} rows one by one"
+            )
         return 0
     if args.demo:
         add_ais_replay(runtime, speed=settings.ais_demo_speed)

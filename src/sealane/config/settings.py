@@ -65,6 +65,10 @@ class Settings:
     #: When set, ``GET /metrics`` answers only ``Authorization: Bearer <token>``
     #: (``SEALANE_METRICS_TOKEN``); unset, it answers anyone who reaches it.
     metrics_token: str | None = field(default=None, repr=False)
+    #: Days vessel positions are kept (``SEALANE_POSITION_RETENTION_DAYS``; None: for good).
+    #: ``sealane worker`` removes older ones every hour: on PostgreSQL a whole month at a time,
+    #: once its last day is that old; on SQLite row by row.
+    position_retention_days: int | None = None
     extra: Mapping[str, str] = field(default_factory=dict)
 
     @classmethod
@@ -119,6 +123,9 @@ class Settings:
             values["metrics_enabled"] = _flag(environ["SEALANE_METRICS"], "SEALANE_METRICS")
         if environ.get("SEALANE_METRICS_TOKEN", "").strip():
             values["metrics_token"] = environ["SEALANE_METRICS_TOKEN"].strip()
+        if environ.get("SEALANE_POSITION_RETENTION_DAYS", "").strip():
+            name = "SEALANE_POSITION_RETENTION_DAYS"
+            values["position_retention_days"] = _positive_int(environ[name], name)
         settings = cls(**values)
         return replace(settings, **{k: v for k, v in overrides.items() if v is not None})
 

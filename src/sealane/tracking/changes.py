@@ -7,9 +7,13 @@ container timestamps follow the events, and a request moves through its state ma
 
 from __future__ import annotations
 
+import json
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from datetime import datetime, timedelta
+from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import Text, cast, insert, select, update
 from sqlalchemy.orm import Session
 
 from ..routing.errors import UnknownPortError
@@ -20,11 +24,12 @@ from ..store.models import (
     Shipment,
     TrackingRequest,
     TransportEvent,
+    new_id,
 )
 from ..vocabulary.statuses import RequestStatus
 from .events import status_after
 from .lifecycle import STATUS_EVENT, check_transition
-from .outbox import emit, occurrences
+from .outbox import NewEvent, emit, occurrences, queue_new
 
 #: Container timestamps set by events, by event (after ``container.transport.``).
 EVENT_FIELDS = {
@@ -73,14 +78,159 @@ def record_arrival_estimate(
 ) -> bool:
     """Record ``eta`` at the port of discharge if it moves the shipment's estimate by ``threshold``.
 
-    Used by carrier syncs (``shipping_line``) and by AIS (``ais``); nothing once the shipment has
-    arrived. Returns whether a ``shipment.estimated.arrival`` event was recorded.
+    Used by carrier syncs (``shipping_line``); nothing once the shipment has arrived. Returns
+    whether a ``shipment.estimated.arrival`` event was recorded.
     """
-    if shipment.pod_ata_at is not None:
+    estimate = _arrival_estimate(
+        shipment, eta, vessel_id, voyage_number, data_source, threshold, now
+    )
+    if estimate is None:
         return False
-    previous = shipment.pod_eta_at
-    if previous is not None and abs(eta - previous) < threshold:
+    session.add(estimate)
+    session.flush()
+    emit(
+        session,
+        shipment.account_id,
+        "shipment.estimated.arrival",
+        "estimated_event",
+        estimate.id,
+        now,
+    )
+    return True
+
+
+@dataclass(slots=True)
+class ShipmentState:
+    """A tracked shipment as a set-based writer holds it, without an ORM object: its ports and
+    its arrival, which :func:`record_arrival_estimates` keeps up to date as it records."""
+
+    id: str
+    account_id: str
+    port_of_lading_locode: str
+    port_of_discharge_locode: str
+    transshipment_locodes: list[str]
+    pod_voyage_number: str | None
+    pod_eta_at: datetime | None
+    pod_original_eta_at: datetime | None
+    pod_ata_at: datetime | None
+
+    @classmethod
+    def of(cls, values: Sequence[Any]) -> ShipmentState:
+        """The state from the values of :data:`SHIPMENT_STATE_COLUMNS`, the transshipment
+        ports as their JSON text (decoded only when there are some: most have none)."""
+        key, account, pol, pod, transshipments, voyage, eta, original, ata = values
+        ports = [] if transshipments in (None, "[]", "null") else json.loads(transshipments)
+        return cls(key, account, pol, pod, ports, voyage, eta, original, ata)
+
+
+#: The columns of :class:`ShipmentState`, in its order (the transshipment ports as text).
+SHIPMENT_STATE_COLUMNS = tuple(
+    cast(Shipment.transshipment_locodes, Text)
+    if name == "transshipment_locodes"
+    else getattr(Shipment, name)
+    for name in ShipmentState.__dataclass_fields__
+)
+
+
+@dataclass(frozen=True, slots=True)
+class ArrivalEstimate:
+    """An arrival estimate for :func:`record_arrival_estimates`: the shipment, the time, and
+    the vessel it was made for."""
+
+    shipment: ShipmentState
+    eta: datetime
+    vessel_id: str | None
+
+
+def record_arrival_estimates(
+    session: Session,
+    estimates: Iterable[ArrivalEstimate],
+    *,
+    data_source: str,
+    threshold: timedelta,
+    now: datetime,
+) -> int:
+    """Record, in order, each estimate that moves its shipment's by ``threshold``, as sets.
+
+    The AIS follower's form of :func:`record_arrival_estimate` for many shipments at once:
+    the events, their outbox rows and the shipments' new estimates are three statements
+    whatever their number (an estimate's outbox row is new with it: nothing to look up first).
+    Returns how many were recorded.
+    """
+    events: list[dict[str, object]] = []
+    moved: dict[str, ShipmentState] = {}
+    for item in estimates:
+        shipment, eta = item.shipment, item.eta
+        if not _moves_estimate(shipment.pod_ata_at, shipment.pod_eta_at, eta, threshold):
+            continue
+        pod = shipment.port_of_discharge_locode
+        events.append(
+            {
+                "id": new_id(),
+                "account_id": shipment.account_id,
+                "shipment_id": shipment.id,
+                "event": "shipment.estimated.arrival",
+                "estimated_timestamp": eta,
+                "location_locode": pod,
+                "timezone": time_zone_of(pod),
+                "voyage_number": shipment.pod_voyage_number,
+                "vessel_id": item.vessel_id,
+                "data_source": data_source,
+                "created_at": now,
+            }
+        )
+        shipment.pod_eta_at = eta
+        if shipment.pod_original_eta_at is None:
+            shipment.pod_original_eta_at = eta
+        moved[shipment.id] = shipment
+    if not events:
+        return 0
+    session.execute(insert(EstimatedEvent), events)
+    queued = [
+        NewEvent(
+            str(e["account_id"]), "shipment.estimated.arrival", "estimated_event", str(e["id"])
+        )
+        for e in events
+    ]
+    queue_new(session, queued, now)
+    session.execute(
+        update(Shipment),
+        [
+            {
+                "id": s.id,
+                "pod_eta_at": s.pod_eta_at,
+                "pod_original_eta_at": s.pod_original_eta_at,
+                "updated_at": now,
+            }
+            for s in moved.values()
+        ],
+    )
+    return len(events)
+
+
+def _moves_estimate(
+    ata: datetime | None, previous: datetime | None, eta: datetime, threshold: timedelta
+) -> bool:
+    """Whether ``eta`` is news: the shipment has not arrived and it moves the estimate by at
+    least ``threshold`` (or there was none)."""
+    if ata is not None:
         return False
+    return previous is None or abs(eta - previous) >= threshold
+
+
+def _arrival_estimate(
+    shipment: Shipment,
+    eta: datetime,
+    vessel_id: str | None,
+    voyage_number: str | None,
+    data_source: str,
+    threshold: timedelta,
+    now: datetime,
+) -> EstimatedEvent | None:
+    """The estimated event of ``eta`` with the shipment moved to it, or None when the shipment
+    has arrived or ``eta`` is within ``threshold`` of its estimate."""
+    if not _moves_estimate(shipment.pod_ata_at, shipment.pod_eta_at, eta, threshold):
+        return None
     estimate = EstimatedEvent(
         account_id=shipment.account_id,
         shipment_id=shipment.id,
@@ -93,21 +243,11 @@ def record_arrival_estimate(
         data_source=data_source,
         created_at=now,
     )
-    session.add(estimate)
-    session.flush()
-    emit(
-        session,
-        shipment.account_id,
-        "shipment.estimated.arrival",
-        "estimated_event",
-        estimate.id,
-        now,
-    )
     shipment.pod_eta_at = eta
     if shipment.pod_original_eta_at is None:
         shipment.pod_original_eta_at = eta
     shipment.updated_at = now
-    return True
+    return estimate
 
 
 def record_vessel_event(

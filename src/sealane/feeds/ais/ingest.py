@@ -20,10 +20,16 @@ from ...clock import Clock
 from ...store.database import transaction
 from ...store.models import Vessel
 from .batch import parse_batch
-from .portcalls import FollowReport, FollowRules, VesselFollower, watched_vessels
+from .portcalls import FollowReport, FollowRules, VesselFollower
 from .reports import Drop, PositionReport, StaticReport
 from .statics import store_reports
-from .storage import create_vessels, load_tracks, save_checkpoint, store_positions
+from .storage import (
+    create_vessels,
+    ensure_position_months,
+    load_tracks,
+    save_checkpoint,
+    store_positions,
+)
 from .tracks import Track, TrackRules, Verdict, judge
 
 
@@ -41,8 +47,12 @@ class IngestSettings:
     tracks: TrackRules = field(default_factory=TrackRules)
     follow: FollowRules = field(default_factory=FollowRules)
     policy: VesselPolicy = VesselPolicy.KNOWN
-    #: Seconds (monotonic) an unknown MMSI or IMO, and the set of tracked vessels, are cached.
+    #: Seconds (monotonic) an unknown MMSI or IMO is remembered as unknown.
     cache_ttl_s: float = 60.0
+    #: Seconds the vessels' track states are kept before being read again (None: for good,
+    #: right for the only writer of positions; an ingestor serving requests beside other
+    #: processes that store positions reads them again now and then).
+    track_ttl_s: float | None = None
 
 
 @dataclass
@@ -83,7 +93,11 @@ class IngestReport:
 
 
 class Ingestor:
-    """Ingests batches; caches track state between them (it must be the vessels' only writer)."""
+    """Ingests batches; caches track state between them (see :attr:`IngestSettings.track_ttl_s`).
+
+    Not for two threads at once: a caller sharing one between threads holds a lock around each
+    batch, and calls :meth:`forget` when a transaction it ran :meth:`ingest_in` in fails.
+    """
 
     def __init__(
         self, sessions: sessionmaker[Session], clock: Clock, settings: IngestSettings | None = None
@@ -93,7 +107,8 @@ class Ingestor:
         self.settings = settings or IngestSettings()
         self._tracks: dict[int, Track] = {}
         self._unknown: dict[int, float] = {}
-        self._watched: tuple[float, set[str]] | None = None
+        self._months: set[tuple[int, int]] = set()
+        self._tracks_read_at = clock.monotonic()
         self._follower = VesselFollower(self.settings.follow)
 
     def ingest(
@@ -104,6 +119,7 @@ class Ingestor:
         checkpoint: tuple[str, int] | None = None,
     ) -> IngestReport:
         """Store one batch in one transaction, with ``(source, position)`` as its checkpoint."""
+        self.prepare(positions)
         try:
             with transaction(self.sessions) as session:
                 report = self.ingest_in(session, positions, statics)
@@ -114,11 +130,22 @@ class Ingestor:
             raise
         return report
 
+    def prepare(self, positions: Sequence[PositionReport]) -> None:
+        """Make the monthly partitions the batch's points go to (PostgreSQL), each month once
+        per ingestor; before the batch's transaction, never inside it (see
+        :func:`.storage.ensure_position_months`)."""
+        self._months = ensure_position_months(
+            self.sessions,
+            (p.time_s for p in positions),
+            self._months,
+            self.clock.now().timestamp(),
+        )
+
     def forget(self) -> None:
         """Drop every cached state; it is read again from the database."""
         self._tracks.clear()
         self._unknown.clear()
-        self._watched = None
+        self._tracks_read_at = self.clock.monotonic()
 
     def ingest_in(
         self,
@@ -128,6 +155,9 @@ class Ingestor:
     ) -> IngestReport:
         """The batch's work inside the caller's transaction."""
         report = IngestReport(positions=len(positions), statics=len(statics))
+        ttl = self.settings.track_ttl_s
+        if ttl is not None and self.clock.monotonic() - self._tracks_read_at > ttl:
+            self.forget()
         if statics:
             self._learn(session, statics, report)
             store_reports(session, statics)
@@ -214,21 +244,13 @@ class Ingestor:
         before: dict[str, tuple[float, float] | None],
         report: IngestReport,
     ) -> None:
-        """Hand each tracked vessel's new points to the follower (port calls, events, ETA)."""
-        watched = self._watched_ids(session)
+        """Hand the new points of the vessels carrying tracked shipments to the follower (port
+        calls, events, ETA): which vessels those are is one query for the whole batch."""
         mine: dict[str, list[PositionReport]] = {}
         for vessel_id, p in points:
-            if vessel_id in watched:
-                mine.setdefault(vessel_id, []).append(p)
-        now = self.clock.now()
-        for vessel_id, own in mine.items():
-            self._follower.follow(session, vessel_id, own, before[vessel_id], now, report.follow)
-
-    def _watched_ids(self, session: Session) -> set[str]:
-        now = self.clock.monotonic()
-        if self._watched is None or now - self._watched[0] > self.settings.cache_ttl_s:
-            self._watched = (now, watched_vessels(session))
-        return self._watched[1]
+            mine.setdefault(vessel_id, []).append(p)
+        if mine:
+            self._follower.follow_batch(session, mine, before, self.clock.now(), report.follow)
 
 
 def ingest_batch(
@@ -238,7 +260,8 @@ def ingest_batch(
     statics: Sequence[StaticReport] = (),
     settings: IngestSettings | None = None,
 ) -> IngestReport:
-    """One batch, no state kept between calls: what ``POST /v2/vessel_positions`` calls."""
+    """One batch with an ingestor of its own, no state kept between calls (tests, one-off
+    loads; the API and the feeds keep theirs across batches)."""
     return Ingestor(sessions, clock, settings).ingest(positions, statics)
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from ...routing.ports import get_port
 from .tracks import distance_nm
@@ -54,5 +55,13 @@ class PortAreas:
 
     @staticmethod
     def _distance_m(locode: str, lon: float, lat: float) -> float:
-        port = get_port(locode)
-        return distance_nm(port.lon, port.lat, lon, lat) * METRES_PER_NM
+        port_lon, port_lat = _position(locode)
+        return distance_nm(port_lon, port_lat, lon, lat) * METRES_PER_NM
+
+
+@lru_cache(maxsize=4096)
+def _position(locode: str) -> tuple[float, float]:
+    """A port's (lon, lat), looked up once: the registry does not change while a process runs,
+    and every point of a followed vessel is measured against its ports."""
+    port = get_port(locode)
+    return port.lon, port.lat

@@ -3,7 +3,8 @@
 Only vessels carrying tracked shipments (``pod_vessel`` of a shipment still tracked) are
 followed. Entering the port of discharge records ``container.transport.vessel_arrived`` and
 leaving the port of lading (no transshipment) ``container.transport.vessel_departed``, each
-with ``data_source: ais``, once. At sea the arrival is re-estimated with the routing engine.
+with ``data_source: ais``, once. At sea the arrival is re-estimated with the routing engine
+(the route kept per vessel: :mod:`.remaining`).
 """
 
 from __future__ import annotations
@@ -11,18 +12,25 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
+from functools import lru_cache
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from ...routing.errors import RoutingError, UnknownPortError
+from ...routing.errors import UnknownPortError
 from ...routing.ports import get_port
-from ...routing.routes import route
 from ...store.models import Shipment, VesselPortCall
-from ...tracking.changes import record_arrival_estimate, record_vessel_event
+from ...tracking.changes import (
+    SHIPMENT_STATE_COLUMNS,
+    ArrivalEstimate,
+    ShipmentState,
+    record_arrival_estimates,
+    record_vessel_event,
+)
 from .portareas import PortAreas
+from .remaining import RemainingDistances
 from .reports import PositionReport
-from .storage import as_datetime
+from .storage import among, as_datetime, parts
 
 ARRIVED = "container.transport.vessel_arrived"
 DEPARTED = "container.transport.vessel_departed"
@@ -49,15 +57,42 @@ class FollowReport:
     estimates: int = 0
 
 
-def watched_vessels(session: Session) -> set[str]:
-    """Ids of the vessels that carry a shipment still being tracked."""
-    return set(
-        session.scalars(
-            select(Shipment.pod_vessel_id).where(
-                Shipment.pod_vessel_id.is_not(None), Shipment.tracking_stopped_at.is_(None)
+def carried_shipments(
+    session: Session, vessel_ids: Sequence[str]
+) -> dict[str, list[ShipmentState]]:
+    """The shipments still tracked that each of ``vessel_ids`` carries (vessels carrying none
+    are left out): one query for them all on PostgreSQL, by the partial index of tracked
+    shipments by vessel, read as plain values (no ORM object for each)."""
+    carried: dict[str, list[ShipmentState]] = {}
+    connection = session.connection()  # plain rows: no ORM processing of each
+    for part in parts(session, sorted(vessel_ids)):
+        found = connection.execute(
+            select(*SHIPMENT_STATE_COLUMNS, Shipment.pod_vessel_id)
+            .where(
+                Shipment.tracking_stopped_at.is_(None),
+                among(session, Shipment.pod_vessel_id, part),
             )
+            .order_by(Shipment.id)
+        ).all()  # fetched at once: row by row costs more than the query
+        for *values, vessel_id in found:
+            carried.setdefault(vessel_id, []).append(ShipmentState.of(values))
+    return carried
+
+
+def open_calls(session: Session, vessel_ids: Sequence[str]) -> dict[str, VesselPortCall]:
+    """Each vessel's open port call (not departed), for those in a port area."""
+    calls: dict[str, VesselPortCall] = {}
+    for part in parts(session, sorted(vessel_ids)):
+        found = session.scalars(
+            select(VesselPortCall)
+            .where(
+                VesselPortCall.departed_at.is_(None), among(session, VesselPortCall.vessel_id, part)
+            )
+            .order_by(VesselPortCall.id)
         )
-    )
+        for call in found:
+            calls.setdefault(call.vessel_id, call)
+    return calls
 
 
 class VesselFollower:
@@ -66,36 +101,61 @@ class VesselFollower:
     def __init__(self, rules: FollowRules) -> None:
         self.rules = rules
         self._eta_at: dict[str, float] = {}
+        self._remaining = RemainingDistances()
+
+    def follow_batch(
+        self,
+        session: Session,
+        points: dict[str, list[PositionReport]],
+        previous: dict[str, tuple[float, float] | None],
+        now: datetime,
+        out: FollowReport,
+    ) -> None:
+        """Follow each vessel of a batch that carries tracked shipments through its new
+        ``points`` (``previous``: where each was before them).
+
+        The batch's shipments and open port calls are read in one query each, whatever the
+        number of vessels, and the estimates of all its vessels are recorded together at the
+        end (three statements, :func:`~sealane.tracking.changes.record_arrival_estimates`).
+        """
+        carried = carried_shipments(session, list(points))
+        if not carried:
+            return
+        calls = open_calls(session, list(carried))
+        estimates: list[ArrivalEstimate] = []
+        for vessel_id, shipments in carried.items():
+            self.follow(
+                session,
+                _Vessel(vessel_id, shipments, calls.get(vessel_id)),
+                points[vessel_id],
+                previous[vessel_id],
+                _Out(now, out, estimates),
+            )
+        out.estimates += record_arrival_estimates(
+            session, estimates, data_source="ais", threshold=self.rules.eta_threshold, now=now
+        )
 
     def follow(
         self,
         session: Session,
-        vessel_id: str,
+        vessel: _Vessel,
         points: list[PositionReport],
         previous: tuple[float, float] | None,
-        now: datetime,
-        out: FollowReport,
+        into: _Out,
     ) -> None:
-        """Process a vessel's newly stored ``points`` in time order (``now``: wall clock).
+        """Process a vessel's newly stored ``points`` in time order.
 
         ``previous`` is the vessel's position (lon, lat) before these points, None if it had
         none: a vessel found in a port it was already in (or first seen there) opens the call
-        without an arrival event, since when it arrived is not known.
+        without an arrival event, since when it arrived is not known. Its estimates go to
+        ``into``, recorded after the batch's other changes (an arrival in the batch ends them).
         """
-        shipments = session.scalars(
-            select(Shipment).where(
-                Shipment.pod_vessel_id == vessel_id, Shipment.tracking_stopped_at.is_(None)
-            )
-        ).all()
+        vessel_id, shipments, call = vessel.vessel_id, vessel.shipments, vessel.call
+        now, out = into.now, into.report
         ports = {s.port_of_lading_locode for s in shipments} | {
             s.port_of_discharge_locode for s in shipments
         }
         candidates = [p for p in ports if _known(p)]
-        call = session.scalar(
-            select(VesselPortCall).where(
-                VesselPortCall.vessel_id == vessel_id, VesselPortCall.departed_at.is_(None)
-            )
-        )
         areas = self.rules.areas
         for point in points:
             current = call.locode if call is not None else None
@@ -110,7 +170,7 @@ class VesselFollower:
             elif call is not None:
                 _berthing(areas, call, point)
             else:
-                self._estimate(session, vessel_id, point, shipments, now, out)
+                self._estimate(vessel_id, point, shipments, into.estimates)
             previous = (point.lon, point.lat)
 
     def _move(
@@ -119,18 +179,20 @@ class VesselFollower:
         move: _Move,
         call: VesselPortCall | None,
         here: str | None,
-        shipments: Sequence[Shipment],
+        shipments: Sequence[ShipmentState],
         out: FollowReport,
     ) -> VesselPortCall | None:
-        """Close the current call and/or open a new one; a first sighting records no events."""
+        """Close the current call and/or open a new one; a first sighting records no events.
+
+        The shipments whose containers get an event are read as ORM objects here (rare: a
+        vessel leaving its port of lading or reaching its port of discharge)."""
         at = as_datetime(move.point.time_s)
         if call is not None:
             call.departed_at = at
             out.departures += 1
-            for shipment in shipments:
-                if call.locode == shipment.port_of_lading_locode and not (
-                    shipment.transshipment_locodes
-                ):
+            for state in shipments:
+                if call.locode == state.port_of_lading_locode and not state.transshipment_locodes:
+                    shipment = session.get_one(Shipment, state.id)
                     out.events += self._record(session, move, shipment, DEPARTED, call)
                     shipment.pol_atd_at = shipment.pol_atd_at or at
         if here is None:
@@ -146,10 +208,12 @@ class VesselFollower:
         if move.first_sighting:
             return new
         out.arrivals += 1
-        for shipment in shipments:
-            if here == shipment.port_of_discharge_locode and shipment.pod_ata_at is None:
+        for state in shipments:
+            if here == state.port_of_discharge_locode and state.pod_ata_at is None:
+                shipment = session.get_one(Shipment, state.id)
                 out.events += self._record(session, move, shipment, ARRIVED, new)
                 shipment.pod_ata_at = shipment.pod_eta_at = at
+                state.pod_ata_at = state.pod_eta_at = at  # no estimate after it
         return new
 
     @staticmethod
@@ -171,12 +235,10 @@ class VesselFollower:
 
     def _estimate(
         self,
-        session: Session,
         vessel_id: str,
         point: PositionReport,
-        shipments: Sequence[Shipment],
-        now: datetime,
-        out: FollowReport,
+        shipments: Sequence[ShipmentState],
+        estimates: list[ArrivalEstimate],
     ) -> None:
         """Re-estimate the arrival of the shipments it carries, every ``eta_interval_s``."""
         last = self._eta_at.get(vessel_id)
@@ -192,20 +254,29 @@ class VesselFollower:
             if shipment.pod_ata_at is not None or not _known(pod):
                 continue
             if pod not in hours:
-                hours[pod] = _hours_to(point, pod, speed_kn)
+                hours[pod] = self._remaining.hours(vessel_id, point.lon, point.lat, pod, speed_kn)
             remaining = hours[pod]
             if remaining is None:
                 continue
-            out.estimates += record_arrival_estimate(
-                session,
-                shipment,
-                at + timedelta(hours=remaining),
-                vessel_id=vessel_id,
-                voyage_number=shipment.pod_voyage_number,
-                data_source="ais",
-                threshold=self.rules.eta_threshold,
-                now=now,
-            )
+            estimates.append(ArrivalEstimate(shipment, at + timedelta(hours=remaining), vessel_id))
+
+
+@dataclass(frozen=True, slots=True)
+class _Out:
+    """Where a batch's following goes: the wall clock's time, the counts, the estimates."""
+
+    now: datetime
+    report: FollowReport
+    estimates: list[ArrivalEstimate]
+
+
+@dataclass(frozen=True, slots=True)
+class _Vessel:
+    """A followed vessel: its id, the tracked shipments it carries, its open port call."""
+
+    vessel_id: str
+    shipments: list[ShipmentState]
+    call: VesselPortCall | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -226,16 +297,10 @@ def _berthing(areas: PortAreas, call: VesselPortCall | None, point: PositionRepo
         call.berthed_at = as_datetime(point.time_s)
 
 
-def _hours_to(point: PositionReport, locode: str, speed_kn: float) -> float | None:
-    """Sailing time from the point to ``locode`` by the engine's sea route on its speed profile
-    (None: no route)."""
-    try:
-        return route((point.lon, point.lat), locode).duration_h(speed_kn)
-    except RoutingError:
-        return None
-
-
+@lru_cache(maxsize=4096)
 def _known(locode: str) -> bool:
+    """Whether the engine knows port ``locode`` (asked once per code: the registry does not
+    change while a process runs, and every estimate asks for each shipment)."""
     try:
         get_port(locode)
     except UnknownPortError:

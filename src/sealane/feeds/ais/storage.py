@@ -18,11 +18,13 @@ from collections.abc import Iterable, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import ColumnElement, String, Table, any_, func, insert, literal, select
+from sqlalchemy import ColumnElement, String, Table, any_, insert, literal, select
 from sqlalchemy.dialects.postgresql import ARRAY
-from sqlalchemy.orm import Session
+from sqlalchemy.orm import Session, sessionmaker
 
+from ...store.database import transaction
 from ...store.models import FeedCheckpoint, Vessel, VesselPosition, new_id
+from ...store.position_partitions import Month, ensure_months, month_of, next_month
 from .reports import PositionReport
 from .tracks import Track
 
@@ -60,7 +62,13 @@ def as_datetime(time_s: float) -> datetime:
     return datetime.fromtimestamp(time_s, UTC)
 
 
-def _chunks(values: Sequence[str]) -> Iterable[Sequence[str]]:
+def parts(session: Session, values: Sequence[str]) -> Iterable[Sequence[str]]:
+    """``values`` in the parts one ``IN`` list takes: all at once on PostgreSQL (one array
+    parameter, see :func:`among`), :data:`CHUNK` at a time on SQLite (a placeholder each)."""
+    if session.get_bind().dialect.name == "postgresql":
+        if values:
+            yield values
+        return
     for start in range(0, len(values), CHUNK):
         yield values[start : start + CHUNK]
 
@@ -79,7 +87,7 @@ def load_tracks(session: Session, mmsis: Iterable[int]) -> dict[int, Track]:
     """The track state of the vessels with these MMSIs: latest fix and last stored point."""
     keys = sorted({str(m) for m in mmsis})
     tracks: dict[int, Track] = {}
-    for part in _chunks(keys):
+    for part in parts(session, keys):
         rows = session.execute(
             select(
                 _VESSELS.c.mmsi,
@@ -103,29 +111,73 @@ def load_tracks(session: Session, mmsis: Iterable[int]) -> dict[int, Track]:
     return tracks
 
 
+#: PostgreSQL: each vessel's newest stored point, found by walking the unique (vessel_id,
+#: timestamp) index backwards from its end (through the newest monthly partition first): a few
+#: pages read per vessel however long its track.
+LAST_STORED_SQL = (
+    "SELECT v.id, p.timestamp, p.course_degrees FROM unnest(%s::varchar[]) AS v(id)"
+    " CROSS JOIN LATERAL (SELECT timestamp, course_degrees FROM vessel_positions"
+    " WHERE vessel_id = v.id ORDER BY timestamp DESC LIMIT 1) AS p"
+)
+
+
 def _load_stored(session: Session, by_vessel: dict[str, Track]) -> None:
-    """Set each track's last stored point (time and course) from ``vessel_positions``."""
-    for part in _chunks(sorted(by_vessel)):
-        newest = (
-            select(_POSITIONS.c.vessel_id, func.max(_POSITIONS.c.timestamp).label("newest"))
-            .where(among(session, _POSITIONS.c.vessel_id, part))
-            .group_by(_POSITIONS.c.vessel_id)
-            .subquery()
-        )
-        rows = session.execute(
-            select(
-                VesselPosition.vessel_id, VesselPosition.timestamp, VesselPosition.course_degrees
-            ).join(
-                newest,
-                (VesselPosition.vessel_id == newest.c.vessel_id)
-                & (VesselPosition.timestamp == newest.c.newest),
-            )
-        )
-        for vessel_id, at, course in rows:
+    """Set each track's last stored point (time and course) from ``vessel_positions``: one
+    index probe per vessel (never a read of every point it has)."""
+    for part in parts(session, sorted(by_vessel)):
+        for vessel_id, at, course in _last_stored(session, part):
             track = by_vessel[vessel_id]
             track.stored_s, track.stored_course = _seconds(at), course
             if track.last_s is None or track.stored_s > track.last_s:
                 track.last_s = track.stored_s
+
+
+def _last_stored(
+    session: Session, vessel_ids: Sequence[str]
+) -> Iterable[tuple[str, datetime, float | None]]:
+    """``(vessel_id, timestamp, course)`` of each vessel's newest stored point."""
+    if session.get_bind().dialect.name == "postgresql":
+        driver = session.connection().connection.driver_connection
+        assert driver is not None
+        with driver.cursor() as cursor:
+            cursor.execute(LAST_STORED_SQL, (list(vessel_ids),))
+            return [(v, at, course) for v, at, course in cursor.fetchall()]
+    # SQLite: the newest point's rowid per vessel, each a probe of the unique index from its end
+    newest = (
+        select(_POSITIONS.c.id)
+        .where(_POSITIONS.c.vessel_id == _VESSELS.c.id)
+        .order_by(_POSITIONS.c.timestamp.desc())
+        .limit(1)
+        .scalar_subquery()
+    )
+    ids = select(newest).where(_VESSELS.c.id.in_(vessel_ids))
+    rows = session.execute(
+        select(
+            VesselPosition.vessel_id, VesselPosition.timestamp, VesselPosition.course_degrees
+        ).where(VesselPosition.id.in_(ids))
+    )
+    return [(v, at, course) for v, at, course in rows]
+
+
+def ensure_position_months(
+    sessions: sessionmaker[Session], times: Iterable[float], known: set[Month], now_s: float
+) -> set[Month]:
+    """Make sure the monthly partitions of these UNIX ``times`` exist (PostgreSQL), asking the
+    database only about months not in ``known``; ``known`` with the batch's months. Months
+    after next month (``now_s`` is now) are not made: a receiver's clock gone wrong does not
+    make partitions years ahead (its points go to the default partition).
+
+    Its own transaction, committed before the batch's opens: making a partition locks the
+    default partition, which a batch's transaction holds a lock on from its first read of the
+    positions, so made inside batches two of them could wait on each other. A point of a month
+    not made (an ingest that did not ask) is stored all the same, in the default partition.
+    """
+    latest = next_month(month_of(now_s))
+    months = {m for m in {month_of(t) for t in times} - known if m <= latest}
+    if months:
+        with transaction(sessions) as session:
+            ensure_months(session.connection(), months)
+    return known | months
 
 
 def create_vessels(session: Session, mmsis: Iterable[int]) -> None:

@@ -15,7 +15,11 @@ that is not a number of metres above 0 and within the routing engine's bound (50
 
 from __future__ import annotations
 
+import threading
+import weakref
 from typing import Any
+
+from sqlalchemy.orm import Session, sessionmaker
 
 from ...feeds.ais.batch import (
     DIMENSIONS,
@@ -37,12 +41,37 @@ from ..core.errors import InvalidFields
 __all__ = ["DIMENSIONS", "MAX_POSITIONS", "RESOURCE_TYPE", "ingest_positions"]
 
 
-def ingest_positions(
-    ctx: ServiceContext,
-    caller: Caller,
-    document: Any,
-    settings: IngestSettings | None = None,
-) -> IngestReport:
+class SharedIngestor:
+    """The one :class:`Ingestor` of a service's requests, kept across them: the vessels' track
+    states, the months made and the MMSIs known to be unknown are read once, not per request.
+
+    Requests come on several threads: one batch at a time goes through it. Other processes (more
+    API processes, a radio feed) store positions too, so it reads the track states again every
+    :attr:`IngestSettings.cache_ttl_s`, and drops them when a batch's transaction fails.
+    """
+
+    def __init__(self, ctx: ServiceContext) -> None:
+        settings = IngestSettings(track_ttl_s=IngestSettings().cache_ttl_s)
+        self.ingestor = Ingestor(ctx.sessions, ctx.clock, settings)
+        self.lock = threading.Lock()
+
+
+_SHARED: weakref.WeakKeyDictionary[sessionmaker[Session], SharedIngestor] = (
+    weakref.WeakKeyDictionary()
+)
+_SHARING = threading.Lock()
+
+
+def shared_ingestor(ctx: ServiceContext) -> SharedIngestor:
+    """The ingestor of ``ctx``'s requests (made at the first), kept as long as its sessions."""
+    with _SHARING:
+        shared = _SHARED.get(ctx.sessions)
+        if shared is None:
+            shared = _SHARED[ctx.sessions] = SharedIngestor(ctx)
+        return shared
+
+
+def ingest_positions(ctx: ServiceContext, caller: Caller, document: Any) -> IngestReport:
     """Validate and store one batch (a decoded JSON body); counts of what it did.
 
     Raises :class:`~..core.errors.FeatureDisabled` when the account may not write positions, and
@@ -56,8 +85,15 @@ def ingest_positions(
         raise InvalidFields(
             f"{len(problems)} invalid value(s) in the batch; nothing was stored", problems
         ) from None
-    with ctx.writing() as session:
-        ingestor = Ingestor(ctx.sessions, ctx.clock, settings)
-        report = ingestor.ingest_in(session, batch.positions, batch.statics)
-        store_statics(session, batch.sizes)
+    shared = shared_ingestor(ctx)
+    with shared.lock:
+        ingestor = shared.ingestor
+        ingestor.prepare(batch.positions)
+        try:
+            with ctx.writing() as session:
+                report = ingestor.ingest_in(session, batch.positions, batch.statics)
+                store_statics(session, batch.sizes)
+        except BaseException:
+            ingestor.forget()  # its cache may hold what was rolled back
+            raise
     return report

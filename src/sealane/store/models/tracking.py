@@ -117,6 +117,18 @@ class Shipment(Base):
     updated_at: Mapped[datetime] = mapped_column(UTCDateTime(), index=True)
 
 
+_TRACKED = text("tracking_stopped_at IS NULL")
+
+#: The shipments each vessel carries while they are tracked: what the AIS ingest reads for all
+#: the vessels of a batch at once, without visiting the shipments no longer tracked (0018).
+Index(
+    "ix_shipments_pod_vessel_tracked",
+    Shipment.pod_vessel_id,
+    sqlite_where=_TRACKED,
+    postgresql_where=_TRACKED,
+)
+
+
 class Container(Base):
     """A container of a shipment, with its status derived from its events."""
 

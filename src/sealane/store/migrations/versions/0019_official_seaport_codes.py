@@ -18,7 +18,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0019_official_seaport_codes"
-down_revision = "0016_official_port_codes"
+down_revision = "0018_position_partitions"
 branch_labels = None
 depends_on = None
 
