@@ -27,7 +27,7 @@ from sqlalchemy.sql import Select
 from sqlalchemy.sql.elements import BindParameter
 
 from ...store.reading import ReadLog, read_columns
-from ...store.stamps import database_stamp
+from ...store.stamps import list_stamp
 from ..core.context import ServiceContext
 from ..core.paging import Page, PageRequest
 
@@ -131,10 +131,11 @@ def read_page(ctx: ServiceContext, load: Callable[[Session, ReadLog], Page[T]]) 
 
 
 def change_stamp(ctx: ServiceContext) -> Hashable | None:
-    """A value the next call gives again only if nothing was committed to the database in
-    between, by anyone (None where the database cannot tell cheaply). Taken before a page is
-    read, it vouches for that page while it comes back unchanged."""
-    return database_stamp(ctx.engine)
+    """A value the next call gives again only if nothing a list page shows was committed in
+    between, by anyone (None where the database cannot tell cheaply); bookkeeping writes such
+    as the rate limiter's leave it. Taken before a page is read, it vouches for that page
+    while it comes back unchanged."""
+    return list_stamp(ctx.engine)
 
 
 def reads_the_same(ctx: ServiceContext, reads: Reads) -> bool:
