@@ -1,9 +1,10 @@
 """list paging: indexes in each list's order, search indexes and a stamp lists can trust
 
-Lists read one account's rows in their order (newest first, ties by id, newest id first) from
-an index ``(account_id, time, id)`` read backwards (shipments and containers by ``updated_at``,
-tracking requests by ``created_at``), and a next page from the previous page's last key. Tracking requests get an index on ``shipment_id`` (the
-loader reads a shipment's request by it) and containers one by account and number.
+Lists read one account's rows in their order (newest first, ties by the highest id) from an
+index ``(account_id, time, id)`` read backwards (shipments and containers by ``updated_at``,
+tracking requests by ``created_at``), and a next page from the previous page's last key.
+Tracking requests get an index on ``shipment_id`` (the loader reads a shipment's request by
+it) and containers one by account and number.
 
 On PostgreSQL the numbers search matches (bill of lading, booking, container and reference
 numbers, lowercased as the queries compare them) get trigram indexes (``pg_trgm``), which serve
@@ -72,6 +73,19 @@ $$
 """
 
 
+def _trigram_schema(bind: sa.engine.Connection) -> str:
+    """The schema of ``pg_trgm``, installed in ``public`` if it is not there yet (one schema a
+    database; the indexes name its operator class by schema, whatever the search path)."""
+    found = "SELECT extnamespace::regnamespace::text FROM pg_extension WHERE extname = 'pg_trgm'"
+    schema = bind.scalar(sa.text(found))
+    if schema is None:
+        public = bind.scalar(sa.text("SELECT count(*) FROM pg_namespace WHERE nspname = 'public'"))
+        where = " WITH SCHEMA public" if public else ""
+        bind.execute(sa.text(f"CREATE EXTENSION IF NOT EXISTS pg_trgm{where}"))
+        schema = bind.scalar(sa.text(found))
+    return str(schema).strip('"')
+
+
 def upgrade() -> None:
     bind = op.get_bind()
     postgresql = bind.dialect.name == "postgresql"
@@ -99,9 +113,11 @@ def upgrade() -> None:
     )
     op.execute("INSERT INTO list_stamps (id, version) VALUES (1, 0)")
     if postgresql:
-        op.execute("CREATE EXTENSION IF NOT EXISTS pg_trgm")
+        schema = _trigram_schema(bind)
         for name, table, expression in TRIGRAMS:
-            op.execute(f"CREATE INDEX {name} ON {table} USING gin ({expression} gin_trgm_ops)")
+            op.execute(
+                f'CREATE INDEX {name} ON {table} USING gin ({expression} "{schema}".gin_trgm_ops)'
+            )
         op.execute(_PG_FUNCTION)
         for table in STAMPED_TABLES:
             op.execute(
