@@ -62,8 +62,10 @@ def versions(engine: Engine) -> list[str]:
         return list(connection.scalars(text("SELECT version_num FROM alembic_version")))
 
 
-def _not_trigram(obj: object, name: str | None, kind: str, reflected: bool, other: object) -> bool:
-    return not (kind == "index" and name is not None and name.endswith("_trgm"))
+def _not_trigram(*found: object) -> bool:
+    """``include_object`` of autogenerate: (object, name, kind, reflected, compared to)."""
+    _, name, kind = found[:3]
+    return not (kind == "index" and isinstance(name, str) and name.endswith("_trgm"))
 
 
 def schema_differences(engine: Engine) -> list[object]:
