@@ -66,7 +66,8 @@ class Seeded:
     events: int
     positions: int
     seconds: float
-    #: A part of a bill of lading number of the account's (7 characters from its middle).
+    #: A part of a bill of lading number of the account's (7 of its digits, which other
+    #: accounts' numbers hold too: the search must keep to the account).
     bl_part: str
     #: A whole container number of the account's.
     container_number: str
@@ -120,7 +121,7 @@ def seed(engine: Engine, account_id: str, shipments: int, positions: int) -> See
         events=counts["events"],
         positions=positions,
         seconds=time.perf_counter() - started,
-        bl_part=_bl(0, shipments // 3)[3:10],
+        bl_part=_bl(0, shipments // 3)[5:12],
         container_number=str(number),
         shipment_ids=tuple(mine),
     )
