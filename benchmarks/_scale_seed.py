@@ -4,7 +4,8 @@ One account (the benchmark's, made beforehand by ``sealane accounts create``) ge
 and four more accounts N/4 each; every shipment has one to three containers with three
 transport events each and the tracking request that found it; vessels (one per 200 shipments,
 at least 20) carry the shipments and have P positions between them, one minute apart. Rows go
-in by ``COPY`` on PostgreSQL and ``executemany`` on SQLite, with the list stamp's triggers off
+in by ``COPY`` on PostgreSQL (the events and positions made by the server itself, from
+``generate_series``) and ``executemany`` on SQLite, with the list stamp's triggers off
 while they do (one bump at the end), then the tables are analysed (PostgreSQL: vacuumed too,
 so that counts are answered from the indexes' visibility map as on a settled database).
 
@@ -56,6 +57,31 @@ CHUNK = 20_000
 STAMPED = ("vessels", "shipments", "containers", "transport_events", "tracking_requests")
 
 
+#: PostgreSQL: three transport events a container, as :func:`_events` writes them on SQLite.
+_PG_EVENTS = """
+INSERT INTO transport_events (id, account_id, shipment_id, container_id, event, sequence,
+    voyage_number, timestamp, location_locode, vessel_id, data_source, created_at)
+SELECT gen_random_uuid()::text, c.account_id, c.shipment_id, c.id,
+    (ARRAY['container.transport.vessel_loaded', 'container.transport.vessel_departed',
+           'container.transport.vessel_arrived'])[g],
+    g, '001W', c.updated_at - make_interval(days => 27 - 7 * g),
+    (ARRAY['CNSHA', 'CNSHA', 'NLRTM'])[g], s.pod_vessel_id, 'shipping_line',
+    c.updated_at - make_interval(days => 27 - 7 * g)
+FROM containers c JOIN shipments s ON s.id = c.shipment_id CROSS JOIN generate_series(1, 3) g
+"""
+#: PostgreSQL: ``each`` positions a vessel, one minute apart up to ``now``, as
+#: :func:`_positions` writes them on SQLite.
+_PG_POSITIONS = """
+INSERT INTO vessel_positions (id, vessel_id, latitude, longitude, speed_knots, heading_degrees,
+    timestamp)
+SELECT gen_random_uuid()::text, v.id, -30.0 + v.n % 60 + g * 1e-4,
+    -150.0 + (v.n * 7) % 300 + g * 2e-4, 16.0, 90.0,
+    CAST(:now AS timestamptz) - make_interval(mins => :each - g)
+FROM (SELECT id, row_number() OVER (ORDER BY id) AS n FROM vessels WHERE id = ANY(:ids)) v
+CROSS JOIN generate_series(0, :each - 1) g
+"""
+
+
 @dataclass(frozen=True)
 class Seeded:
     """What was seeded, and numbers the benchmark asks for."""
@@ -93,6 +119,7 @@ def seed(engine: Engine, account_id: str, shipments: int, positions: int) -> See
     vessel_ids = [new_id() for _ in range(max(20, shipments // 200))]
     counts = {"containers": 0, "events": 0}
     mine: list[str] = []
+    postgresql = engine.dialect.name == "postgresql"
     with engine.begin() as connection:
         _triggers(connection, enabled=False)
         _write(connection, Vessel.__table__, _vessels(vessel_ids, rng))
@@ -104,9 +131,18 @@ def seed(engine: Engine, account_id: str, shipments: int, positions: int) -> See
             _write(connection, TrackingRequest.__table__, (_request(row) for row in rows))
             containers = [c for row in rows for c in _containers(row, counts, rng)]
             _write(connection, Container.__table__, containers)
-            events = (e for c in containers for e in _events(c, counts))
-            _write(connection, TransportEvent.__table__, events)
-        _write(connection, VesselPosition.__table__, _positions(vessel_ids, positions))
+            if not postgresql:
+                events = (e for c in containers for e in _events(c, counts))
+                _write(connection, TransportEvent.__table__, events)
+        if postgresql:  # made by the server: most of the rows, no Python per row
+            counts["events"] = connection.execute(text(_PG_EVENTS)).rowcount
+            each = positions // len(vessel_ids)
+            made = connection.execute(
+                text(_PG_POSITIONS), {"each": each, "now": NOW, "ids": vessel_ids}
+            )
+            positions = made.rowcount
+        else:
+            _write(connection, VesselPosition.__table__, _positions(vessel_ids, positions))
         _triggers(connection, enabled=True)
         connection.execute(text("UPDATE list_stamps SET version = version + 1"))
     _settle(engine)
