@@ -83,6 +83,14 @@ class Shipment(Base):
     __table_args__ = (
         # The list's order (most recently updated first: the index read backwards), per account.
         Index("ix_shipments_account_updated", "account_id", "updated_at", "id"),
+        # The list through a port of discharge filter (the web's and the API's), in its order.
+        Index(
+            "ix_shipments_account_pod_updated",
+            "account_id",
+            "port_of_discharge_locode",
+            "updated_at",
+            "id",
+        ),
     )
 
     id: Mapped[str] = mapped_column(String(36), primary_key=True, default=new_id)

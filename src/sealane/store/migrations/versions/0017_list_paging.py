@@ -2,7 +2,9 @@
 
 Lists read one account's rows in their order (newest first, ties by the highest id) from an
 index ``(account_id, time, id)`` read backwards (shipments and containers by ``updated_at``,
-tracking requests by ``created_at``), and a next page from the previous page's last key.
+tracking requests by ``created_at``; shipments through a port of discharge filter by
+``(account_id, port_of_discharge_locode, updated_at, id)``), and a next page from the previous
+page's last key.
 Tracking requests get an index on ``shipment_id`` (the loader reads a shipment's request by
 it) and containers one by account and number.
 
@@ -95,6 +97,11 @@ def upgrade() -> None:
         ["account_id", "updated_at", "id"],
     )
     op.create_index(
+        "ix_shipments_account_pod_updated",
+        "shipments",
+        ["account_id", "port_of_discharge_locode", "updated_at", "id"],
+    )
+    op.create_index(
         "ix_containers_account_updated",
         "containers",
         ["account_id", "updated_at", "id"],
@@ -151,4 +158,5 @@ def downgrade() -> None:
     op.drop_index("ix_tracking_requests_account_created", table_name="tracking_requests")
     op.drop_index("ix_containers_account_number", table_name="containers")
     op.drop_index("ix_containers_account_updated", table_name="containers")
+    op.drop_index("ix_shipments_account_pod_updated", table_name="shipments")
     op.drop_index("ix_shipments_account_updated", table_name="shipments")
