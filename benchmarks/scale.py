@@ -6,7 +6,8 @@ Run ``PYTHONPATH=src .venv/bin/python benchmarks/scale.py --shipments N --positi
 tests' private PostgreSQL server (``tests/pg.py``; SQLite: a temporary file), makes the
 benchmark's account with ``sealane accounts create``, seeds N shipments in it and N/4 in each of
 four more accounts with their containers, events and tracking requests, vessels and P positions
-(``_scale_seed.py``), serves it with ``sealane serve --workers 2``, and loads each URL in turn with
+(``_scale_seed.py``), serves it with ``sealane serve --workers 2`` (one process on SQLite), and
+loads each URL in turn with
 wrk (16 connections; ``apt-get install wrk``). It prints the issue's table: requests a second of
 each list and search with its ratio to the port look-up measured in the same sitting, and page 1
 while the shipments are updated ten times a second (as the poller writes). Nothing is asserted.
@@ -77,19 +78,21 @@ def urls(seeded: Seeded, page_49: str) -> list[tuple[str, str, float]]:
 
 @contextmanager
 def served(database_url: str, key: str) -> Iterator[Service]:
-    """``sealane serve --workers 2`` on ``database_url`` without rate limiting."""
+    """``sealane serve --workers 2`` on ``database_url`` without rate limiting (one process on
+    SQLite, which lets one process write at a time)."""
+    workers = 1 if database_url.startswith("sqlite") else WORKERS
     with tempfile.TemporaryDirectory(prefix="sealane-scale-") as tmp:
         port, log = free_port(), Path(tmp) / "server.log"
         env = dict(os.environ, SEALANE_RATE_LIMIT_PER_MINUTE="10000000")
         command = [str(SEALANE), "serve", "--host", HOST, "--port", str(port)]
-        command += ["--workers", str(WORKERS), "--database", database_url]
+        command += ["--workers", str(workers), "--database", database_url]
         command += ["--log-level", "warning"]
         with log.open("wb") as out:
             process = subprocess.Popen(command, env=env, stdout=out, stderr=subprocess.STDOUT)
         base_url = f"http://{HOST}:{port}/v2"
         try:
             ready_s = wait_ready(process, base_url, log)
-            print(f"server  : {WORKERS} workers on {base_url}, ready after {ready_s:.1f} s")
+            print(f"server  : {workers} worker(s) on {base_url}, ready after {ready_s:.1f} s")
             yield Service(base_url, key, "", process.pid)
         finally:
             stop_server(process)
@@ -252,7 +255,7 @@ def run(database_url: str, args: argparse.Namespace) -> None:
     print()
     print(
         render_table(
-            f"{'SQLite' if args.sqlite else 'PostgreSQL'}, serve --workers {WORKERS}, wrk "
+            f"{'SQLite, serve' if args.sqlite else f'PostgreSQL, serve --workers {WORKERS}'}, wrk "
             f"{CLIENTS} connections, {args.duration:g} s each, N = {args.shipments:,}, "
             f"P = {args.positions:,}; ratio to the port look-up in the same sitting",
             ["request", "req/s", "ratio", "target", "p50 ms", "p99 ms", "errors"],
