@@ -23,7 +23,7 @@ from sealane.service.tracking.pages import ReadPage, Reads
 from sealane.store.database import make_engine, session_factory
 from sealane.store.models import Shipment
 from sealane.store.reading import ReadLog
-from sealane.store.stamps import _snapshots
+from sealane.store.stamps import _list_versions
 from tests.store.conftest import BACKENDS, terminate_backends
 from tests.toolkit import START
 
@@ -70,7 +70,7 @@ def test_kept_page__stamp_connections_cut_off_are_no_error(
     url, params = "/v2/shipments", {"include": "containers"}
     before = world.kept(url, params)
     engine: Engine = world.app.state.sealane.engine
-    stamps = _snapshots[engine]._connection
+    stamps = _list_versions[engine]._connection
     assert stamps is not None
     terminate_backends(postgres_admin, [stamps.info.backend_pid])
     shipment = before["data"][0]["id"]
@@ -93,6 +93,8 @@ def test_kept_page__after_a_commit_one_request_replays_the_page(tmp_path: Path) 
     engine = make_engine(url)
     with engine.begin() as connection:
         connection.exec_driver_sql("CREATE TABLE t (x INTEGER)")
+        connection.exec_driver_sql("CREATE TABLE list_stamps (id INTEGER PRIMARY KEY, version INT)")
+        connection.exec_driver_sql("INSERT INTO list_stamps VALUES (1, 0)")
     sessions = session_factory(engine)
     context = ServiceContext(Settings(database_url=url), engine, sessions, ManualClock(START))
     pages, key, asked = KeptPages(), ("acct", "shipments", "", "base"), 4
@@ -109,7 +111,7 @@ def test_kept_page__after_a_commit_one_request_replays_the_page(tmp_path: Path) 
     assert ask() == b"page"
     other = make_engine(url)
     with other.begin() as connection:  # a commit elsewhere: a new stamp, the same rows
-        connection.exec_driver_sql("CREATE TABLE u (x INTEGER)")
+        connection.exec_driver_sql("UPDATE list_stamps SET version = version + 1")
     other.dispose()
     checkouts: list[object] = []
 

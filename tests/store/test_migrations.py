@@ -46,6 +46,7 @@ MODEL_TABLES = {
     "custom_field_options",
     "custom_fields",
     "route_locations",
+    "list_stamps",
 }
 ALL_TABLES = MODEL_TABLES | {"alembic_version"}
 #: The newest migration.
@@ -75,9 +76,17 @@ def versions(engine: Engine) -> list[str]:
         return list(connection.scalars(text("SELECT version_num FROM alembic_version")))
 
 
+def _not_trigram(*found: object) -> bool:
+    """``include_object`` of autogenerate: (object, name, kind, reflected, compared to)."""
+    _, name, kind = found[:3]
+    return not (kind == "index" and isinstance(name, str) and name.endswith("_trgm"))
+
+
 def schema_differences(engine: Engine) -> list[object]:
     """What autogenerate would change. SQLite cannot reflect the expression index over open
-    tracking requests, so it is left out here and checked on its own (``index_sql``)."""
+    tracking requests, so it is left out here and checked on its own (``index_sql``); the
+    trigram indexes of PostgreSQL (migration 0017, no model declares them) are checked by
+    ``test_upgrade_0017__trigram_indexes_on_postgresql``."""
     with warnings.catch_warnings(), engine.connect() as connection:
         warnings.filterwarnings(
             "ignore", "Skipped unsupported reflection of expression-based index", SAWarning
@@ -87,8 +96,8 @@ def schema_differences(engine: Engine) -> list[object]:
         )
         parts = partitions(engine)
 
-        def modelled(_object: object, name: str | None, kind: str, *_: object) -> bool:
-            return not (kind == "table" and name in parts)
+        def modelled(found: object, name: str | None, kind: str, *rest: object) -> bool:
+            return not (kind == "table" and name in parts) and _not_trigram(found, name, kind)
 
         context = MigrationContext.configure(
             connection,
@@ -398,3 +407,44 @@ def test_upgrade_0007__containers_stored_before_get_their_port_calls(engine: Eng
         assert {c.updated_at for c in calls} == {datetime(2026, 11, 2, tzinfo=UTC)}
     downgrade(engine, "0006_feeds")
     assert "route_locations" not in tables(engine)
+
+
+def test_upgrade_0017__trigram_indexes_on_postgresql(postgres_database_url: str) -> None:
+    engine = make_engine(postgres_database_url)
+    try:
+        upgrade(engine)
+        with engine.connect() as connection:
+            found = set(
+                connection.scalars(
+                    text("SELECT indexname FROM pg_indexes WHERE indexname LIKE '%_trgm'")
+                )
+            )
+        assert found == {
+            "ix_shipments_bl_trgm",
+            "ix_shipments_booking_trgm",
+            "ix_shipments_refs_trgm",
+            "ix_containers_number_trgm",
+            "ix_containers_refs_trgm",
+            "ix_tracking_requests_number_trgm",
+            "ix_tracking_requests_refs_trgm",
+        }
+    finally:
+        engine.dispose()
+
+
+def test_upgrade_0017__list_stamp_moves_with_list_tables_not_bookkeeping(engine: Engine) -> None:
+    upgrade(engine)
+
+    def version() -> int:
+        with engine.connect() as connection:
+            return int(connection.scalar(text("SELECT version FROM list_stamps")) or 0)
+
+    before = version()
+    with engine.begin() as connection:
+        connection.execute(
+            text("INSERT INTO rate_limit_counts (key, second, count) VALUES ('k', 1, 1)")
+        )
+    assert version() == before
+    with transaction(session_factory(engine)) as session:
+        create_account(session, "stamped", routing=False, now=START)
+    assert version() > before

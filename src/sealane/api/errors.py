@@ -124,6 +124,7 @@ def error_response(*errors: ApiError) -> JsonApiResponse:
 _PARAMETERS = {
     "page_number": "page[number]",
     "page_size": "page[size]",
+    "page_after": "page[after]",
     "positions_from": "show_positions[from_timestamp]",
     "positions_to": "show_positions[to_timestamp]",
 }

@@ -3,7 +3,8 @@
 The application layer reads a page with what it read (``read_shipments`` and the like, through
 :func:`~sealane.service.tracking.pages.read_page`); the API renders it and keeps the bytes
 (:class:`KeptPages`) with those reads. The next request for the same page is answered with the
-kept bytes when nothing was committed since (:func:`~sealane.service.tracking.pages.
+kept bytes when nothing a list shows was committed since (the rate limiter's and other
+bookkeeping writes do not count; :func:`~sealane.service.tracking.pages.
 change_stamp`), or when reading again gives the same raw rows (``reads_the_same``), without
 converting them to records or rendering them again: most of a list request's cost.
 """
@@ -59,7 +60,7 @@ class KeptPages:
 
     A page is handed out again while its reads give the rows they gave (read from the database
     each time, so what another process changed is seen); else it is made again. When the
-    database says nothing at all was committed since the page was last found true
+    database says nothing a list shows was committed since the page was last found true
     (:func:`~sealane.service.tracking.pages.change_stamp`), it is handed out without reading it
     again. Least recently used pages go first beyond ``max_entries`` or ``max_weight`` (bytes
     kept plus values read).
@@ -101,8 +102,8 @@ class KeptPages:
                     self._making[key] = (lock, waiting - 1)
 
     def at_once(self, key: Hashable, stamp: Hashable | None) -> bytes | None:
-        """The page kept for ``key`` if nothing was committed since it was found true (the
-        database's ``stamp``, taken before any read of this request)."""
+        """The page kept for ``key`` if nothing a list shows was committed since it was found
+        true (the database's list ``stamp``, taken before any read of this request)."""
         if stamp is None:
             return None
         with self._lock:

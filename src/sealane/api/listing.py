@@ -12,7 +12,14 @@ from typing import Annotated, Any
 from fastapi import Depends, Query
 from pydantic import BeforeValidator
 
-from ..service.core.paging import DEFAULT_PAGE_SIZE, MAX_PAGE_NUMBER, MAX_PAGE_SIZE, PageRequest
+from ..service.core.paging import (
+    DEFAULT_PAGE_SIZE,
+    MAX_AFTER_CHARS,
+    MAX_PAGE_NUMBER,
+    MAX_PAGE_SIZE,
+    PageKey,
+    PageRequest,
+)
 from .regexes import NO_NUL, NON_BLANK, RFC3339, one_of
 
 #: Longest value of a text filter, in characters.
@@ -79,6 +86,28 @@ def paging(number: PageNumber = 1, size: PageSize = DEFAULT_PAGE_SIZE) -> PageRe
 
 #: ``page[number]`` and ``page[size]`` of a list operation.
 Paging = Annotated[PageRequest, Depends(paging)]
+
+PageAfter = Annotated[
+    str | None,
+    Query(
+        alias="page[after]",
+        max_length=MAX_AFTER_CHARS,
+        pattern=r"^[A-Za-z0-9_-]+$",
+        description="the key the page begins after, as the previous page's next link gives it",
+    ),
+]
+
+
+def keyset_paging(
+    number: PageNumber = 1, size: PageSize = DEFAULT_PAGE_SIZE, after: PageAfter = None
+) -> PageRequest:
+    """The page a list read by key is asked for: ``page[after]``, which its ``next`` links
+    carry, says where it begins (``page[number]`` then only names it)."""
+    return PageRequest(number, size, None if after is None else PageKey.decode(after))
+
+
+#: ``page[number]``, ``page[size]`` and ``page[after]`` of a list read by key.
+KeysetPaging = Annotated[PageRequest, Depends(keyset_paging)]
 
 
 def text(max_chars: int = MAX_TEXT_CHARS, **query: Any) -> Any:

@@ -14,7 +14,7 @@ from urllib.parse import urlencode
 import orjson
 
 from ..routing.ports import Port, get_port
-from ..service.core.paging import Page
+from ..service.core.paging import Page, PageKey
 from ..service.reference.records import TerminalRecord
 from ..service.tracking.records import (
     ContainerRecord,
@@ -183,20 +183,24 @@ def single_document(data: dict[str, Any], included: Included | None = None) -> d
 
 def page_links(self_url: str, query: Sequence[tuple[str, str]], page: Page[Any]) -> dict[str, str]:
     """``self``/``first``/``prev``/``next``/``last`` links, keeping the other query parameters;
-    ``prev`` and ``next`` are left out where there is no such page."""
-    kept = [(k, v) for k, v in query if k not in ("page[number]", "page[size]")]
+    ``prev`` and ``next`` are left out where there is no such page. A list read by key gives
+    its ``next`` link the key the next page begins after (``page[after]``): a client that
+    follows it misses no row and sees none twice while rows are inserted or deleted."""
+    paging = ("page[number]", "page[size]", "page[after]")
+    kept = [(k, v) for k, v in query if k not in paging]
     size, number, last = page.request.size, page.request.number, page.last_number
 
-    def link(to: int) -> str:
-        return (
-            f"{self_url}?{urlencode([*kept, ('page[number]', str(to)), ('page[size]', str(size))])}"
-        )
+    def link(to: int, after: PageKey | None = None) -> str:
+        pairs = [*kept, ("page[number]", str(to)), ("page[size]", str(size))]
+        if after is not None:
+            pairs.append(("page[after]", after.encode()))
+        return f"{self_url}?{urlencode(pairs)}"
 
-    links = {"self": link(number), "first": link(1)}
+    links = {"self": link(number, page.request.after), "first": link(1)}
     if number > 1:
         links["prev"] = link(number - 1)
     if number < last:
-        links["next"] = link(number + 1)
+        links["next"] = link(number + 1, page.next_after)
     links["last"] = link(last)
     return links
 

@@ -20,9 +20,12 @@ class NumberMatch:
     shipments (by their bill of lading, booking or reference numbers, or a reference number of
     one of their containers)."""
 
-    def __init__(self, text: str) -> None:
+    def __init__(self, text: str, account_id: str) -> None:
         self.text = text
         self.compact = normalize_container_number(text)
+        #: The account searched: every subquery stays within it (the containers of the other
+        #: accounts are never scanned).
+        self.account_id = account_id
 
     def container_exact(self) -> ColumnElement[bool]:
         return Container.number == self.compact if self.compact else false()
@@ -32,19 +35,22 @@ class NumberMatch:
 
     def shipment_exact(self) -> ColumnElement[bool]:
         by_container = select(Container.shipment_id).where(
-            json_array_contains(Container.ref_numbers, self.text)
+            Container.account_id == self.account_id,
+            json_array_contains(Container.ref_numbers, self.text),
         )
-        wanted = self.text.upper()
+        # lower(), as the trigram indexes hold the numbers (they answer = as well as LIKE)
+        wanted = self.text.lower()
         return or_(
-            func.upper(Shipment.bill_of_lading_number) == wanted,
-            func.upper(Shipment.booking_number) == wanted,
+            func.lower(Shipment.bill_of_lading_number) == wanted,
+            func.lower(Shipment.booking_number) == wanted,
             json_array_contains(Shipment.ref_numbers, self.text),
             Shipment.id.in_(by_container),
         )
 
     def shipment_partial(self) -> ColumnElement[bool]:
         by_container = select(Container.shipment_id).where(
-            json_array_contains_text(Container.ref_numbers, self.text)
+            Container.account_id == self.account_id,
+            json_array_contains_text(Container.ref_numbers, self.text),
         )
         return or_(
             contains_text(Shipment.bill_of_lading_number, self.text),

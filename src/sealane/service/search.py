@@ -94,7 +94,7 @@ def search_text(value: Any, field: str = "query") -> str:
 def resolve(ctx: ServiceContext, caller: Caller, text: str) -> Resolution:
     """Where the deep link for ``text`` leads, by the interface document's five rules."""
     query = search_text(text, "q")
-    match = NumberMatch(query)
+    match = NumberMatch(query, caller.account_id)
     with ctx.reading() as session:
         container = _first_container(session, caller, match.container_exact())
         if container is not None:
@@ -118,7 +118,7 @@ def search(
     exact matches before partial ones, newest first within each; at most ``limit``."""
     if not 1 <= limit <= MAX_LIMIT:
         raise InvalidInput(f"limit must be between 1 and {MAX_LIMIT}", field="limit")
-    match = NumberMatch(search_text(text))
+    match = NumberMatch(search_text(text), caller.account_id)
     with ctx.reading() as session:
         hits = _shipment_hits(session, caller, match, limit)
         hits += _container_hits(session, caller, match, limit - len(hits))

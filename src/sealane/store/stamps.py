@@ -21,6 +21,11 @@ single statement in autocommit is its own transaction, so the snapshot is the on
 Stamps asked for at once share a query that began after each of them was asked for. A stamp
 connection that fails (the server closed it, the network broke) is closed and the stamp is None,
 which only means the page is read again; the next stamp opens a new one.
+
+:func:`list_stamp` is the same promise narrowed to what list pages show: the version in
+``list_stamps``, which triggers on those tables bump (migration ``0017_list_paging``), asked on
+the same kind of connection. The rate limiter's counts and other bookkeeping commit without
+moving it, so they no longer send every kept page to be read again.
 """
 
 from __future__ import annotations
@@ -57,6 +62,18 @@ class _Watch:
                 return None
             found = self._connection.execute("PRAGMA data_version").fetchone()
         return self.serial, int(found[0])
+
+    def list_version(self) -> tuple[int, int] | None:
+        """The watch's serial number and the list stamp's version (``list_stamps``); None once
+        closed, or where the table is missing (a database not migrated yet)."""
+        with self._lock:
+            if self._closed:
+                return None
+            try:
+                found = self._connection.execute(_LIST_VERSION).fetchone()
+            except sqlite3.Error:
+                return None
+        return None if found is None else (self.serial, int(found[0]))
 
     def close(self) -> None:
         with self._lock:
@@ -96,6 +113,8 @@ def _unwatch(engine: Engine) -> None:
 #: How long a stamp waits for the query under way before it is None (the page is read again).
 STAMP_WAIT_S = 1.0
 _SNAPSHOT = "SELECT pg_current_snapshot()::text"
+#: The version of what list pages show (migration 0017's ``list_stamps``).
+_LIST_VERSION = "SELECT version FROM list_stamps WHERE id = 1"
 #: libpq settings of the stamp connection unless the database URL sets them: a database that
 #: stops answering (a fail-over, a cut network) costs the request asking for a stamp at most
 #: about 10 s (to connect, for TCP keepalives to find the connection dead, or for the query
@@ -121,8 +140,11 @@ class _Snapshots:
     for it: one query a round trip however many requests come at once, not one each.
     """
 
-    def __init__(self, connect: Callable[[], Any], errors: type[Exception]) -> None:
+    def __init__(
+        self, connect: Callable[[], Any], errors: type[Exception], query: str = _SNAPSHOT
+    ) -> None:
         self._connect = connect
+        self._query = query
         self._errors = errors
         self._connection: Any | None = None
         self._turn = threading.Condition()
@@ -177,7 +199,7 @@ class _Snapshots:
                 self._connection = connection
             cursor = connection.cursor()
             try:
-                cursor.execute(_SNAPSHOT)
+                cursor.execute(self._query)
                 row = cursor.fetchone()
             finally:
                 cursor.close()
@@ -206,15 +228,21 @@ class _Snapshots:
 
 #: The stamp connection of each PostgreSQL engine, until the engine is disposed of or gone.
 _snapshots: weakref.WeakKeyDictionary[Engine, _Snapshots] = weakref.WeakKeyDictionary()
+#: The list stamp connection of each PostgreSQL engine, likewise.
+_list_versions: weakref.WeakKeyDictionary[Engine, _Snapshots] = weakref.WeakKeyDictionary()
 
 
-def _snapshots_of(engine: Engine) -> _Snapshots:
-    """The stamp connection of ``engine`` (made at first use)."""
-    found = _snapshots.get(engine)
+def _snapshots_of(
+    engine: Engine,
+    kept: weakref.WeakKeyDictionary[Engine, _Snapshots] = _snapshots,
+    query: str = _SNAPSHOT,
+) -> _Snapshots:
+    """The stamp connection of ``engine`` asking ``query`` (made at first use)."""
+    found = kept.get(engine)
     if found is not None:
         return found
     with _made_lock:
-        found = _snapshots.get(engine)
+        found = kept.get(engine)
         if found is None:
             dialect = engine.dialect
             cargs, cparams = dialect.create_connect_args(engine.url)
@@ -225,16 +253,18 @@ def _snapshots_of(engine: Engine) -> _Snapshots:
             def connect() -> Any:
                 return dialect.connect(*cargs, **cparams)
 
-            found = _snapshots[engine] = _Snapshots(connect, dialect.loaded_dbapi.Error)
+            errors = dialect.loaded_dbapi.Error
+            found = kept[engine] = _Snapshots(connect, errors, query)
             event.listen(engine, "engine_disposed", _unsnapshot)
     return found
 
 
 def _unsnapshot(engine: Engine) -> None:
     with _made_lock:
-        found = _snapshots.pop(engine, None)
-    if found is not None:
-        found.close()
+        found = [kept.pop(engine, None) for kept in (_snapshots, _list_versions)]
+    for snapshots in found:
+        if snapshots is not None:
+            snapshots.close()
 
 
 def database_stamp(bind: Engine | Connection) -> Hashable | None:
@@ -250,3 +280,19 @@ def database_stamp(bind: Engine | Connection) -> Hashable | None:
         return None
     watch = _watch(engine)
     return None if watch is None else watch.version()
+
+
+def list_stamp(bind: Engine | Connection) -> Hashable | None:
+    """A value a later call gives again only if nothing a list page shows was committed in
+    between (the ``list_stamps`` version its tables' triggers bump); the writes of bookkeeping
+    (rate limit counts, sessions, positions, deliveries) leave it. None where it cannot be
+    asked, as :func:`database_stamp`."""
+    engine = bind.engine
+    dialect = engine.dialect.name
+    if dialect == "postgresql":
+        version = _snapshots_of(engine, _list_versions, _LIST_VERSION).snapshot()
+        return None if version is None else ("list", version)
+    if dialect != "sqlite":
+        return None
+    watch = _watch(engine)
+    return None if watch is None else watch.list_version()

@@ -75,10 +75,10 @@ def test_arriving_within__keeps_no_counted_statement(world: World) -> None:
     """A window's query is built per request (it moves with the clock): it must not push the
     kept lists' statements out of the cache of counted statements."""
     numbers(world)  # a kept query
-    before = pages._kept_counted.cache_info().currsize
+    before = pages._kept_by_offset.cache_info().currsize
     for days in (7, 30, 7):
         numbers(world, arriving=ArrivalWindow(days))
-    assert pages._kept_counted.cache_info().currsize == before
+    assert pages._kept_by_offset.cache_info().currsize == before
 
 
 def test_order__arrival_soonest_first_unknown_last(world: World) -> None:

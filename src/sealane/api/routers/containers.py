@@ -17,7 +17,7 @@ from .. import bodies
 from ..bodies import body
 from ..documents import attributes_of
 from ..jsonapi import JsonApiResponse
-from ..listing import Paging, include_paths
+from ..listing import KeysetPaging, Paging, include_paths
 from ..operations import ApiRoute
 from ..params import authenticated, parse_include
 from ..render import kept, many, one
@@ -38,7 +38,11 @@ def render(included: Included, record: ContainerRecord) -> dict[str, Any]:
 
 @router.get("/containers", response_class=JsonApiResponse, responses=ERRORS)
 def list_containers(
-    request: Request, caller: Auth, filters: Filters, page: Paging, include: Includes = None
+    request: Request,
+    caller: Auth,
+    filters: Filters,
+    page: KeysetPaging,
+    include: Includes = None,
 ) -> JsonApiResponse:
     """The account's containers, most recently updated first."""
     paths = parse_include(include, containers.INCLUDES)

@@ -18,7 +18,7 @@ from .. import bodies
 from ..bodies import body
 from ..documents import attributes_of
 from ..jsonapi import JsonApiResponse
-from ..listing import FLAG, INSTANT, Paging, include_paths, moment, text
+from ..listing import FLAG, INSTANT, KeysetPaging, include_paths, moment, text
 from ..operations import ApiRoute
 from ..params import authenticated, blank_none, parse_include
 from ..render import kept, one
@@ -89,7 +89,7 @@ def renderer(includes: list[str]) -> Any:
 
 @router.get("/shipments", response_class=JsonApiResponse, responses=ERRORS)
 def list_shipments(
-    request: Request, caller: Auth, filters: Filters, page: Paging, include: Includes = None
+    request: Request, caller: Auth, filters: Filters, page: KeysetPaging, include: Includes = None
 ) -> JsonApiResponse:
     """The account's shipments, most recently updated first."""
     paths = parse_include(include, shipments.INCLUDES)

@@ -17,7 +17,7 @@ from .. import bodies
 from ..bodies import body
 from ..documents import attributes_of, relationship_id
 from ..jsonapi import JsonApiResponse
-from ..listing import INSTANT, Paging, choice, include_paths, moment, text
+from ..listing import INSTANT, KeysetPaging, choice, include_paths, moment, text
 from ..operations import ApiRoute
 from ..params import authenticated, blank_none, parse_include, plain_object
 from ..render import kept, one
@@ -98,7 +98,7 @@ def list_requests(
     request: Request,
     caller: Auth,
     filters: Annotated[requests.RequestFilter, Depends(request_filter)],
-    page: Paging,
+    page: KeysetPaging,
     include: Includes = None,
 ) -> JsonApiResponse:
     """The account's tracking requests, newest first (``tracked_object`` included unless

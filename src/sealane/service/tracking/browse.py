@@ -16,6 +16,7 @@ from ...store.models import Shipment, ShippingLine
 from ..access.gatekeeper import Caller
 from ..core.context import ServiceContext
 from ..core.errors import InvalidInput
+from .pages import Keyset
 
 #: The longest arrival window, in days.
 MAX_WINDOW_DAYS = 366
@@ -24,7 +25,7 @@ MAX_WINDOW_DAYS = 366
 class ShipmentOrder(StrEnum):
     """Orders of the shipment list."""
 
-    #: Most recently updated first (the API's order).
+    #: Most recently updated first, ties by the highest id (the API's order, read by key).
     UPDATED = "updated"
     #: Soonest arrival at the port of discharge first (the ATA once arrived, else the ETA;
     #: shipments with neither last).
@@ -55,10 +56,14 @@ class ArrivalWindow:
         )
 
 
+#: The order by update, read by key (``ix_shipments_account_updated``).
+UPDATED_KEYSET = Keyset(Shipment.updated_at, Shipment.id)
+
+
 def ordered(query: Select[Any], order: ShipmentOrder) -> Select[Any]:
     """``query`` over shipments in ``order``, ties broken by id so pages never overlap."""
     if order is ShipmentOrder.UPDATED:
-        return query.order_by(Shipment.updated_at.desc(), Shipment.id)
+        return query.order_by(*UPDATED_KEYSET.order())
     arrival = func.coalesce(Shipment.pod_ata_at, Shipment.pod_eta_at)
     unknown_last = case((arrival.is_(None), 1), else_=0)
     direction = arrival.asc() if order is ShipmentOrder.ARRIVAL else arrival.desc()

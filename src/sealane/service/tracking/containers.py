@@ -23,7 +23,7 @@ from ..core.queries import fetch_page, owned
 from .filters import TrackingFilter, filter_containers
 from .loading import Loader
 from .milestones import raw_event_records, recorded_milestones
-from .pages import ACCOUNT, KEPT_QUERIES, ReadPage, counted_page, read_page
+from .pages import ACCOUNT, KEPT_QUERIES, Keyset, ReadPage, counted_page, read_page
 from .records import ContainerRecord, RawEventRecord, TransportEventRecord
 
 INCLUDES = ("shipment", "pod_terminal", "pickup_facility", "transport_events")
@@ -66,20 +66,23 @@ def _page(
     log: ReadLog | None = None,
 ) -> Page[ContainerRecord]:
     """A page of the account's containers, its reads logged in ``log`` when given."""
-    total, rows = counted_page(session, _listed(filters), page, caller.account_id, log=log)
-    return Page(tuple(Loader(session, log).containers(rows, includes)), total, page)
+    total, rows, after = counted_page(
+        session, _listed(filters), page, caller.account_id, keyset=KEYSET, log=log
+    )
+    return Page(tuple(Loader(session, log).containers(rows, includes)), total, page, after)
+
+
+#: The list's order: most recently updated first, read by key
+#: (``ix_containers_account_updated``).
+KEYSET = Keyset(Container.updated_at, Container.id)
 
 
 @lru_cache(maxsize=KEPT_QUERIES)
 def _listed(filters: TrackingFilter) -> Select[Any]:
     """Any account's containers through ``filters``, most recently updated first (kept: see
     :mod:`.pages`)."""
-    query = (
-        select(Container)
-        .join(Shipment, Shipment.id == Container.shipment_id)
-        .where(Container.account_id == ACCOUNT)
-    )
-    return filter_containers(query, filters).order_by(Container.updated_at.desc(), Container.id)
+    query = select(Container).where(Container.account_id == ACCOUNT)
+    return filter_containers(query, filters).order_by(*KEYSET.order())
 
 
 def get_container(

@@ -10,7 +10,7 @@ from datetime import datetime, timedelta
 from enum import Enum
 from typing import Any
 
-from sqlalchemy import ColumnElement, false, func, or_, select, true
+from sqlalchemy import ColumnElement, false, func, or_, select, true, union_all
 from sqlalchemy.orm import QueryableAttribute
 from sqlalchemy.sql import Select
 
@@ -23,6 +23,7 @@ from ..core.paging import PageRequest
 from ..core.queries import contains_text, json_array_contains, json_array_contains_text
 from ..reference.lookups import list_shipping_lines
 from ..reference.ports import find_port
+from .pages import ACCOUNT
 
 #: Most carriers a carrier name is looked up among (it must match exactly one).
 CARRIER_CANDIDATES = 5
@@ -182,10 +183,12 @@ def read_filter(
 
 
 def filter_shipments(query: Select[Any], filters: TrackingFilter) -> Select[Any]:
-    """``query`` over shipments narrowed by ``filters``."""
+    """``query`` over the shipments of the account :data:`~.pages.ACCOUNT` narrowed by
+    ``filters``. A number or text is looked up in each column's own index (the shipments' and
+    the containers' numbers, each subquery within the account) and the ids found are kept."""
     if filters.status is not None:
         having = select(Container.shipment_id).where(
-            Container.current_status == filters.status.value
+            Container.account_id == ACCOUNT, Container.current_status == filters.status.value
         )
         query = query.where(Shipment.id.in_(having))
     query = _shipment_fields(query, filters)
@@ -193,27 +196,65 @@ def filter_shipments(query: Select[Any], filters: TrackingFilter) -> Select[Any]
         query = query.where(shown_at_or_after(Shipment.updated_at, filters.updated_from))
     if filters.number is not None:
         text = filters.number.strip()
-        by_container = select(Container.shipment_id).where(_container_number(text))
-        query = query.where(or_(_shipment_number(text), Shipment.id.in_(by_container)))
+        query = query.where(
+            Shipment.id.in_(_shipment_ids(_shipment_number(text), _container_number(text)))
+        )
     if filters.text is not None:
-        by_container = select(Container.shipment_id).where(_container_text(filters.text))
-        query = query.where(or_(_shipment_text(filters.text), Shipment.id.in_(by_container)))
+        found = _shipment_ids(_shipment_text(filters.text), _container_text(filters.text))
+        query = query.where(Shipment.id.in_(found))
     return query
 
 
 def filter_containers(query: Select[Any], filters: TrackingFilter) -> Select[Any]:
-    """``query`` over containers joined to their shipment, narrowed by ``filters``."""
+    """``query`` over the containers of the account :data:`~.pages.ACCOUNT` narrowed by
+    ``filters``, joined to their shipment only where a filter reads the shipment's fields."""
     if filters.status is not None:
         query = query.where(Container.current_status == filters.status.value)
-    query = _shipment_fields(query, filters)
+    if _reads_shipment(filters):
+        query = _shipment_fields(
+            query.join(Shipment, Shipment.id == Container.shipment_id), filters
+        )
     if filters.updated_from is not None:
         query = query.where(shown_at_or_after(Container.updated_at, filters.updated_from))
     if filters.number is not None:
         text = filters.number.strip()
-        query = query.where(or_(_shipment_number(text), _container_number(text)))
+        query = query.where(
+            Container.id.in_(_container_ids(_shipment_number(text), _container_number(text)))
+        )
     if filters.text is not None:
-        query = query.where(or_(_shipment_text(filters.text), _container_text(filters.text)))
+        found = _container_ids(_shipment_text(filters.text), _container_text(filters.text))
+        query = query.where(Container.id.in_(found))
     return query
+
+
+def _reads_shipment(filters: TrackingFilter) -> bool:
+    return (
+        filters.request_number is not None
+        or filters.tracking_stopped is not None
+        or filters.pod_locode is not None
+        or filters.scac is not None
+    )
+
+
+def _shipment_ids(of_shipment: Any, of_container: Any) -> Any:
+    """Ids of the account's shipments matching ``of_shipment`` or with a container matching
+    ``of_container``: one subquery each, within the account, each answered by its indexes."""
+    return union_all(
+        select(Shipment.id).where(Shipment.account_id == ACCOUNT, of_shipment),
+        select(Container.shipment_id).where(Container.account_id == ACCOUNT, of_container),
+    )
+
+
+def _container_ids(of_shipment: Any, of_container: Any) -> Any:
+    """Ids of the account's containers matching ``of_container`` or of a shipment matching
+    ``of_shipment``."""
+    shipments = select(Shipment.id).where(Shipment.account_id == ACCOUNT, of_shipment)
+    return union_all(
+        select(Container.id).where(Container.account_id == ACCOUNT, of_container),
+        select(Container.id).where(
+            Container.account_id == ACCOUNT, Container.shipment_id.in_(shipments)
+        ),
+    )
 
 
 def _shipment_fields(query: Select[Any], filters: TrackingFilter) -> Select[Any]:
@@ -231,9 +272,10 @@ def _shipment_fields(query: Select[Any], filters: TrackingFilter) -> Select[Any]
 
 
 def _shipment_number(text: str) -> Any:
+    # lower(), as the trigram indexes hold the numbers (they answer = as well as LIKE)
     return or_(
-        func.upper(Shipment.bill_of_lading_number) == text.upper(),
-        func.upper(Shipment.booking_number) == text.upper(),
+        func.lower(Shipment.bill_of_lading_number) == text.lower(),
+        func.lower(Shipment.booking_number) == text.lower(),
         json_array_contains(Shipment.ref_numbers, text),
     )
 

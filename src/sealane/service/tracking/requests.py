@@ -35,7 +35,7 @@ from .filters import shown_at_or_after, shown_at_or_before
 from .loading import Loader
 from .new_requests import MAX_NUMBER_CHARS, NewTrackingRequest
 from .numbers import carrier_codes
-from .pages import ACCOUNT, KEPT_QUERIES, ReadPage, counted_page, read_page
+from .pages import ACCOUNT, KEPT_QUERIES, Keyset, ReadPage, counted_page, read_page
 from .parties import owned_party
 from .records import TrackingRequestRecord
 
@@ -118,9 +118,11 @@ def _page(
     log: ReadLog | None = None,
 ) -> Page[TrackingRequestRecord]:
     """A page of the account's tracking requests, its reads logged in ``log`` when given."""
-    total, rows = counted_page(session, _listed(filters), page, caller.account_id, log=log)
+    total, rows, after = counted_page(
+        session, _listed(filters), page, caller.account_id, keyset=KEYSET, log=log
+    )
     found = Loader(session, log).tracking_requests(rows, _tracked(includes))
-    return Page(tuple(found), total, page)
+    return Page(tuple(found), total, page, after)
 
 
 def get_request(
@@ -255,6 +257,10 @@ def _open_duplicate(account_id: str, number: str, scac: str) -> Select[Any]:
     )
 
 
+#: The list's order: newest first, read by key (``ix_tracking_requests_account_created``).
+KEYSET = Keyset(TrackingRequest.created_at, TrackingRequest.id)
+
+
 @lru_cache(maxsize=KEPT_QUERIES)
 def _listed(filters: RequestFilter) -> Select[Any]:
     """Any account's tracking requests through ``filters``, newest first (kept: see
@@ -284,4 +290,4 @@ def _listed(filters: RequestFilter) -> Select[Any]:
                 json_array_contains_text(TrackingRequest.ref_numbers, filters.text),
             )
         )
-    return query.order_by(TrackingRequest.created_at.desc(), TrackingRequest.id)
+    return query.order_by(*KEYSET.order())

@@ -18,7 +18,7 @@ from ..core.context import ServiceContext
 from ..core.list_changes import ListChanges, apply_list_changes
 from ..core.paging import Page, PageRequest
 from ..core.queries import owned
-from .browse import ArrivalWindow, ShipmentOrder, ordered
+from .browse import UPDATED_KEYSET, ArrivalWindow, ShipmentOrder, ordered
 from .filters import TrackingFilter, filter_shipments
 from .loading import Loader
 from .pages import ACCOUNT, KEPT_QUERIES, ReadPage, counted_page, read_page
@@ -56,8 +56,11 @@ def list_shipments(
     else:  # the window moves with the clock: nothing to keep
         query = ordered(_filtered(filters).where(arriving.condition(ctx.clock.now())), order)
     with ctx.reading() as session:
-        total, rows = counted_page(session, query, page, caller.account_id, kept=arriving is None)
-        return Page(tuple(Loader(session).shipments(rows, includes)), total, page)
+        keyset = UPDATED_KEYSET if order is ShipmentOrder.UPDATED else None
+        total, rows, after = counted_page(
+            session, query, page, caller.account_id, keyset=keyset, kept=arriving is None
+        )
+        return Page(tuple(Loader(session).shipments(rows, includes)), total, page, after)
 
 
 def read_shipments(
@@ -73,8 +76,10 @@ def read_shipments(
 
     def load(session: Session, log: ReadLog) -> Page[ShipmentRecord]:
         query = _listed(filters, ShipmentOrder.UPDATED)
-        total, rows = counted_page(session, query, page, caller.account_id, log=log)
-        return Page(tuple(Loader(session, log).shipments(rows, includes)), total, page)
+        total, rows, after = counted_page(
+            session, query, page, caller.account_id, keyset=UPDATED_KEYSET, log=log
+        )
+        return Page(tuple(Loader(session, log).shipments(rows, includes)), total, page, after)
 
     return read_page(ctx, load)
 

@@ -22,7 +22,14 @@ from .reference import (
     VesselPortCall,
     VesselPosition,
 )
-from .tracking import OPEN_REQUEST_STATUSES, Container, RouteLocation, Shipment, TrackingRequest
+from .tracking import (
+    OPEN_REQUEST_STATUSES,
+    Container,
+    ListStamp,
+    RouteLocation,
+    Shipment,
+    TrackingRequest,
+)
 from .webhooks import OutboxEvent, Webhook, WebhookNotification, WebhookNotificationLog
 
 __all__ = [
@@ -41,6 +48,7 @@ __all__ = [
     "EstimatedEvent",
     "FeedCheckpoint",
     "InstallationSecret",
+    "ListStamp",
     "OutboxEvent",
     "Party",
     "RateLimitCount",

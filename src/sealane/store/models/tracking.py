@@ -6,6 +6,7 @@ from datetime import datetime
 
 from sqlalchemy import (
     JSON,
+    BigInteger,
     Boolean,
     ForeignKey,
     Index,
@@ -26,6 +27,9 @@ class TrackingRequest(Base):
     __tablename__ = "tracking_requests"
     __table_args__ = (
         Index("ix_tracking_requests_account_number", "account_id", "request_number", "scac"),
+        # The list's order (newest first: the index read backwards), per account.
+        Index("ix_tracking_requests_account_created", "account_id", "created_at", "id"),
+        Index("ix_tracking_requests_shipment_id", "shipment_id"),
     )
 
     id: Mapped[str] = mapped_column(String(36), primary_key=True, default=new_id)
@@ -76,6 +80,18 @@ class Shipment(Base):
     """A shipment found at a carrier: ports, vessel and dates of its ocean leg(s)."""
 
     __tablename__ = "shipments"
+    __table_args__ = (
+        # The list's order (most recently updated first: the index read backwards), per account.
+        Index("ix_shipments_account_updated", "account_id", "updated_at", "id"),
+        # The list through a port of discharge filter (the web's and the API's), in its order.
+        Index(
+            "ix_shipments_account_pod_updated",
+            "account_id",
+            "port_of_discharge_locode",
+            "updated_at",
+            "id",
+        ),
+    )
 
     id: Mapped[str] = mapped_column(String(36), primary_key=True, default=new_id)
     account_id: Mapped[str] = mapped_column(
@@ -133,6 +149,11 @@ class Container(Base):
     """A container of a shipment, with its status derived from its events."""
 
     __tablename__ = "containers"
+    __table_args__ = (
+        # The list's order (most recently updated first: the index read backwards), per account.
+        Index("ix_containers_account_updated", "account_id", "updated_at", "id"),
+        Index("ix_containers_account_number", "account_id", "number"),
+    )
 
     id: Mapped[str] = mapped_column(String(36), primary_key=True, default=new_id)
     account_id: Mapped[str] = mapped_column(
@@ -206,3 +227,14 @@ class RouteLocation(Base):
     outbound_atd_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), nullable=True)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime())
     updated_at: Mapped[datetime] = mapped_column(UTCDateTime())
+
+
+class ListStamp(Base):
+    """The version of what list pages show: triggers on the tables a page reads bump it with
+    every write (see migration ``0017_list_paging``), and a page kept under one version is true
+    while it stays. Bookkeeping tables have no trigger, so their writes keep pages."""
+
+    __tablename__ = "list_stamps"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=False)
+    version: Mapped[int] = mapped_column(BigInteger)

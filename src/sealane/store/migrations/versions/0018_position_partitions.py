@@ -26,7 +26,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0018_position_partitions"
-down_revision = "0016_official_port_codes"
+down_revision = "0017_list_paging"
 branch_labels = None
 depends_on = None
 
