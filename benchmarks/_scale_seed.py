@@ -3,7 +3,8 @@
 One account (the benchmark's, made beforehand by ``sealane accounts create``) gets N shipments
 and four more accounts N/4 each; every shipment has one to three containers with three
 transport events each and the tracking request that found it; vessels (one per 200 shipments,
-at least 20) carry the shipments and have P positions between them, one minute apart. Rows go
+at least 20) carry the shipments, as many more carry none (the ingest's other kind), and all
+have P positions between them, one minute apart. Rows go
 in by ``COPY`` on PostgreSQL (the events and positions made by the server itself, from
 ``generate_series``) and ``executemany`` on SQLite, with the list stamp's triggers off
 while they do (one bump at the end), then the tables are analysed (PostgreSQL: vacuumed too,
@@ -117,12 +118,14 @@ def seed(engine: Engine, account_id: str, shipments: int, positions: int) -> See
         ]
     accounts = [(account_id, shipments)] + [(other, shipments // 4) for other in others]
     vessel_ids = [new_id() for _ in range(max(20, shipments // 200))]
+    idle_ids = [new_id() for _ in vessel_ids]  # carrying no shipment
+    every_vessel = vessel_ids + idle_ids
     counts = {"containers": 0, "events": 0}
     mine: list[str] = []
     postgresql = engine.dialect.name == "postgresql"
     with engine.begin() as connection:
         _triggers(connection, enabled=False)
-        _write(connection, Vessel.__table__, _vessels(vessel_ids, rng))
+        _write(connection, Vessel.__table__, _vessels(every_vessel, rng))
         for index, (account, count) in enumerate(accounts):
             rows = list(_shipments(account, index, count, vessel_ids, rng))
             if account == account_id:
@@ -136,13 +139,13 @@ def seed(engine: Engine, account_id: str, shipments: int, positions: int) -> See
                 _write(connection, TransportEvent.__table__, events)
         if postgresql:  # made by the server: most of the rows, no Python per row
             counts["events"] = connection.execute(text(_PG_EVENTS)).rowcount
-            each = positions // len(vessel_ids)
+            each = positions // len(every_vessel)
             made = connection.execute(
-                text(_PG_POSITIONS), {"each": each, "now": NOW, "ids": vessel_ids}
+                text(_PG_POSITIONS), {"each": each, "now": NOW, "ids": every_vessel}
             )
             positions = made.rowcount
         else:
-            _write(connection, VesselPosition.__table__, _positions(vessel_ids, positions))
+            _write(connection, VesselPosition.__table__, _positions(every_vessel, positions))
         _triggers(connection, enabled=True)
         connection.execute(text("UPDATE list_stamps SET version = version + 1"))
     _settle(engine)

@@ -99,13 +99,17 @@ def served(database_url: str, key: str) -> Iterator[Service]:
 
 
 def next_link(service: Service, path: str, pages: int) -> str:
-    """The path of the page ``pages`` next links after ``path``."""
+    """The path of the page ``pages`` next links after ``path`` (or of the last page, for an
+    account with fewer)."""
     with httpx.Client(headers=service.auth, timeout=60) as client:
         url = f"{service.base_url}{path}"
         for _ in range(pages):
             response = client.get(url)
             response.raise_for_status()
-            url = response.json()["links"]["next"]
+            following = response.json()["links"].get("next")
+            if following is None:
+                break
+            url = following
     parts = urlsplit(url)
     return f"{parts.path.removeprefix('/v2')}?{parts.query}"
 
