@@ -36,6 +36,8 @@ one more status (``positive_data_acceptance``), per operation:
   them (and the start, when given, must be at sea).
 - ``GET /sea_route_options`` 422: the places must exist (and lie at sea), the avoided passages
   be known, and a sea route join the places.
+- ``GET /shipments``, ``/containers``, ``/tracking_requests`` 400: ``page[after]`` is an opaque
+  key that only the list's own ``next`` links give; any other text is refused, naming it.
 
 Each run prints its figures (requests per phase, statuses, checks, time): ``pytest -m slow -rP``.
 """
@@ -95,6 +97,10 @@ RULES = (
         "ports that exist, a sea route, a start at sea",
     ),
     ("GET", "/v2/sea_route_options", 422, "places that exist, known passages, a sea route"),
+    *(
+        ("GET", f"/v2/{objects}", 400, "page[after]: a key a next link gave")
+        for objects in ("shipments", "containers", "tracking_requests")
+    ),
 )
 #: Fuzzed cases per operation (besides its examples and coverage cases) and stateful scenarios.
 MAX_EXAMPLES = 10
