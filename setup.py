@@ -8,7 +8,7 @@ from setuptools.command.build_py import build_py
 
 #: Every shipped file of ``data/`` goes into the wheel (the engine's network, ports and land
 #: mask; the service's carriers and terminals; the README of sources and licences).
-DATA_SUFFIXES = (".npz", ".csv", ".json", ".md", ".nmea", ".gz")
+DATA_SUFFIXES = (".npz", ".csv", ".json", ".geojson", ".md", ".nmea", ".gz")
 
 
 class BuildPyWithData(build_py):
