@@ -16,6 +16,20 @@ from .berths import PortSite
 from .joins import log
 from .shortcuts import Training
 
+#: Columns of ``ports.csv``, in order.
+COLUMNS = (
+    "locode",
+    "id",
+    "name",
+    "country",
+    "country_name",
+    "lon",
+    "lat",
+    "time_zone",
+    "approach",
+    "approach_m",
+)
+
 
 def write_ports(out: Path, sites: list[PortSite]) -> None:
     """Write ``ports.csv``: one row per UN/LOCODE with id, position, time zone and approach."""
@@ -24,36 +38,25 @@ def write_ports(out: Path, sites: list[PortSite]) -> None:
     finder = TimezoneFinder(in_memory=True)
     with (out / "ports.csv").open("w", newline="", encoding="utf-8") as handle:
         writer = csv.writer(handle)
-        writer.writerow(
-            [
-                "locode",
-                "id",
-                "name",
-                "country",
-                "country_name",
-                "lon",
-                "lat",
-                "time_zone",
-                "approach",
-                "approach_m",
-            ]
-        )
-        for site in sites:
-            writer.writerow(
-                [
-                    site.locode,
-                    port_id(site.locode),
-                    site.name,
-                    site.locode[:2],
-                    site.country_name,
-                    f"{site.lon:.6f}",
-                    f"{site.lat:.6f}",
-                    time_zone(finder, site.lon, site.lat),
-                    site.status,
-                    f"{site.moved_m:.0f}",
-                ]
-            )
+        writer.writerow(COLUMNS)
+        writer.writerows(port_row(site, finder) for site in sites)
     log(f"ports.csv: {len(sites)} ports")
+
+
+def port_row(site: PortSite, finder: Any) -> list[str]:
+    """A site's row of :data:`COLUMNS` (``finder``: a ``timezonefinder.TimezoneFinder``)."""
+    return [
+        site.locode,
+        port_id(site.locode),
+        site.name,
+        site.locode[:2],
+        site.country_name,
+        f"{site.lon:.6f}",
+        f"{site.lat:.6f}",
+        time_zone(finder, site.lon, site.lat),
+        site.status,
+        f"{site.moved_m:.0f}",
+    ]
 
 
 def time_zone(finder: Any, lon: float, lat: float) -> str:

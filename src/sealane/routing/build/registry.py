@@ -42,7 +42,8 @@ from .codelist import (
 )
 from .corridors import read_geojson
 from .joins import log
-from .portfile import time_zone
+from .portfile import COLUMNS as PORT_COLUMNS
+from .portfile import port_row
 from .sameports import (
     carriers_codes,
     duplicates,
@@ -68,19 +69,7 @@ MISPLACED_M = 20_000.0
 #: after the network was built (a correction places a berth within 5 km of it), metres.
 STALE_M = 6_000.0
 #: Columns of ``official_ports.csv``: those of ``ports.csv`` and where the position comes from.
-COLUMNS = (
-    "locode",
-    "id",
-    "name",
-    "country",
-    "country_name",
-    "lon",
-    "lat",
-    "time_zone",
-    "approach",
-    "approach_m",
-    "source",
-)
+COLUMNS = (*PORT_COLUMNS, "source")
 
 
 @dataclass(frozen=True)
@@ -215,21 +204,7 @@ def write_official_ports(out: Path, sites: list[PortSite]) -> None:
         writer = csv.writer(handle, lineterminator="\n")
         writer.writerow(COLUMNS)
         for site in sorted(sites, key=lambda s: s.locode):
-            writer.writerow(
-                [
-                    site.locode,
-                    port_id(site.locode),
-                    site.name,
-                    site.locode[:2],
-                    site.country_name,
-                    f"{site.lon:.6f}",
-                    f"{site.lat:.6f}",
-                    time_zone(finder, site.lon, site.lat),
-                    site.status,
-                    f"{site.moved_m:.0f}",
-                    site.source,
-                ]
-            )
+            writer.writerow([*port_row(site, finder), site.source])
 
 
 def network_ports(path: Path) -> dict[str, PortSite]:
