@@ -25,9 +25,9 @@ def insert(connection: sa.Connection, table: str, **values: Any) -> None:
     connection.execute(sa.text(f"INSERT INTO {table} ({columns}) VALUES ({marks})"), values)
 
 
-def seed_at_0015(engine: Engine) -> None:
-    """A shipment Tanger Med -> Dammam via Seville and Singapore, and a terminal at Tanger Med,
-    all under searoute's codes as 0015 stored them."""
+def seed_codes(engine: Engine, lading: str, discharge: str, via: list[str], terminal: str) -> None:
+    """A shipment ``lading`` -> ``discharge`` through ``via``, and terminals at ``terminal``
+    (id ``t-<code>``) and at NLRTM, stored under these codes."""
     at = AT.replace(tzinfo=None) if engine.dialect.name == "sqlite" else AT
     with engine.begin() as c:
         insert(c, "accounts", id=ACCOUNT, name="A", routing_enabled=False, created_at=at)
@@ -38,23 +38,21 @@ def seed_at_0015(engine: Engine) -> None:
             account_id=ACCOUNT,
             ref_numbers="[]",
             shipping_line_scac="TEST",
-            port_of_lading_locode="MATNG",
-            port_of_discharge_locode="SADMN",
-            transshipment_locodes=json.dumps(["ESSEV", "SGSIN"]),
+            port_of_lading_locode=lading,
+            port_of_discharge_locode=discharge,
+            transshipment_locodes=json.dumps(via),
             carrier_request_type="bill_of_lading",
             carrier_number="TEST1",
             carrier_epoch=at,
             created_at=at,
             updated_at=at,
         )
-        for key, code in (("t-maptm", "MATNG"), ("t-nlrtm", "NLRTM")):
+        for key, code in ((f"t-{terminal.lower()}", terminal), ("t-nlrtm", "NLRTM")):
             insert(c, "terminals", id=key, name=key, port_locode=code, lon=0.0, lat=0.0)
 
 
-def test_0016__alias_codes_stored_before_become_the_official_codes(engine: Engine) -> None:
-    upgrade(engine, "0015_port_call_berthing")
-    seed_at_0015(engine)
-    upgrade(engine, "0016_official_port_codes")
+def stored_codes(engine: Engine) -> tuple[str, str, list[str], dict[str, str]]:
+    """The shipment's lading, discharge and transshipment codes, and each terminal's code."""
     with engine.connect() as c:
         row = c.execute(
             sa.text(
@@ -65,5 +63,17 @@ def test_0016__alias_codes_stored_before_become_the_official_codes(engine: Engin
         terminals = dict(c.execute(sa.text("SELECT id, port_locode FROM terminals")).all())
     lading, discharge, stored = row
     via = json.loads(stored) if isinstance(stored, str) else stored
-    assert (lading, discharge, via) == ("MAPTM", "SADMM", ["ESSVQ", "SGSIN"])
-    assert terminals == {"t-maptm": "MAPTM", "t-nlrtm": "NLRTM"}
+    return lading, discharge, via, terminals
+
+
+def test_0016__alias_codes_stored_before_become_the_official_codes(engine: Engine) -> None:
+    # Tanger Med -> Dammam via Seville and Singapore, under searoute's codes as 0015 stored them
+    upgrade(engine, "0015_port_call_berthing")
+    seed_codes(engine, "MATNG", "SADMN", ["ESSEV", "SGSIN"], "MATNG")
+    upgrade(engine, "0016_official_port_codes")
+    assert stored_codes(engine) == (
+        "MAPTM",
+        "SADMM",
+        ["ESSVQ", "SGSIN"],
+        {"t-matng": "MAPTM", "t-nlrtm": "NLRTM"},
+    )
