@@ -185,15 +185,7 @@ def place_on_profile(coords: FloatArray, profile: SpeedProfile, step_s: float) -
     if lon_v.size < 2 or profile.duration_s.size == 0:
         return Track(lon_v[:1].copy(), lat_v[:1].copy(), np.zeros(1), 0.0, 0.0, 0.0)
     azimuth, _, _ = GEOD.inv(lon_v[:-1], lat_v[:-1], lon_v[1:], lat_v[1:])
-    ends_s = np.cumsum(profile.duration_s)
-    starts_s = ends_s - profile.duration_s
-    total = float(ends_s[-1])
-    last = max(math.ceil(total / step_s) - 1, 0)
-    while last > 0 and last * step_s >= total:
-        last -= 1
-    final_s = total - last * step_s
-    if final_s <= MIN_FINAL_S:
-        final_s = 0.0
+    starts_s, last, final_s = _profile_steps(profile, step_s)
     first = np.ceil(starts_s / step_s).astype(np.int64)
     ends = np.minimum(np.append(first[1:], last + 1), last + 1)
     counts = np.maximum(ends - first, 0)
@@ -222,6 +214,20 @@ def place_on_profile(coords: FloatArray, profile: SpeedProfile, step_s: float) -
     return Track(lons, lats, azis, step_m, final_m, final_s)
 
 
+def _profile_steps(profile: SpeedProfile, step_s: float) -> tuple[FloatArray, int, float]:
+    """When each piece of ``profile`` starts (s), the last whole step before the arrival, and
+    the seconds from it to the arrival (0 when within :data:`MIN_FINAL_S`: the arrival is that
+    step)."""
+    ends_s = np.cumsum(profile.duration_s)
+    starts_s = ends_s - profile.duration_s
+    total = float(ends_s[-1])
+    last = max(math.ceil(total / step_s) - 1, 0)
+    while last > 0 and last * step_s >= total:
+        last -= 1
+    final_s = total - last * step_s
+    return starts_s, last, final_s if final_s > MIN_FINAL_S else 0.0
+
+
 def place_steps_on_profile(
     coords: FloatArray, profile: SpeedProfile, step_s: float, steps: npt.NDArray[np.int64]
 ) -> tuple[FloatArray, FloatArray, FloatArray, npt.NDArray[np.bool_]]:
@@ -233,13 +239,8 @@ def place_steps_on_profile(
         n = steps.size
         return np.full(n, lon_v[0]), np.full(n, lat_v[0]), np.zeros(n), np.ones(n, dtype=bool)
     azimuth, _, _ = GEOD.inv(lon_v[:-1], lat_v[:-1], lon_v[1:], lat_v[1:])
-    ends_s = np.cumsum(profile.duration_s)
-    starts_s = ends_s - profile.duration_s
-    total = float(ends_s[-1])
-    last = max(math.ceil(total / step_s) - 1, 0)
-    while last > 0 and last * step_s >= total:
-        last -= 1
-    final = total - last * step_s > MIN_FINAL_S
+    starts_s, last, final_s = _profile_steps(profile, step_s)
+    final = final_s > 0.0
     arrival = last + 1 if final else last
     k = np.minimum(steps, arrival)
     first = np.ceil(starts_s / step_s).astype(np.int64)
